@@ -1,0 +1,53 @@
+# Two commands for a new user: `make reproduce` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PROFILE ?= quick
+CORES  ?= 2
+STAMP_RUN  := $(VENV)/.installed-run
+STAMP_TEST := $(VENV)/.installed-test
+
+.PHONY: help venv reproduce test bench-check bench clean dry-run
+
+help:
+	@echo "make reproduce   set up .venv and regenerate every table of the '$(PROFILE)' profile"
+	@echo "make test        set up .venv with the test extras and run the test suite"
+	@echo "make dry-run     list the jobs Snakemake would run"
+	@echo "make bench-check asv check + a quick dry run of the benchmarks (as CI does)"
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP_RUN): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(STAMP_TEST): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@ $(STAMP_RUN)
+
+venv: $(STAMP_RUN)
+
+reproduce: $(STAMP_RUN)
+	$(BIN)/snakemake --workflow-profile profiles/local --configfile config/$(PROFILE).yaml --cores $(CORES)
+	@echo
+	@echo "Tables written to results/$(PROFILE)/tables/:"
+	@ls -1 results/$(PROFILE)/tables/ | sed 's/^/  /'
+	@echo "Open results/$(PROFILE)/tables/table_3_2.md to read Table 3.2 beside the thesis."
+
+dry-run: $(STAMP_RUN)
+	$(BIN)/snakemake --workflow-profile profiles/local --configfile config/$(PROFILE).yaml -n
+
+test: $(STAMP_TEST)
+	$(BIN)/python -m pytest
+
+bench-check: $(STAMP_TEST)
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv check --python=same
+	PATH=$(abspath $(BIN)):$$PATH HARNESS_BENCH_SIZES=300 $(BIN)/asv run --python=same --quick --dry-run --show-stderr
+
+bench: $(STAMP_TEST)
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv run --python=same --show-stderr
+
+clean:
+	rm -rf $(VENV) .snakemake results/quick results/tiny

@@ -1,0 +1,176 @@
+"""The ``harness`` command: list, run (one cell), table, fetch, doctor.
+
+Examples
+--------
+::
+
+    harness list
+    harness run t3_2/swiss_roll/isomap            # one cell -> its JSON record
+    harness table table_3_2                       # records -> csv/md/tex
+    harness fetch teapot                          # download and verify a data set
+    harness doctor                                # installed packages, solvers, BLAS
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+__all__ = ["main"]
+
+DEFAULT_CONFIG = "config/quick.yaml"
+
+
+def _config(args):
+    from harness.config import load_config
+
+    return load_config(args.config)
+
+
+def cmd_list(args) -> int:
+    from harness import registry
+    from harness.solvers import BACKENDS, backend_status
+    from harness.table_specs import TABLES
+
+    print("methods:")
+    for name, cls in registry.methods().items():
+        solvers = f", solvers: {', '.join(cls.solvers)}" if cls.solvers else ""
+        print(f"  {name:22s} task={cls.task:14s} thesis row: {cls.thesis_label or '-'}{solvers}")
+        for solver in cls.solvers:
+            skip, why = cls.skip(None, solver)
+            usable, reason = backend_status(solver) if solver in BACKENDS else (True, "")
+            if skip or not usable:
+                print(f"      skips solver {solver}: {why or reason}")
+    print("datasets:")
+    for name, cls in registry.datasets().items():
+        ok, why = cls().available()
+        state = "available" if ok else "NOT AVAILABLE"
+        extra = f" (stand-in for {cls.stand_in_for})" if cls.stand_in_for else ""
+        print(f"  {name:22s} {state:14s} tasks={','.join(cls.tasks)}{extra}")
+        if not ok:
+            print(f"      {why}")
+    print("solvers:")
+    for name in BACKENDS:
+        ok, why = backend_status(name)
+        print(f"  {name:22s} {'usable' if ok else 'not usable':14s} {why}")
+    print("tables:")
+    for name, spec in TABLES.items():
+        print(f"  {name:22s} cells {spec.cell_prefix}/DATASET/METHOD  task={spec.task}")
+    return 0
+
+
+def cmd_run(args) -> int:
+    from harness.config import parse_cell
+    from harness.records import read_record
+    from harness.runner import run_cell
+
+    config = _config(args)
+    for cell_id in args.cells:
+        path = run_cell(config, parse_cell(cell_id))
+        record = read_record(path)
+        summary = ", ".join(f"{k}={v['mean']:.3f}" for k, v in record.get("summary", {}).items())
+        print(f"{cell_id}: {record['status']}"
+              + (f" ({record['reason']})" if record["reason"] else "")
+              + (f" {summary}" if summary else "") + f" -> {path}")
+    return 0
+
+
+def cmd_table(args) -> int:
+    from harness.table_specs import spec_for_prefix
+    from harness.tables import write_table
+
+    config = _config(args)
+    names = args.tables or list(config["tables"])
+    for name in names:
+        spec = spec_for_prefix(name)
+        if spec.name not in config["tables"]:
+            raise SystemExit(f"table {spec.name} is not in the profile {args.config}")
+        for path in write_table(config, spec.name):
+            print(path)
+    return 0
+
+
+def cmd_fetch(args) -> int:
+    from harness import registry
+    from harness.plugin import DataUnavailableError
+
+    names = args.names or list(registry.datasets())
+    failed = 0
+    for name in names:
+        try:
+            print(registry.get_dataset(name)().fetch())
+        except DataUnavailableError as exc:
+            failed += 1
+            print(f"{name}: {exc}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def cmd_doctor(args) -> int:
+    from harness import registry
+    from harness.provenance import blas_info, git_commit, package_versions
+    from harness.solvers import BACKENDS, backend_status
+
+    print(f"python {sys.version.split()[0]} at {sys.executable}")
+    print(f"commit {git_commit()['commit']}{' (dirty)' if git_commit()['dirty'] else ''}")
+    print("packages:")
+    for name, ver in package_versions().items():
+        print(f"  {name:20s} {ver}")
+    print("BLAS / OpenMP (threadpoolctl):")
+    for lib in blas_info():
+        print(f"  {lib['internal_api']:10s} {lib['version'] or '':10s} "
+              f"num_threads={lib['num_threads']}")
+    print(f"  cells run with blas_threads from the profile (quick: 1); cores: {os.cpu_count()}")
+    print("solvers:")
+    for name in BACKENDS:
+        ok, why = backend_status(name)
+        print(f"  {name:10s} {'usable' if ok else 'not usable'} {why}")
+    from datasets._remote import data_dir
+
+    print(f"data cache: {data_dir()} (override with $HARNESS_DATA_DIR)")
+    for name, cls in registry.datasets().items():
+        ok, why = cls().available()
+        print(f"  {name:20s} {'ok' if ok else 'missing'}" + ("" if ok else f": {why}"))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="harness", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def with_config(p):
+        p.add_argument("--config", default=DEFAULT_CONFIG,
+                       help=f"profile file (default {DEFAULT_CONFIG})")
+        return p
+
+    sub.add_parser("list", help="methods, datasets, solvers and tables").set_defaults(func=cmd_list)
+    p = with_config(sub.add_parser("run", help="run cells and write their records"))
+    p.add_argument("cells", nargs="+", metavar="CELL", help="e.g. t3_2/swiss_roll/isomap")
+    p.set_defaults(func=cmd_run)
+    p = with_config(sub.add_parser("table", help="rebuild tables from the records"))
+    p.add_argument("tables", nargs="*", metavar="TABLE", help="e.g. table_3_2 (default: all)")
+    p.set_defaults(func=cmd_table)
+    p = sub.add_parser("fetch", help="download and verify data sets")
+    p.add_argument("names", nargs="*", metavar="NAME", help="data set names (default: all)")
+    p.set_defaults(func=cmd_fetch)
+    sub.add_parser("doctor", help="what is installed and usable").set_defaults(func=cmd_doctor)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``harness`` command."""
+    from harness.config import ConfigError
+    from harness.registry import UnknownNameError
+
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ConfigError, UnknownNameError, FileNotFoundError) as exc:
+        print(f"harness: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

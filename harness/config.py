@@ -1,0 +1,229 @@
+"""Profiles (``config/*.yaml``): loading, validation, and the parameters of one cell.
+
+A *cell* is one (table, dataset, method[, solver]) combination, written as an id such
+as ``t3_2/swiss_roll/isomap`` or ``t3_2/swiss_roll/mvu/native``. Its parameters are
+resolved here, once, from the profile and the thesis' reference CSVs, so that the
+Snakemake ``params:`` (the rerun trigger) and ``harness run`` see the same values.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from harness import registry
+from harness.reference import reference_value
+from harness.table_specs import TABLES, TableSpec, spec_for_prefix
+
+__all__ = [
+    "ConfigError",
+    "Cell",
+    "load_config",
+    "validate_config",
+    "parse_cell",
+    "table_cells",
+    "cell_params",
+    "params_hash",
+]
+
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "config" / "schema.yaml"
+
+
+class ConfigError(ValueError):
+    """The profile is malformed or names something that does not exist."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    """One (table, dataset, method, solver) combination."""
+
+    table: str
+    dataset: str
+    method: str
+    solver: str | None = None
+
+    @property
+    def spec(self) -> TableSpec:
+        return TABLES[self.table]
+
+    @property
+    def id(self) -> str:
+        parts = [self.spec.cell_prefix, self.dataset, self.method]
+        if self.solver:
+            parts.append(self.solver)
+        return "/".join(parts)
+
+    def __str__(self) -> str:
+        return self.id
+
+
+def _schema() -> dict:
+    with open(SCHEMA_PATH) as fh:
+        return yaml.safe_load(fh)
+
+
+def _fill_defaults(instance: Any, schema: dict, root: dict) -> None:
+    """Insert the schema's ``default`` values into ``instance`` (in place)."""
+    def resolve(node: dict) -> dict:
+        return root["$defs"][node["$ref"].removeprefix("#/$defs/")] if "$ref" in node else node
+
+    schema = resolve(schema)
+    if not isinstance(instance, dict):
+        return
+    for key, sub in schema.get("properties", {}).items():
+        sub = resolve(sub)
+        if key not in instance and "default" in sub:
+            instance[key] = copy.deepcopy(sub["default"])
+        if key in instance:
+            _fill_defaults(instance[key], sub, root)
+
+
+def _check_names(kind: str, value: Any, valid: dict, where: str) -> list[str]:
+    if value == "all":
+        return list(valid)
+    unknown = [v for v in value if v not in valid]
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown {kind} {', '.join(map(repr, unknown))}; "
+            f"valid {kind}s: {', '.join(valid) or '(none)'}"
+        )
+    return list(value)
+
+
+def validate_config(config: dict) -> dict:
+    """Validate a profile against ``config/schema.yaml`` and the plugin registry.
+
+    Returns a copy with defaults filled in and ``"all"`` expanded to the names of
+    the registered plugins of the table's task.
+
+    Raises
+    ------
+    ConfigError
+        With the path of the offending entry and, for an unknown method or data set
+        name, the list of valid names.
+    """
+    config = copy.deepcopy(dict(config))
+    schema = _schema()
+    try:
+        jsonschema.validate(config, schema)
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
+        raise ConfigError(f"config entry {where}: {exc.message}") from None
+    _fill_defaults(config, schema, schema)
+    for table, tconf in config["tables"].items():
+        task = TABLES[table].task
+        tconf["datasets"] = _check_names(
+            "dataset", tconf["datasets"], registry.datasets(task), f"tables.{table}.datasets"
+        )
+        tconf["methods"] = _check_names(
+            "method", tconf["methods"], registry.methods(task), f"tables.{table}.methods"
+        )
+    for kind, valid in (("dataset", registry.datasets()), ("method", registry.methods())):
+        _check_names(kind, list(config[kind + "s"]), valid, f"{kind}s")
+    return config
+
+
+def load_config(path: str | Path) -> dict:
+    """Read and validate a profile file."""
+    path = Path(path)
+    if not path.exists():
+        raise ConfigError(f"config file {path} does not exist")
+    with open(path) as fh:
+        raw = yaml.safe_load(fh)
+    if not isinstance(raw, dict):
+        raise ConfigError(f"config file {path} must hold a mapping, not {type(raw).__name__}")
+    return validate_config(raw)
+
+
+def parse_cell(cell_id: str) -> Cell:
+    """Parse ``t3_2/swiss_roll/isomap[/solver]`` into a :class:`Cell`."""
+    parts = cell_id.strip("/").split("/")
+    if len(parts) not in (3, 4):
+        raise ConfigError(
+            f"cell id {cell_id!r} must look like TABLE/DATASET/METHOD[/SOLVER], "
+            f"e.g. t3_2/swiss_roll/isomap"
+        )
+    spec = spec_for_prefix(parts[0])
+    registry.get_dataset(parts[1])
+    registry.get_method(parts[2])
+    return Cell(spec.name, parts[1], parts[2], parts[3] if len(parts) == 4 else None)
+
+
+def table_cells(config: dict, table: str) -> list[Cell]:
+    """Every cell of one table in a validated profile (datasets x methods x solvers)."""
+    tconf = config["tables"][table]
+    cells = []
+    for dataset in tconf["datasets"]:
+        for method in tconf["methods"]:
+            for solver in registry.get_method(method).solvers or (None,):
+                cells.append(Cell(table, dataset, method, solver))
+    return cells
+
+
+def cell_params(config: dict, cell: Cell) -> dict[str, Any]:
+    """The resolved, JSON-serialisable parameters of one cell.
+
+    ``n_neighbors`` and ``n_components`` follow the table's rules: explicit
+    per-dataset values in the profile win; otherwise the thesis' Table 3.2 rows ``k``
+    (``neighbors_from: table``) or 15 (``neighbors_from: text``) and ``output_dim``,
+    looked up under the data set's thesis name (a stand-in uses its original's).
+    Method-specific constructor arguments in ``methods:`` override both.
+    """
+    spec = cell.spec
+    tconf = config["tables"][cell.table]
+    dataset_cls = registry.get_dataset(cell.dataset)
+    method_cls = registry.get_method(cell.method)
+    thesis_dataset = dataset_cls.thesis_name or cell.dataset
+    ref_dir = Path(config["reference_dir"])
+
+    params: dict[str, Any] = {
+        "table": cell.table,
+        "seed": config["seed"],
+        "n_runs": tconf["n_runs"],
+        "time_limit_seconds": tconf["time_limit_seconds"],
+        "blas_threads": config["blas_threads"],
+        "dataset_params": {**dataset_cls.params, **config["datasets"].get(cell.dataset, {})},
+    }
+    if spec.task == "embedding":
+        k_table = reference_value(ref_dir, spec.reference_file, "k", "", thesis_dataset)
+        if cell.dataset in tconf["n_neighbors"]:
+            k, k_source = tconf["n_neighbors"][cell.dataset], "profile"
+        elif tconf["neighbors_from"] == "table" and k_table is not None:
+            k, k_source = int(k_table), "thesis Table 3.2, row k"
+        elif tconf["neighbors_from"] == "text" and k_table is not None:
+            k, k_source = 15, "thesis 3.1.9 text (k = 15 for all but MVU)"
+        else:
+            k, k_source = tconf["default_n_neighbors"], "profile default"
+        r_table = reference_value(ref_dir, spec.reference_file, "output_dim", "", thesis_dataset)
+        if cell.dataset in tconf["n_components"]:
+            r, r_source = tconf["n_components"][cell.dataset], "profile"
+        elif r_table is not None:
+            r, r_source = int(r_table), "thesis Table 3.2, row output dim"
+        else:
+            r, r_source = tconf["default_n_components"], "profile default"
+        method_kwargs = {"n_components": r}
+        if method_cls.uses_neighbors:
+            method_kwargs["n_neighbors"] = k
+        method_kwargs.update(config["methods"].get(cell.method, {}))
+        params.update(
+            eval_neighbors=tconf["eval_neighbors"],
+            n_neighbors_source=k_source if method_cls.uses_neighbors else "not used",
+            n_components_source=r_source,
+            method_params=method_kwargs,
+        )
+    if cell.solver is not None:
+        params["solver"] = cell.solver
+    return params
+
+
+def params_hash(params: dict) -> str:
+    """A short, stable hash of resolved cell parameters."""
+    blob = json.dumps(params, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]

@@ -1,0 +1,78 @@
+"""One JSON record per cell: writing (atomic), reading, and where records live.
+
+A record holds the status (``ok``, ``failed``, ``unavailable``, ``skipped``,
+``timeout``), the reason of an expected failure, the resolved parameters, the
+numbers the task measured per run, timings and the provenance
+(:func:`harness.provenance.provenance`). It is written to a temporary file in the
+same directory and renamed into place, so a killed job never leaves a half-written
+record.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+__all__ = ["STATUSES", "record_path", "write_json_atomic", "write_text_atomic", "read_record", "read_records"]
+
+SCHEMA_VERSION = 1
+STATUSES = ("ok", "failed", "unavailable", "skipped", "timeout")
+
+
+def record_path(results_dir: str | Path, profile: str, cell_id: str) -> Path:
+    """``<results_dir>/<profile>/cells/<cell_id>.json``."""
+    return Path(results_dir) / profile / "cells" / f"{cell_id}.json"
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """Write ``text`` to ``path`` via a temporary file and ``os.replace``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def _jsonable(value: Any) -> Any:
+    """NumPy scalars/arrays to Python; NaN/inf to None (JSON has neither)."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def write_json_atomic(path: str | Path, record: dict) -> Path:
+    """Write one record as JSON atomically (see :func:`write_text_atomic`)."""
+    if record.get("status") not in STATUSES:
+        raise ValueError(f"record status {record.get('status')!r} is not one of {STATUSES}")
+    record = {"schema": SCHEMA_VERSION, **record}
+    return write_text_atomic(path, json.dumps(_jsonable(record), indent=1, sort_keys=True) + "\n")
+
+
+def read_record(path: str | Path) -> dict:
+    """Read one record."""
+    with open(path) as fh:
+        return json.load(fh)
+
+
+def read_records(results_dir: str | Path, profile: str, cell_prefix: str) -> list[dict]:
+    """Every record of one table (cells whose id starts with ``cell_prefix``)."""
+    root = Path(results_dir) / profile / "cells" / cell_prefix
+    return [read_record(p) for p in sorted(root.rglob("*.json"))]

@@ -1,0 +1,73 @@
+"""Declarations of the solver backends and their availability checks."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+from collections.abc import Callable
+
+__all__ = ["Backend", "BACKENDS", "backend_status"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Backend:
+    """One solver backend.
+
+    Parameters
+    ----------
+    name : str
+        Used in cell ids (``t3_2/swiss_roll/mvu/clarabel``).
+    modules : tuple of str
+        Python modules that must be importable.
+    problems : tuple of str
+        Problem classes it can solve (``"sdp"``).
+    own_time_limit : bool
+        Whether the solver enforces a time limit itself; if not, the harness' child
+        process does.
+    usable_check : callable or None
+        Extra check beyond installation (licence); returns ``(ok, reason)``.
+    """
+
+    name: str
+    modules: tuple[str, ...]
+    problems: tuple[str, ...] = ("sdp",)
+    own_time_limit: bool = True
+    usable_check: Callable[[], tuple[bool, str]] | None = None
+
+    def installed(self) -> tuple[bool, str]:
+        missing = [m for m in self.modules if importlib.util.find_spec(m) is None]
+        if missing:
+            return False, f"not installed: python module(s) {', '.join(missing)}"
+        return True, ""
+
+
+def _mosek_licence() -> tuple[bool, str]:
+    try:
+        import mosek
+
+        with mosek.Env() as env:
+            env.checkoutlicense(mosek.feature.pts)
+    except Exception as exc:  # mosek.Error, and anything a broken install raises
+        return False, f"MOSEK installed but not usable: {type(exc).__name__}: {exc}"
+    return True, ""
+
+
+BACKENDS: dict[str, Backend] = {
+    b.name: b
+    for b in (
+        Backend("clarabel", ("cvxpy", "clarabel")),
+        Backend("scs", ("cvxpy", "scs")),
+        Backend("cvxopt", ("cvxpy", "cvxopt"), own_time_limit=False),
+        Backend("sdpa", ("cvxpy", "sdpap"), own_time_limit=False),
+        Backend("mosek", ("cvxpy", "mosek"), usable_check=_mosek_licence),
+    )
+}
+
+
+def backend_status(name: str) -> tuple[bool, str]:
+    """``(usable, reason)`` for one backend: installed, then licensed where needed."""
+    backend = BACKENDS[name]
+    ok, reason = backend.installed()
+    if ok and backend.usable_check is not None:
+        ok, reason = backend.usable_check()
+    return ok, reason

@@ -1,0 +1,233 @@
+"""Records -> the generated tables: thesis value, ours and the delta for every cell,
+in CSV (long, one row per method x data set x measure), Markdown and LaTeX (wide, as
+the thesis prints them), with notes: stand-in data, gaps and their reasons, the
+choices made where the thesis is ambiguous, and provenance.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from tabulate import tabulate
+
+from harness import registry
+from harness.config import table_cells
+from harness.records import read_record, record_path, write_text_atomic
+from harness.reference import reference_value
+from harness.table_specs import TABLES, TableSpec
+
+__all__ = ["build_table", "write_table", "AVERAGE"]
+
+AVERAGE = "average"
+GAP_MARKS = {"unavailable": "n/a", "failed": "failed", "skipped": "skipped",
+             "timeout": "timeout", "missing": "not run"}
+
+
+def _load(config: dict, cell) -> dict:
+    path = record_path(config["results_dir"], config["profile"], cell.id)
+    if not path.exists():
+        return {"status": "missing", "reason": f"no record yet: run `harness run {cell.id}`"}
+    return read_record(path)
+
+
+def _dataset_info(name: str) -> tuple[str, str | None]:
+    cls = registry.get_dataset(name)
+    return cls.thesis_name or name, cls.stand_in_for
+
+
+def build_table(config: dict, table: str) -> pd.DataFrame:
+    """The long table: one row per (measure, method, dataset), plus the averages.
+
+    Columns: ``measure, method, thesis_label, dataset, thesis_dataset, stand_in,
+    thesis, ours, ours_std, delta, within_tolerance, n_runs, status, reason``.
+    """
+    spec = TABLES[table]
+    tconf = config["tables"][table]
+    ref_dir = config["reference_dir"]
+    rows = []
+    for cell in table_cells(config, table):
+        record = _load(config, cell)
+        method_cls = registry.get_method(cell.method)
+        thesis_dataset, stand_in = _dataset_info(cell.dataset)
+        for measure, quantity, _ in spec.measures:
+            quantity = quantity.format(**tconf)
+            thesis = reference_value(ref_dir, spec.reference_file, quantity,
+                                     method_cls.thesis_label, thesis_dataset)
+            summary = record.get("summary", {}).get(measure) if record["status"] == "ok" else None
+            ours = summary["mean"] if summary else math.nan
+            rows.append({
+                "measure": measure,
+                "method": cell.method + (f"/{cell.solver}" if cell.solver else ""),
+                "thesis_label": method_cls.thesis_label,
+                "dataset": cell.dataset,
+                "thesis_dataset": thesis_dataset,
+                "stand_in": stand_in is not None,
+                "thesis": math.nan if thesis is None else thesis,
+                "ours": ours,
+                "ours_std": summary["std"] if summary else math.nan,
+                "n_runs": summary["n"] if summary else 0,
+                "status": record["status"],
+                "reason": record.get("reason", ""),
+            })
+    frame = pd.DataFrame(rows)
+    frame = pd.concat([frame, _averages(frame, spec, config, table)], ignore_index=True)
+    frame["delta"] = frame["ours"] - frame["thesis"]
+    within = (frame["delta"].abs() <= spec.tolerance).astype("boolean")
+    within[frame["delta"].isna()] = pd.NA
+    frame["within_tolerance"] = within
+    order = ["measure", "method", "thesis_label", "dataset", "thesis_dataset", "stand_in",
+             "thesis", "ours", "ours_std", "delta", "within_tolerance", "n_runs", "status",
+             "reason"]
+    return frame[order]
+
+
+def _averages(frame: pd.DataFrame, spec: TableSpec, config: dict, table: str) -> pd.DataFrame:
+    """The thesis' average column, computed the same way: the mean over its data sets,
+    real data only; a gap naming what is missing otherwise."""
+    rows = []
+    tconf = config["tables"][table]
+    for (measure, method), group in frame.groupby(["measure", "method"], sort=False):
+        label = group["thesis_label"].iloc[0]
+        quantity = dict((m, q) for m, q, _ in spec.measures)[measure].format(**tconf)
+        thesis = reference_value(config["reference_dir"], spec.reference_file, quantity,
+                                 label, AVERAGE)
+        real = group[~group["stand_in"] & group["thesis_dataset"].isin(spec.thesis_datasets)]
+        values = real.set_index("thesis_dataset")["ours"]
+        missing = [d for d in spec.thesis_datasets
+                   if d not in values.index or not np.isfinite(values.get(d, np.nan))]
+        ok = not missing
+        rows.append({
+            "measure": measure, "method": method, "thesis_label": label,
+            "dataset": AVERAGE, "thesis_dataset": AVERAGE, "stand_in": False,
+            "thesis": math.nan if thesis is None else thesis,
+            "ours": float(values[list(spec.thesis_datasets)].mean()) if ok else math.nan,
+            "ours_std": math.nan, "n_runs": 0,
+            "status": "ok" if ok else "missing",
+            "reason": "" if ok else "needs all of the thesis' data sets; missing: "
+                      + ", ".join(missing),
+        })
+    return pd.DataFrame(rows)
+
+
+def _fmt(value: float, signed: bool = False) -> str:
+    if value is None or not np.isfinite(value):
+        return "–"
+    return f"{value:+.3f}" if signed else f"{value:.3f}"
+
+
+class _Footnotes:
+    """Numbered reasons, each text once."""
+
+    def __init__(self):
+        self.texts: list[str] = []
+
+    def mark(self, text: str) -> str:
+        if text not in self.texts:
+            self.texts.append(text)
+        return f"[{self.texts.index(text) + 1}]"
+
+
+def _cell_text(row: pd.Series, notes: _Footnotes) -> str:
+    thesis = _fmt(row["thesis"])
+    if row["status"] != "ok":
+        mark = GAP_MARKS.get(row["status"], row["status"])
+        return f"{thesis} / {mark}{notes.mark(row['reason'])}"
+    ours = _fmt(row["ours"])
+    if row["n_runs"] > 1:
+        ours += f"±{row['ours_std']:.3f}"
+    return f"{thesis} / {ours} / {_fmt(row['delta'], signed=True)}"
+
+
+def _column_title(dataset: str, frame: pd.DataFrame) -> str:
+    if dataset == AVERAGE:
+        return "average"
+    row = frame[frame["dataset"] == dataset].iloc[0]
+    if row["stand_in"]:
+        return f"{dataset} (stand-in for {row['thesis_dataset']})"
+    return dataset
+
+
+def wide_tables(frame: pd.DataFrame, spec: TableSpec) -> tuple[list[tuple[str, pd.DataFrame]], list[str]]:
+    """One wide block per measure: methods x data sets, 'thesis / ours / delta'."""
+    notes = _Footnotes()
+    datasets = list(dict.fromkeys(frame["dataset"]))
+    blocks = []
+    for measure, _, label in spec.measures:
+        part = frame[frame["measure"] == measure]
+        grid = {}
+        for method, group in part.groupby("method", sort=False):
+            by_dataset = group.set_index("dataset")
+            name = group["thesis_label"].iloc[0] or method
+            grid[name] = {_column_title(d, frame): _cell_text(by_dataset.loc[d], notes)
+                          for d in datasets if d in by_dataset.index}
+        blocks.append((label, pd.DataFrame.from_dict(grid, orient="index")))
+    return blocks, notes.texts
+
+
+def _notes(config: dict, table: str, frame: pd.DataFrame, gap_notes: list[str]) -> list[str]:
+    spec = TABLES[table]
+    lines = [f"Each cell: thesis / ours / delta (ours - thesis); tolerance "
+             f"{spec.tolerance} for 'reproduced'."]
+    lines += list(spec.notes)
+    for name in config["tables"][table]["methods"]:
+        cls = registry.get_method(name)
+        if cls.table_note:
+            lines.append(f"{cls.thesis_label or name}: {cls.table_note}")
+    for name in dict.fromkeys(frame.loc[frame["stand_in"], "dataset"]):
+        cls = registry.get_dataset(name)
+        lines.append(f"{name} is a synthetic stand-in for the thesis' {cls.stand_in_for} "
+                     f"data ({cls.description}); compare its column with care.")
+    lines += [f"[{i + 1}] {text}" for i, text in enumerate(gap_notes)]
+    return lines
+
+
+def _params_lines(config: dict, table: str) -> list[str]:
+    lines = []
+    for cell in table_cells(config, table):
+        path = record_path(config["results_dir"], config["profile"], cell.id)
+        if not path.exists():
+            continue
+        record = read_record(path)
+        params = record["params"]
+        mp = params.get("method_params", {})
+        lines.append(
+            f"{cell.id}: k={mp.get('n_neighbors', '-')} ({params.get('n_neighbors_source')}), "
+            f"r={mp.get('n_components')}, l={params.get('eval_neighbors')}, "
+            f"runs={params['n_runs']}, status={record['status']}, "
+            f"wall={record.get('timing', {}).get('wall_seconds', float('nan')):.1f}s, "
+            f"commit={record['provenance']['git']['commit'][:10]}"
+            + (" (dirty)" if record["provenance"]["git"]["dirty"] else "")
+        )
+    return lines
+
+
+def write_table(config: dict, table: str) -> list[Path]:
+    """Write ``results/<profile>/tables/<table>.{csv,md,tex}``; return the paths."""
+    spec = TABLES[table]
+    frame = build_table(config, table)
+    out = Path(config["results_dir"]) / config["profile"] / "tables"
+    blocks, gap_notes = wide_tables(frame, spec)
+    notes = _notes(config, table, frame, gap_notes)
+
+    md = [f"# {spec.title}", "", f"Profile `{config['profile']}`. {config.get('description', '')}", ""]
+    for label, block in blocks:
+        md += [f"## {label} (l = {config['tables'][table]['eval_neighbors']})", "",
+               tabulate(block.fillna(""), headers="keys", tablefmt="github"), ""]
+    md += ["## Notes", ""] + [f"- {line}" for line in notes]
+    md += ["", "## Cells", ""] + [f"- `{line}`" for line in _params_lines(config, table)]
+
+    tex = [f"% {spec.title}", f"% profile {config['profile']}; cells: thesis / ours / delta"]
+    for label, block in blocks:
+        tex += [f"% {label}", tabulate(block.fillna(""), headers="keys",
+                                       tablefmt="latex_booktabs"), ""]
+    tex += ["% " + line for line in notes]
+
+    paths = [
+        write_text_atomic(out / f"{table}.csv", frame.to_csv(index=False, float_format="%.6g")),
+        write_text_atomic(out / f"{table}.md", "\n".join(md) + "\n"),
+        write_text_atomic(out / f"{table}.tex", "\n".join(tex) + "\n"),
+    ]
+    return paths

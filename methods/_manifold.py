@@ -1,0 +1,104 @@
+"""Shared core of the neighbourhood-graph embedding plugins (Isomap, LLE, hLLE,
+Laplacian eigenmaps, and later MVU): input checks, the k-nearest-neighbour graph and
+its connectivity, and the estimator skeleton.
+
+Every spectral method of thesis 3.2.1 starts by "constructing a (connected)
+k-nearest neighbor graph". scikit-learn's Isomap silently *adds* edges between the
+components of a disconnected graph, and its LLE and spectral embedding only warn;
+none of that is the thesis' algorithm, so the plugins here refuse a disconnected graph
+with :class:`harness.plugin.DisconnectedGraphError`, which names the components.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.sparse import csgraph
+from sklearn.base import BaseEstimator
+from sklearn.neighbors import kneighbors_graph
+from sklearn.utils.validation import check_array, check_is_fitted
+
+from harness.plugin import DisconnectedGraphError, MethodPlugin
+
+__all__ = ["ManifoldEmbedding", "check_embedding_input", "knn_graph", "check_connected"]
+
+
+def check_embedding_input(X, *, n_neighbors: int | None, n_components: int) -> np.ndarray:
+    """Validate inputs of an embedding method and return them as float64.
+
+    Errors name the bad thing and the fix: non-finite entries (with the number of
+    affected rows), fewer than two samples, ``n_neighbors`` not below the number of
+    samples, ``n_components`` not below the number of samples.
+    """
+    X = np.asarray(X) if not hasattr(X, "shape") else X
+    if getattr(X, "ndim", 2) == 2 and np.issubdtype(np.asarray(X).dtype, np.floating):
+        bad = ~np.isfinite(np.asarray(X)).all(axis=1)
+        if bad.any():
+            raise ValueError(
+                f"Input X contains NaN or infinity in {int(bad.sum())} of {len(bad)} rows "
+                f"(first: row {int(np.flatnonzero(bad)[0])}); remove or impute them"
+            )
+    X = check_array(X, dtype=np.float64, ensure_min_samples=2, input_name="X")
+    n = X.shape[0]
+    if n_neighbors is not None and not 1 <= n_neighbors < n:
+        raise ValueError(
+            f"n_neighbors={n_neighbors} must satisfy 1 <= n_neighbors < n_samples={n}; "
+            f"lower n_neighbors or use more samples"
+        )
+    if not 1 <= n_components < n:
+        raise ValueError(
+            f"n_components={n_components} must satisfy 1 <= n_components < n_samples={n}"
+        )
+    return X
+
+
+def knn_graph(X: np.ndarray, n_neighbors: int):
+    """Symmetric k-nearest-neighbour graph: i ~ j if either is among the other's k
+    nearest neighbours. Sparse CSR with the Euclidean edge lengths as data."""
+    directed = kneighbors_graph(X, n_neighbors, mode="distance", include_self=False)
+    return directed.maximum(directed.T).tocsr()
+
+
+def check_connected(graph, n_neighbors: int) -> None:
+    """Raise :class:`DisconnectedGraphError` if ``graph`` has several components."""
+    n_comp, labels = csgraph.connected_components(graph, directed=False)
+    if n_comp > 1:
+        sizes = np.sort(np.bincount(labels))[::-1]
+        shown = ", ".join(map(str, sizes[:8])) + (", ..." if n_comp > 8 else "")
+        raise DisconnectedGraphError(
+            f"the k-nearest-neighbour graph (k={n_neighbors}) of the "
+            f"{graph.shape[0]} inputs has {n_comp} connected components "
+            f"(sizes {shown}); increase n_neighbors or embed each component separately"
+        )
+
+
+class ManifoldEmbedding(MethodPlugin, BaseEstimator):
+    """Skeleton of a k-NN-graph embedding: validate, check the graph, embed.
+
+    Subclasses implement ``_embed(X) -> ndarray (n_samples, n_components)`` and may
+    store a fitted scikit-learn model in ``model_``. Fitted attributes:
+    ``embedding_`` and ``n_features_in_``.
+    """
+
+    task = "embedding"
+    uses_neighbors = True
+    requires_connected_graph = True
+
+    def _n_neighbors(self) -> int | None:
+        return getattr(self, "n_neighbors", None) if self.uses_neighbors else None
+
+    def fit(self, X, y=None):
+        """Compute the embedding of ``X``; ``y`` is ignored."""
+        k = self._n_neighbors()
+        X = check_embedding_input(X, n_neighbors=k, n_components=self.n_components)
+        if self.requires_connected_graph and k is not None:
+            check_connected(knn_graph(X, k), k)
+        self.n_features_in_ = X.shape[1]
+        self.embedding_ = np.asarray(self._embed(X), dtype=np.float64)
+        return self
+
+    def fit_transform(self, X, y=None):
+        """Fit and return ``embedding_``."""
+        return self.fit(X, y).embedding_
+
+    def _check_fitted(self):
+        check_is_fitted(self, "embedding_")
