@@ -46,8 +46,8 @@ class WorkflowConfig:
                 f"give one profile file, not {len(files)} ({', '.join(files)}): the "
                 f"cells read exactly one; merge them into one file"
             )
-        if workflow.config_settings.overwrite_config:
-            keys = ", ".join(workflow.config_settings.overwrite_config)
+        if workflow.config_settings.config:
+            keys = ", ".join(workflow.config_settings.config)
             raise ConfigError(
                 f"--config overrides ({keys}) do not reach the cells; copy the profile "
                 f"and edit it, then pass it with --configfile"

@@ -1,0 +1,112 @@
+"""Shared fixtures: the repository root, and dropping temporary plugin files into
+``methods/`` and ``datasets/`` exactly as a method author would."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import datasets
+import methods
+from harness import registry
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def repo_root() -> Path:
+    return REPO_ROOT
+
+
+@pytest.fixture
+def drop_plugin():
+    """Write ``methods/<name>.py`` or ``datasets/<name>.py``; removed afterwards."""
+    written: list[Path] = []
+
+    def write(kind: str, module: str, source: str) -> Path:
+        package = {"methods": methods, "datasets": datasets}[kind]
+        path = Path(package.__path__[0]) / f"{module}.py"
+        assert not path.exists(), f"{path} exists already"
+        path.write_text(textwrap.dedent(source))
+        written.append(path)
+        registry.refresh()
+        return path
+
+    yield write
+    for path in written:
+        path.unlink(missing_ok=True)
+        shutil.rmtree(path.parent / "__pycache__" / f"{path.stem}", ignore_errors=True)
+        for cached in (path.parent / "__pycache__").glob(f"{path.stem}.*.pyc"):
+            cached.unlink()
+        sys.modules.pop(f"{path.parent.name}.{path.stem}", None)
+    registry.refresh()
+
+
+# Test-only plugins, written as a method author would write them.
+NOISY_METHOD = '''
+    """A test plugin: a random projection (drop-in method)."""
+    import numpy as np
+    from sklearn.base import BaseEstimator
+    from harness.plugin import MethodPlugin
+
+
+    class RandomProjection(MethodPlugin, BaseEstimator):
+        """Random linear projection.
+
+        Parameters
+        ----------
+        n_components : int
+        random_state : int or None
+        """
+
+        name = "random_projection_test"
+        task = "embedding"
+        thesis_label = ""
+
+        def __init__(self, *, n_components=2, random_state=None):
+            self.n_components = n_components
+            self.random_state = random_state
+
+        def fit(self, X, y=None):
+            rng = np.random.default_rng(self.random_state)
+            self.embedding_ = X @ rng.standard_normal((X.shape[1], self.n_components))
+            return self
+
+        def fit_transform(self, X, y=None):
+            return self.fit(X).embedding_
+'''
+
+BAD_DATASETS = '''
+    """Test plugins: data sets that must become marked records, not crashes."""
+    import numpy as np
+    from harness.plugin import Dataset, DatasetPlugin
+
+
+    class WithNaN(DatasetPlugin):
+        name = "with_nan_test"
+
+        def load(self, n=60):
+            X = np.random.default_rng(0).standard_normal((n, 3))
+            X[5, 1] = np.nan
+            return Dataset(X, None, {"source": "generated"})
+
+
+    class TwoClusters(DatasetPlugin):
+        name = "two_clusters_test"
+
+        def load(self, n=80):
+            X = np.random.default_rng(0).standard_normal((n, 3))
+            X[n // 2:] += 1000.0
+            return Dataset(X, None, {"source": "generated"})
+
+
+    class OneSample(DatasetPlugin):
+        name = "one_sample_test"
+
+        def load(self):
+            return Dataset(np.ones((1, 3)), None, {"source": "generated"})
+'''

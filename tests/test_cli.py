@@ -1,0 +1,58 @@
+import json
+
+from harness.cli import main
+
+
+def test_list_shows_methods_datasets_solvers_tables(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path))
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    for word in ("methods:", "isomap", "thesis row: Lap", "datasets:", "swiss_roll",
+                 "available", "NOT AVAILABLE", "harness fetch frey", "stand-in for teapot",
+                 "solvers:", "mosek", "tables:", "table_3_2"):
+        assert word in out, word
+
+
+def test_doctor_reports_packages_threads_and_cache(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path))
+    assert main(["doctor"]) == 0
+    out = capsys.readouterr().out
+    assert "scikit-learn" in out and "num_threads=" in out and str(tmp_path) in out
+
+
+def test_run_and_table_from_the_command_line(capsys, tmp_path, repo_root):
+    profile = tmp_path / "p.yaml"
+    profile.write_text(json.dumps({
+        "profile": "cli", "results_dir": str(tmp_path / "r"),
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "datasets": {"swiss_roll": {"n_samples": 200}},
+        "tables": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca"]}},
+    }))
+    assert main(["run", "--config", str(profile), "t3_2/swiss_roll/pca"]) == 0
+    assert "t3_2/swiss_roll/pca: ok local_continuity=" in capsys.readouterr().out
+    assert main(["table", "--config", str(profile), "table_3_2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("table_3_2.") == 3
+    assert (tmp_path / "r" / "cli" / "tables" / "table_3_2.md").exists()
+
+
+def test_bad_names_give_a_clear_error(capsys):
+    assert main(["run", "t3_2/swiss_roll/nope"]) == 2
+    assert "unknown method 'nope'; valid names:" in capsys.readouterr().err
+    assert main(["run", "--config", "/nonexistent.yaml", "t3_2/swiss_roll/pca"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_fetch_offline_says_what_to_do(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path))
+    import pooch
+
+    def offline(*args, **kwargs):
+        raise ConnectionError("network unreachable")
+
+    monkeypatch.setattr(pooch, "retrieve", offline)
+    assert main(["fetch", "frey"]) == 1
+    err = capsys.readouterr().err
+    assert "download failed" in err and "frey_rawface.mat" in err and str(tmp_path) in err
+    assert main(["fetch", "swiss_roll"]) == 0
+    assert "nothing to fetch" in capsys.readouterr().out

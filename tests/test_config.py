@@ -1,0 +1,95 @@
+import copy
+
+import pytest
+
+from harness.config import (
+    ConfigError, cell_params, load_config, parse_cell, table_cells, validate_config,
+)
+
+MINIMAL = {"profile": "t", "tables": {"table_3_2": {"datasets": ["swiss_roll"],
+                                                   "methods": ["pca", "isomap"]}}}
+
+
+def test_quick_profile_validates_and_expands_all(repo_root, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    config = load_config("config/quick.yaml")
+    t = config["tables"]["table_3_2"]
+    assert {"pca", "isomap", "lle", "hlle", "laplacian_eigenmaps"} <= set(t["methods"])
+    assert t["eval_neighbors"] == 15
+    assert config["blas_threads"] == 1
+
+
+def test_defaults_are_filled():
+    config = validate_config(MINIMAL)
+    t = config["tables"]["table_3_2"]
+    assert t["n_runs"] == 1 and t["neighbors_from"] == "text" and t["n_neighbors"] == {}
+    assert config["seed"] == 0 and config["results_dir"] == "results"
+
+
+@pytest.mark.parametrize("kind", ["methods", "datasets"])
+def test_unknown_name_is_rejected_with_valid_list(kind):
+    bad = copy.deepcopy(MINIMAL)
+    bad["tables"]["table_3_2"][kind] = ["pca" if kind == "methods" else "swiss_roll", "bogus"]
+    singular = kind[:-1]
+    with pytest.raises(ConfigError, match=rf"unknown {singular} 'bogus'; valid {singular}s: .*"):
+        validate_config(bad)
+
+
+def test_schema_errors_name_the_entry():
+    bad = copy.deepcopy(MINIMAL)
+    bad["tables"]["table_3_2"]["n_runs"] = 0
+    with pytest.raises(ConfigError, match="tables/table_3_2/n_runs"):
+        validate_config(bad)
+    bad = copy.deepcopy(MINIMAL)
+    bad["tables"]["table_9_9"] = {}
+    with pytest.raises(ConfigError, match="table_9_9"):
+        validate_config(bad)
+
+
+def test_missing_config_file(tmp_path):
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "nope.yaml")
+
+
+def test_cell_ids_round_trip():
+    cell = parse_cell("t3_2/swiss_roll/isomap")
+    assert (cell.table, cell.dataset, cell.method, cell.solver) == (
+        "table_3_2", "swiss_roll", "isomap", None)
+    assert cell.id == "t3_2/swiss_roll/isomap"
+    with pytest.raises(ConfigError, match="TABLE/DATASET/METHOD"):
+        parse_cell("swiss_roll/isomap")
+    with pytest.raises(KeyError, match="unknown table 't9'"):
+        parse_cell("t9/swiss_roll/isomap")
+
+
+def test_cells_are_datasets_times_methods():
+    config = validate_config(MINIMAL)
+    ids = [c.id for c in table_cells(config, "table_3_2")]
+    assert ids == ["t3_2/swiss_roll/pca", "t3_2/swiss_roll/isomap"]
+
+
+def test_neighbourhood_size_rules(repo_root, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    conf = copy.deepcopy(MINIMAL)
+    conf["tables"]["table_3_2"]["datasets"] = ["teapot", "frey", "teapot_standin"]
+    text = validate_config(conf)
+    conf["tables"]["table_3_2"]["neighbors_from"] = "table"
+    table = validate_config(conf)
+
+    def k_and_r(config, cell):
+        p = cell_params(config, parse_cell(cell))["method_params"]
+        return p.get("n_neighbors"), p["n_components"]
+
+    assert k_and_r(text, "t3_2/teapot/isomap") == (15, 2)
+    assert k_and_r(table, "t3_2/teapot/isomap") == (5, 2)
+    assert k_and_r(table, "t3_2/frey/isomap") == (20, 3)
+    # a stand-in takes the values of the data set it stands in for
+    assert k_and_r(table, "t3_2/teapot_standin/isomap") == (5, 2)
+    # PCA takes no neighbourhood
+    assert k_and_r(text, "t3_2/frey/pca") == (None, 3)
+    # explicit per-data-set values and per-method arguments win
+    conf["tables"]["table_3_2"]["n_neighbors"] = {"frey": 12}
+    conf["methods"] = {"isomap": {"path_method": "FW"}}
+    p = cell_params(validate_config(conf), parse_cell("t3_2/frey/isomap"))
+    assert p["method_params"] == {"n_components": 3, "n_neighbors": 12, "path_method": "FW"}
+    assert p["n_neighbors_source"] == "profile"

@@ -1,0 +1,37 @@
+import json
+import os
+
+import numpy as np
+import pytest
+
+from harness.records import read_records, record_path, write_json_atomic, write_text_atomic
+
+
+def test_atomic_write_round_trip_and_json_safety(tmp_path):
+    path = record_path(tmp_path, "p", "t3_2/swiss_roll/pca")
+    write_json_atomic(path, {"status": "ok", "x": np.float64(0.5), "bad": float("nan"),
+                             "arr": np.arange(3)})
+    data = json.loads(path.read_text())
+    assert data["x"] == 0.5 and data["bad"] is None and data["arr"] == [0, 1, 2]
+    assert data["schema"] == 1
+    assert [r["x"] for r in read_records(tmp_path, "p", "t3_2")] == [0.5]
+    assert not [p for p in path.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_status_must_be_known(tmp_path):
+    with pytest.raises(ValueError, match="status 'weird'"):
+        write_json_atomic(tmp_path / "r.json", {"status": "weird"})
+
+
+def test_failed_write_leaves_old_file_and_no_temp(tmp_path, monkeypatch):
+    path = tmp_path / "r.json"
+    write_text_atomic(path, "old")
+
+    def boom(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError, match="disk full"):
+        write_text_atomic(path, "new")
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]

@@ -1,0 +1,65 @@
+from pathlib import Path
+
+import pytest
+
+import datasets
+from harness import registry
+from harness.plugin import DatasetPlugin, MethodPlugin
+from tests.conftest import NOISY_METHOD
+
+TABLE_3_2_METHODS = {"pca", "isomap", "lle", "hlle", "laplacian_eigenmaps"}
+
+
+def test_datasets_package_is_ours_not_pypi(repo_root):
+    # `datasets` is also a popular PyPI package; the environment must not shadow ours.
+    assert Path(datasets.__file__).resolve().is_relative_to(repo_root)
+
+
+def test_table_3_2_spectral_methods_are_registered():
+    found = registry.methods(task="embedding")
+    assert TABLE_3_2_METHODS <= set(found)
+    labels = {found[m].thesis_label for m in TABLE_3_2_METHODS}
+    assert labels == {"PCA", "Isomap", "LLE", "hLLE", "Lap"}
+    assert all(issubclass(c, MethodPlugin) for c in found.values())
+
+
+def test_datasets_registered_with_thesis_names():
+    found = registry.datasets(task="embedding")
+    assert {"swiss_roll", "teapot", "olivetti", "frey", "teapot_standin"} <= set(found)
+    assert found["teapot_standin"].stand_in_for == "teapot"
+    assert found["teapot_standin"].thesis_name == "teapot"
+    assert all(issubclass(c, DatasetPlugin) for c in found.values())
+
+
+def test_underscore_modules_are_not_scanned():
+    # methods/_manifold.py defines ManifoldEmbedding (no name) and is a shared core
+    assert all(not c.__module__.split(".")[-1].startswith("_")
+               for c in registry.methods().values())
+
+
+def test_unknown_name_lists_valid_ones():
+    with pytest.raises(registry.UnknownNameError, match=r"unknown method 'nope'.*isomap"):
+        registry.get_method("nope")
+    with pytest.raises(registry.UnknownNameError, match=r"unknown dataset 'nope'.*swiss_roll"):
+        registry.get_dataset("nope")
+
+
+def test_dropped_in_file_is_discovered(drop_plugin):
+    assert "random_projection_test" not in registry.methods()
+    drop_plugin("methods", "random_projection_test", NOISY_METHOD)
+    cls = registry.get_method("random_projection_test")
+    assert cls.task == "embedding"
+    assert "random_projection_test" in registry.methods(task="embedding")
+
+
+def test_duplicate_plugin_names_are_an_error(drop_plugin):
+    drop_plugin("methods", "dup_isomap_test", '''
+        from sklearn.base import BaseEstimator
+        from harness.plugin import MethodPlugin
+
+        class Again(MethodPlugin, BaseEstimator):
+            name = "isomap"
+            task = "embedding"
+    ''')
+    with pytest.raises(ValueError, match="two methods plugins are named 'isomap'"):
+        registry.methods()

@@ -1,0 +1,128 @@
+"""One cell end to end in-process: records for successes, expected failures and
+time-outs; crashes fail loudly and write nothing."""
+
+import pytest
+
+from harness.config import parse_cell, validate_config
+from harness.records import read_record
+from harness.runner import CellCrashed, run_cell
+from tests.conftest import BAD_DATASETS
+
+
+def _config(tmp_path, repo_root, datasets, methods, **table):
+    return validate_config({
+        "profile": "unit",
+        "results_dir": str(tmp_path / "results"),
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "datasets": {"swiss_roll": {"n_samples": 300}},
+        "tables": {"table_3_2": {"datasets": datasets, "methods": methods, **table}},
+    })
+
+
+def test_ok_record_has_measures_params_and_provenance(tmp_path, repo_root):
+    config = _config(tmp_path, repo_root, ["swiss_roll"], ["isomap"], n_runs=2)
+    record = read_record(run_cell(config, parse_cell("t3_2/swiss_roll/isomap")))
+    assert record["status"] == "ok" and record["reason"] == ""
+    assert [r["seed"] for r in record["runs"]] == [0, 1]
+    summary = record["summary"]
+    assert set(summary) == {"local_continuity", "local_trust", "neighborhood_intersection"}
+    # Isomap on a sparse 300-point Swiss roll (k = 15) unrolls it roughly: measured 0.84
+    assert 0.8 < summary["local_continuity"]["mean"] <= 1.0
+    assert summary["local_continuity"]["std"] < 1e-12  # deterministic given the data
+    assert summary["local_continuity"]["n"] == 2
+    assert record["params"]["method_params"] == {"n_components": 2, "n_neighbors": 15}
+    assert record["n_samples"] == 300 and record["dataset_meta"]["source"] == "generated"
+    prov = record["provenance"]
+    assert {"git", "packages", "machine", "blas", "python"} <= set(prov)
+    assert "scikit-learn" in prov["packages"]
+    assert all(lib["num_threads"] == 1 for lib in record["blas_during_run"])
+    assert record["timing"]["peak_memory_mb"] > 10
+
+
+def test_unavailable_data_is_a_marked_record(tmp_path, repo_root, monkeypatch):
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty-cache"))
+    config = _config(tmp_path, repo_root, ["olivetti"], ["pca"])
+    record = read_record(run_cell(config, parse_cell("t3_2/olivetti/pca")))
+    assert record["status"] == "unavailable"
+    assert "harness fetch olivetti" in record["reason"]
+    assert "att_faces.zip" in record["reason"]
+
+
+@pytest.mark.parametrize("dataset, method, pattern", [
+    ("with_nan_test", "pca", r"NaN or infinity in 1 of 60 rows \(first: row 5\)"),
+    ("two_clusters_test", "isomap", r"2 connected components \(sizes 40, 40\)"),
+    ("two_clusters_test", "laplacian_eigenmaps", r"2 connected components"),
+    ("one_sample_test", "pca", r"1 sample\(s\)"),
+])
+def test_bad_input_is_a_marked_record(tmp_path, repo_root, drop_plugin, dataset, method,
+                                      pattern):
+    drop_plugin("datasets", "bad_datasets_test", BAD_DATASETS)
+    config = _config(tmp_path, repo_root, [dataset], [method])
+    record = read_record(run_cell(config, parse_cell(f"t3_2/{dataset}/{method}")))
+    assert record["status"] == "failed"
+    assert record["reason"] and __import__("re").search(pattern, record["reason"])
+
+
+def test_neighbours_not_below_n_is_a_marked_record(tmp_path, repo_root):
+    config = _config(tmp_path, repo_root, ["swiss_roll"], ["isomap"],
+                     n_neighbors={"swiss_roll": 400})
+    record = read_record(run_cell(config, parse_cell("t3_2/swiss_roll/isomap")))
+    assert record["status"] == "failed"
+    assert "n_neighbors=400 must be below n_samples=300" in record["reason"]
+
+
+def test_time_limit_gives_timeout_record(tmp_path, repo_root, drop_plugin):
+    drop_plugin("methods", "sleepy_test", '''
+        import time
+        from sklearn.base import BaseEstimator
+        from harness.plugin import MethodPlugin
+
+        class Sleepy(MethodPlugin, BaseEstimator):
+            """Sleeps.
+
+            Parameters
+            ----------
+            n_components : int
+            """
+            name = "sleepy_test"
+            task = "embedding"
+
+            def __init__(self, *, n_components=2):
+                self.n_components = n_components
+
+            def fit_transform(self, X, y=None):
+                time.sleep(60)
+    ''')
+    config = _config(tmp_path, repo_root, ["swiss_roll"], ["sleepy_test"],
+                     time_limit_seconds=1.5)
+    record = read_record(run_cell(config, parse_cell("t3_2/swiss_roll/sleepy_test")))
+    assert record["status"] == "timeout"
+    assert "1.5 s" in record["reason"]
+    assert record["timing"]["wall_seconds"] < 30
+
+
+def test_a_bug_fails_loudly_and_writes_nothing(tmp_path, repo_root, drop_plugin):
+    drop_plugin("methods", "buggy_test", '''
+        from sklearn.base import BaseEstimator
+        from harness.plugin import MethodPlugin
+
+        class Buggy(MethodPlugin, BaseEstimator):
+            """Has a bug.
+
+            Parameters
+            ----------
+            n_components : int
+            """
+            name = "buggy_test"
+            task = "embedding"
+
+            def __init__(self, *, n_components=2):
+                self.n_components = n_components
+
+            def fit_transform(self, X, y=None):
+                return {}["missing key"]
+    ''')
+    config = _config(tmp_path, repo_root, ["swiss_roll"], ["buggy_test"])
+    with pytest.raises(CellCrashed, match="KeyError: 'missing key'"):
+        run_cell(config, parse_cell("t3_2/swiss_roll/buggy_test"))
+    assert not (tmp_path / "results").exists() or not list((tmp_path / "results").rglob("*.json"))

@@ -1,0 +1,77 @@
+"""Records -> table: thesis value, ours, delta; gaps and stand-ins marked; the average
+column computed as the thesis does."""
+
+import math
+
+import pandas as pd
+import pytest
+
+from harness.config import validate_config
+from harness.records import record_path, write_json_atomic
+from harness.tables import build_table, write_table
+
+MEASURES = ("local_continuity", "local_trust", "neighborhood_intersection")
+
+
+@pytest.fixture
+def config(tmp_path, repo_root):
+    return validate_config({
+        "profile": "tab", "results_dir": str(tmp_path),
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "tables": {"table_3_2": {
+            "datasets": ["olivetti", "teapot", "swiss_roll", "frey", "teapot_standin"],
+            "methods": ["isomap", "pca"]}},
+    })
+
+
+def _write(config, dataset, method, status="ok", value=0.5, reason=""):
+    body = {"status": status, "reason": reason,
+            "params": {"n_runs": 1, "method_params": {"n_components": 2}},
+            "provenance": {"git": {"commit": "abc", "dirty": False}}}
+    if status == "ok":
+        body["summary"] = {m: {"mean": value, "std": 0.0, "n": 1} for m in MEASURES}
+    write_json_atomic(record_path(config["results_dir"], "tab", f"t3_2/{dataset}/{method}"), body)
+
+
+def test_values_deltas_and_gaps(config):
+    _write(config, "swiss_roll", "isomap", value=0.9)
+    _write(config, "olivetti", "isomap", status="unavailable", reason="fetch it")
+    frame = build_table(config, "table_3_2").set_index(["measure", "method", "dataset"])
+    row = frame.loc[("local_continuity", "isomap", "swiss_roll")]
+    assert row["thesis"] == 0.978 and row["ours"] == 0.9
+    assert row["delta"] == pytest.approx(0.9 - 0.978)
+    assert not row["within_tolerance"]  # |delta| = 0.078 > 0.05
+    gap = frame.loc[("local_trust", "isomap", "olivetti")]
+    assert gap["status"] == "unavailable" and math.isnan(gap["ours"]) and gap["thesis"] == 0.782
+    assert frame.loc[("local_trust", "pca", "frey"), "status"] == "missing"
+    assert frame.loc[("local_trust", "pca", "teapot_standin"), "thesis"] == 0.479
+    assert frame.loc[("local_trust", "pca", "teapot_standin"), "stand_in"]
+
+
+def test_average_is_the_mean_over_the_thesis_datasets_without_stand_ins(config):
+    values = {"olivetti": 0.2, "teapot": 0.4, "swiss_roll": 0.6, "frey": 0.8}
+    for dataset, value in values.items():
+        _write(config, dataset, "isomap", value=value)
+    _write(config, "teapot_standin", "isomap", value=0.0)  # must not enter the average
+    frame = build_table(config, "table_3_2").set_index(["measure", "method", "dataset"])
+    avg = frame.loc[("neighborhood_intersection", "isomap", "average")]
+    assert avg["ours"] == pytest.approx(0.5) and avg["thesis"] == 0.657
+    assert avg["delta"] == pytest.approx(0.5 - 0.657)
+    pca_avg = frame.loc[("local_trust", "pca", "average")]
+    assert pca_avg["status"] == "missing" and "olivetti" in pca_avg["reason"]
+
+
+def test_written_files_mark_gaps_and_stand_ins(config):
+    _write(config, "swiss_roll", "isomap", value=0.9)
+    _write(config, "olivetti", "isomap", status="unavailable", reason="run harness fetch olivetti")
+    paths = write_table(config, "table_3_2")
+    assert [p.suffix for p in paths] == [".csv", ".md", ".tex"]
+    md = paths[1].read_text()
+    assert "0.978 / 0.900 / -0.078" in md
+    assert "0.850 / n/a[" in md and "run harness fetch olivetti" in md
+    assert "teapot_standin (stand-in for teapot)" in md
+    assert "synthetic stand-in for the thesis' teapot" in md
+    assert "neighbors_from" in md  # the documented k choice
+    csv = pd.read_csv(paths[0])
+    assert {"thesis", "ours", "delta", "status", "reason"} <= set(csv.columns)
+    assert "\\begin{tabular}" in paths[2].read_text()

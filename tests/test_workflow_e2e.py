@@ -1,0 +1,120 @@
+"""The workflow as a user runs it: Snakemake in a subprocess on a tiny profile.
+
+A method author drops one file into methods/ and sees a new row; a rerun does
+nothing; a run killed with SIGKILL resumes without redoing finished cells and leaves
+no half-written file in results/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from tests.conftest import BAD_DATASETS, NOISY_METHOD
+
+pytestmark = pytest.mark.slow
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+
+
+def _workdir(tmp_path: Path, repo_root: Path, datasets, methods, n=300) -> Path:
+    work = tmp_path / "work"
+    work.mkdir()
+    shutil.copy(repo_root / "Snakefile", work)
+    shutil.copytree(repo_root / "rules", work / "rules")
+    (work / "tiny.yaml").write_text(yaml.safe_dump({
+        "profile": "tiny",
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "datasets": {"swiss_roll": {"n_samples": n}},
+        "tables": {"table_3_2": {"datasets": datasets, "methods": methods,
+                                 "time_limit_seconds": 120}},
+    }))
+    return work
+
+
+def _snakemake(work: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*SNAKEMAKE, "--cores", "2", "--configfile", "tiny.yaml", *args],
+        cwd=work, capture_output=True, text=True, timeout=600, **kwargs,
+    )
+
+
+def test_tiny_profile_end_to_end(tmp_path, repo_root, drop_plugin, monkeypatch):
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty-cache"))
+    drop_plugin("methods", "random_projection_test", NOISY_METHOD)
+    drop_plugin("datasets", "bad_datasets_test", BAD_DATASETS)
+    work = _workdir(tmp_path, repo_root,
+                    ["swiss_roll", "olivetti", "two_clusters_test"],
+                    ["pca", "isomap", "random_projection_test"])
+
+    dry = _snakemake(work, "-n")
+    assert dry.returncode == 0, dry.stderr
+    assert "cell" in dry.stdout and "table_3_2" in dry.stdout
+    assert "t3_2/swiss_roll/random_projection_test" in dry.stdout  # the dropped-in row
+
+    run = _snakemake(work, "--keep-going")
+    assert run.returncode == 0, run.stderr[-3000:]
+    tables = work / "results" / "tiny" / "tables"
+    frame = pd.read_csv(tables / "table_3_2.csv")
+    assert set(frame["method"]) == {"pca", "isomap", "random_projection_test"}
+    swiss = frame[(frame["dataset"] == "swiss_roll") & (frame["status"] == "ok")]
+    assert len(swiss) == 9 and swiss["ours"].between(0, 1).all()
+    pca_c = swiss[(swiss.method == "pca") & (swiss.measure == "local_continuity")].iloc[0]
+    assert pca_c["thesis"] == 0.836 and abs(pca_c["delta"] - (pca_c["ours"] - 0.836)) < 2e-6  # CSV keeps 6 digits
+    olivetti = frame[frame["dataset"] == "olivetti"]
+    assert (olivetti["status"] == "unavailable").all()
+    assert olivetti["reason"].str.contains("harness fetch olivetti").all()
+    clusters = frame[frame["dataset"] == "two_clusters_test"].set_index(["method", "measure"])
+    assert clusters.loc[("isomap", "local_trust"), "status"] == "failed"
+    assert clusters.loc[("pca", "local_trust"), "status"] == "ok"  # other cells go on
+    markdown = (tables / "table_3_2.md").read_text()
+    assert "n/a[" in markdown and "harness fetch olivetti" in markdown
+    assert "random_projection_test" in markdown
+    assert (tables / "table_3_2.tex").read_text().count("\\toprule") == 3
+
+    started = time.perf_counter()
+    again = _snakemake(work)
+    assert again.returncode == 0
+    assert "Nothing to be done" in again.stdout + again.stderr
+    assert time.perf_counter() - started < 10
+
+
+def test_kill_and_resume(tmp_path, repo_root):
+    work = _workdir(tmp_path, repo_root, ["swiss_roll"],
+                    ["pca", "isomap", "lle", "hlle", "laplacian_eigenmaps"], n=1500)
+    cells = work / "results" / "tiny" / "cells" / "t3_2" / "swiss_roll"
+    proc = subprocess.Popen(
+        [*SNAKEMAKE, "--cores", "1", "--configfile", "tiny.yaml", "--rerun-incomplete"],
+        cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and len(list(cells.glob("*.json"))) < 2:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = {p.name: p.stat().st_mtime_ns for p in cells.glob("*.json")}
+    assert 2 <= len(done) < 5, "the kill should land mid-run"
+    results = work / "results"
+    assert not [p for p in results.rglob("*") if p.name.endswith(".tmp")]
+
+    # Snakemake keeps its directory lock after SIGKILL; --unlock is its documented way
+    # out (README), then the rerun finishes only what is missing.
+    assert _snakemake(work, "--unlock").returncode == 0
+    rerun = _snakemake(work, "--rerun-incomplete")
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    after = {p.name: p.stat().st_mtime_ns for p in cells.glob("*.json")}
+    assert len(after) == 5
+    # A record written in the instant before the kill, before Snakemake noted the job
+    # as finished, is marked incomplete and redone; with one core that is at most one.
+    redone = [name for name, mtime in done.items() if after[name] != mtime]
+    assert len(redone) <= 1, f"finished cells redone: {redone}"
+    assert not [p for p in results.rglob("*") if p.name.endswith(".tmp")]
