@@ -13,13 +13,19 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.sparse import csgraph
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.neighbors import kneighbors_graph
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from harness.plugin import DisconnectedGraphError, MethodPlugin
 
-__all__ = ["ManifoldEmbedding", "check_embedding_input", "knn_graph", "check_connected"]
+__all__ = [
+    "ManifoldEmbedding",
+    "OutOfSampleMixin",
+    "check_embedding_input",
+    "knn_graph",
+    "check_connected",
+]
 
 
 def check_embedding_input(X, *, n_neighbors: int | None, n_components: int) -> np.ndarray:
@@ -102,3 +108,18 @@ class ManifoldEmbedding(MethodPlugin, BaseEstimator):
 
     def _check_fitted(self):
         check_is_fitted(self, "embedding_")
+
+
+class OutOfSampleMixin(TransformerMixin):
+    """For embeddings that also have an out-of-sample ``transform``.
+
+    Put it first in the bases (scikit-learn wants mixins left of the estimator).
+    ``fit_transform`` returns the fitted embedding: scikit-learn's
+    ``TransformerMixin.fit_transform`` would return ``fit(X).transform(X)``, the
+    out-of-sample rule applied to the training inputs, which for LLE is a different
+    embedding.
+    """
+
+    def fit_transform(self, X, y=None):
+        """Fit and return ``embedding_`` (not ``transform(X)``)."""
+        return self.fit(X, y).embedding_

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from sklearn.base import TransformerMixin
 from sklearn.manifold import Isomap as _SkIsomap
 
-from methods._manifold import ManifoldEmbedding
+from methods._manifold import ManifoldEmbedding, OutOfSampleMixin
 
 
-class Isomap(TransformerMixin, ManifoldEmbedding):
+class Isomap(OutOfSampleMixin, ManifoldEmbedding):
     """Isomap: classical MDS on shortest-path distances of the k-NN graph.
 
     Thesis 3.2.1 lists the three steps: (1) a *connected* k-nearest-neighbour graph

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from sklearn.base import TransformerMixin
 from methods._lle_core import LocallyLinearBase
+from methods._manifold import OutOfSampleMixin
 
 
-class LLE(TransformerMixin, LocallyLinearBase):
+class LLE(OutOfSampleMixin, LocallyLinearBase):
     """Locally linear embedding.
 
     Thesis 3.2.1: reconstruction weights W minimising (3.37) with rows summing to one,

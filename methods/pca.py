@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from sklearn.base import TransformerMixin
 from sklearn.decomposition import PCA as _SkPCA
 
-from methods._manifold import ManifoldEmbedding
+from methods._manifold import ManifoldEmbedding, OutOfSampleMixin
 
 
-class PCA(TransformerMixin, ManifoldEmbedding):
+class PCA(OutOfSampleMixin, ManifoldEmbedding):
     """Principal component analysis: the top ``n_components`` principal directions.
 
     Thesis 2.2.1: project the centred inputs onto the leading eigenvectors of their
