@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import yaml
 from tabulate import tabulate
 
 from harness import registry
@@ -19,7 +20,10 @@ from harness.records import read_record, record_path, write_text_atomic
 from harness.reference import reference_value
 from harness.table_specs import TABLES, TableSpec
 
-__all__ = ["build_table", "write_table", "AVERAGE"]
+__all__ = ["build_table", "write_table", "known_deviations", "AVERAGE"]
+
+DEVIATIONS_FILE = Path(__file__).resolve().parent.parent / "config" / "known_deviations.yaml"
+UNEXPLAINED = "outside the tolerance and not yet explained"
 
 AVERAGE = "average"
 GAP_MARKS = {"unavailable": "n/a", "failed": "failed", "skipped": "skipped",
@@ -76,11 +80,13 @@ def build_table(config: dict, table: str) -> pd.DataFrame:
     frame = pd.concat([frame, _averages(frame, spec, config, table)], ignore_index=True)
     frame["delta"] = frame["ours"] - frame["thesis"]
     within = (frame["delta"].abs() <= spec.tolerance).astype("boolean")
-    within[frame["delta"].isna()] = pd.NA
+    # a stand-in is other data: its delta is shown, but it is no reproduction claim
+    within[frame["delta"].isna() | frame["stand_in"].astype(bool)] = pd.NA
     frame["within_tolerance"] = within
+    frame["deviation_note"] = _attach_deviation_notes(frame, table)
     order = ["measure", "method", "thesis_label", "dataset", "thesis_dataset", "stand_in",
-             "thesis", "ours", "ours_std", "delta", "within_tolerance", "n_runs", "status",
-             "reason"]
+             "thesis", "ours", "ours_std", "delta", "within_tolerance", "deviation_note",
+             "n_runs", "status", "reason"]
     return frame[order]
 
 
@@ -112,6 +118,31 @@ def _averages(frame: pd.DataFrame, spec: TableSpec, config: dict, table: str) ->
     return pd.DataFrame(rows)
 
 
+def known_deviations(table: str, path: Path | None = None) -> dict[tuple[str, str, str], str]:
+    """Measured explanations of cells outside the tolerance, by
+    ``(method, dataset, measure)``, from ``config/known_deviations.yaml``."""
+    path = DEVIATIONS_FILE if path is None else path
+    if not path.exists():
+        return {}
+    entries = (yaml.safe_load(path.read_text()) or {}).get(table, [])
+    found = {}
+    for entry in entries:
+        for measure in entry["measures"]:
+            found[(entry["method"], entry["dataset"], measure)] = entry["reason"].strip()
+    return found
+
+
+def _attach_deviation_notes(frame: pd.DataFrame, table: str) -> pd.Series:
+    reasons = known_deviations(table)
+    notes = []
+    for row in frame.itertuples():
+        if row.status != "ok" or pd.isna(row.within_tolerance) or row.within_tolerance:
+            notes.append("")
+        else:
+            notes.append(reasons.get((row.method, row.dataset, row.measure), UNEXPLAINED))
+    return pd.Series(notes, index=frame.index, dtype="string")
+
+
 def _fmt(value: float, signed: bool = False) -> str:
     if value is None or not np.isfinite(value):
         return "–"
@@ -138,7 +169,11 @@ def _cell_text(row: pd.Series, notes: _Footnotes) -> str:
     ours = _fmt(row["ours"])
     if row["n_runs"] > 1:
         ours += f"±{row['ours_std']:.3f}"
-    return f"{thesis} / {ours} / {_fmt(row['delta'], signed=True)}"
+    text = f"{thesis} / {ours} / {_fmt(row['delta'], signed=True)}"
+    if row["deviation_note"]:
+        text += ("!" if row["deviation_note"] == UNEXPLAINED else "‡") + notes.mark(
+            row["deviation_note"])
+    return text
 
 
 def _column_title(dataset: str, frame: pd.DataFrame) -> str:
@@ -170,7 +205,8 @@ def wide_tables(frame: pd.DataFrame, spec: TableSpec) -> tuple[list[tuple[str, p
 def _notes(config: dict, table: str, frame: pd.DataFrame, gap_notes: list[str]) -> list[str]:
     spec = TABLES[table]
     lines = [f"Each cell: thesis / ours / delta (ours - thesis); tolerance "
-             f"{spec.tolerance} for 'reproduced'."]
+             f"{spec.tolerance} for 'reproduced'. ‡ marks a cell outside the tolerance "
+             f"with a measured explanation (config/known_deviations.yaml), ! one without."]
     lines += list(spec.notes)
     for name in config["tables"][table]["methods"]:
         cls = registry.get_method(name)

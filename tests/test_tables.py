@@ -75,3 +75,20 @@ def test_written_files_mark_gaps_and_stand_ins(config):
     csv = pd.read_csv(paths[0])
     assert {"thesis", "ours", "delta", "status", "reason"} <= set(csv.columns)
     assert "\\begin{tabular}" in paths[2].read_text()
+
+
+def test_cells_outside_tolerance_carry_a_reason_or_a_warning(config, tmp_path, monkeypatch):
+    deviations = tmp_path / "known.yaml"
+    deviations.write_text(
+        "table_3_2:\n"
+        "  - {method: isomap, dataset: swiss_roll, measures: [local_trust],\n"
+        "     reason: measured cause}\n")
+    monkeypatch.setattr("harness.tables.DEVIATIONS_FILE", deviations)
+    _write(config, "swiss_roll", "isomap", value=0.5)  # far from every thesis value
+    frame = build_table(config, "table_3_2").set_index(["measure", "method", "dataset"])
+    assert frame.loc[("local_trust", "isomap", "swiss_roll"), "deviation_note"] == "measured cause"
+    assert "not yet explained" in frame.loc[("local_continuity", "isomap", "swiss_roll"),
+                                            "deviation_note"]
+    md = write_table(config, "table_3_2")[1].read_text()
+    assert "0.964 / 0.500 / -0.464‡[" in md and "measured cause" in md
+    assert "0.978 / 0.500 / -0.478![" in md
