@@ -93,3 +93,12 @@ def test_neighbourhood_size_rules(repo_root, monkeypatch):
     p = cell_params(validate_config(conf), parse_cell("t3_2/frey/isomap"))
     assert p["method_params"] == {"n_components": 3, "n_neighbors": 12, "path_method": "FW"}
     assert p["n_neighbors_source"] == "profile"
+
+
+@pytest.mark.parametrize("profile", ["quick", "full"])
+def test_shipped_profiles_validate(repo_root, monkeypatch, profile):
+    monkeypatch.chdir(repo_root)
+    config = load_config(f"config/{profile}.yaml")
+    assert config["profile"] == profile
+    cells = table_cells(config, "table_3_2")
+    assert {c.dataset for c in cells} >= {"olivetti", "teapot", "swiss_roll", "frey"}
