@@ -43,10 +43,12 @@ test: $(STAMP_TEST)
 	$(BIN)/python -m pytest
 
 bench-check: $(STAMP_TEST)
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv machine --yes > /dev/null
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv check --python=same
 	PATH=$(abspath $(BIN)):$$PATH HARNESS_BENCH_SIZES=300 $(BIN)/asv run --python=same --quick --dry-run --show-stderr
 
 bench: $(STAMP_TEST)
+	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv machine --yes > /dev/null
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv run --python=same --show-stderr
 
 clean:
