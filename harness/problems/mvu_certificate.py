@@ -1,0 +1,186 @@
+"""Certificates for MVU solutions, computed from the problem data alone.
+
+The harness never trusts a solver's status. Given any candidate factor F (K = F F^T)
+and any edge multipliers w, this module computes
+
+* the primal value and the relative constraint violation of F, and
+* a *dual bound* valid for every feasible K, from w, by weak duality.
+
+Notation (``../shared/MVU_NOTES.md``): L(w) = sum_e w_e (e_i - e_j)(e_i - e_j)^T, the
+weighted graph Laplacian; mu(w) and nu(w) its smallest and largest eigenvalue on the
+complement of the ones vector (centred K has range there); b the squared edge
+lengths; T >= tr K for every K feasible for the distance constraints (T =
+sum_i g(c, i)^2 with g the shortest-path distance from a node c, edge lengths
+sqrt(b_e): embedded distances never exceed path lengths, and
+tr K = sum |y_i - ybar|^2 <= sum |y_i - y_c|^2).
+
+For every feasible K (centred, PSD, <A_e, K> = b_e) we have <L(w), K> = b.w, hence:
+
+max trace (equality; inequality with w >= 0)
+    tr K <= b.w / mu            if mu > 0      (w / mu is dual feasible)
+    tr K <= b.w + T max(0, 1 - mu)             (valid for every w)
+min trace
+    tr K >= b.w / nu            if nu > 0 and b.w > 0
+    tr K >= b.w - T max(0, nu - 1)
+slack (|w_e| <= 2 omega clipped)
+    objective <= b.w            if mu >= 1 - omega, after scaling w when possible
+
+The relative gap |bound - value| / |bound| then certifies how far F is from optimal,
+whatever produced F and w.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.linalg import eigh
+from scipy.sparse.csgraph import dijkstra
+from scipy.sparse.linalg import lobpcg
+
+from harness.problems.mvu import MVUProblem
+
+__all__ = [
+    "Certificate",
+    "weighted_laplacian",
+    "centred_extreme_eigenvalue",
+    "trace_bound",
+    "certify",
+]
+
+DENSE_MAX = 1500
+
+
+def weighted_laplacian(n: int, edges: np.ndarray, w: np.ndarray) -> sp.csr_matrix:
+    """L(w) = sum_e w_e (e_i - e_j)(e_i - e_j)^T as a sparse n x n matrix."""
+    i, j = edges[:, 0], edges[:, 1]
+    off = sp.coo_matrix((-w, (i, j)), shape=(n, n))
+    off = off + off.T
+    deg = np.bincount(i, weights=w, minlength=n) + np.bincount(j, weights=w, minlength=n)
+    return (off + sp.diags(deg)).tocsr()
+
+
+def centred_extreme_eigenvalue(L: sp.spmatrix, largest: bool = False,
+                               guess: np.ndarray | None = None, tol: float = 1e-9) -> float:
+    """Smallest (or largest) eigenvalue of L on the complement of the ones vector.
+
+    Dense ``eigh`` up to ``DENSE_MAX`` points; above, LOBPCG with the ones vector as
+    a constraint, warm-started from ``guess`` (e.g. the embedding) when given.
+    """
+    n = L.shape[0]
+    if n <= DENSE_MAX:
+        ones = np.full(n, 1.0 / np.sqrt(n))
+        shift = (1.0 if not largest else -1.0) * (abs(L).sum(axis=1).max() + 1.0) * 2
+        A = L.toarray() + shift * np.outer(ones, ones)
+        values = eigh(A, eigvals_only=True,
+                      subset_by_index=[n - 1, n - 1] if largest else [0, 0])
+        return float(values[0])
+    rng = np.random.default_rng(0)
+    k = 4
+    X = rng.standard_normal((n, k))
+    if guess is not None:
+        X[:, : min(k, guess.shape[1])] = guess[:, :k]
+    values, _ = lobpcg(L, X, Y=np.ones((n, 1)), largest=largest, tol=tol, maxiter=2000)
+    return float(values.max() if largest else values.min())
+
+
+def trace_bound(problem: MVUProblem, n_centers: int = 4, seed: int = 0) -> float:
+    """T >= tr K for every K meeting the distance constraints (one Dijkstra per
+    centre; the smallest of ``n_centers`` random centres is returned)."""
+    graph = sp.coo_matrix((np.sqrt(problem.sq_lengths),
+                           (problem.edges[:, 0], problem.edges[:, 1])),
+                          shape=(problem.n, problem.n)).tocsr()
+    centers = np.random.default_rng(seed).choice(problem.n, min(n_centers, problem.n),
+                                                 replace=False)
+    g = dijkstra(graph, directed=False, indices=centers)
+    if not np.isfinite(g).all():
+        raise ValueError("the neighbourhood graph is disconnected: no trace bound")
+    return float((g**2).sum(axis=1).min())
+
+
+@dataclasses.dataclass(frozen=True)
+class Certificate:
+    """What a solution is worth, recomputed from the problem data.
+
+    Attributes
+    ----------
+    value : float
+        The objective at the candidate (centred) F.
+    violation : float
+        Largest constraint violation relative to max b_e.
+    bound : float
+        Dual bound: an upper bound on the optimum (maximisation) or a lower bound
+        (minimisation); ``inf``/``-inf`` when w certifies nothing.
+    gap : float
+        ``|bound - value| / max(|bound|, |value|)`` (``inf`` without a bound).
+    eigenvalue : float
+        mu(w) (maximisation) or nu(w) (minimisation) of the multipliers used.
+    """
+
+    value: float
+    violation: float
+    bound: float
+    gap: float
+    eigenvalue: float
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def _max_trace_bound(problem, w, T, guess):
+    mu = centred_extreme_eigenvalue(weighted_laplacian(problem.n, problem.edges, w),
+                                    guess=guess)
+    bw = float(problem.sq_lengths @ w)
+    bound = bw + T * max(0.0, 1.0 - mu)
+    if mu > 0:
+        bound = min(bound, bw / mu)
+    return bound, mu
+
+
+def _min_trace_bound(problem, w, T, guess):
+    nu = centred_extreme_eigenvalue(weighted_laplacian(problem.n, problem.edges, w),
+                                    largest=True, guess=guess)
+    bw = float(problem.sq_lengths @ w)
+    bound = max(0.0, bw - T * max(0.0, nu - 1.0))
+    if nu > 0 and bw > 0:
+        bound = max(bound, bw / nu)
+    return bound, nu
+
+
+def _slack_bound(problem, w, guess):
+    cap = problem.slack_pair_count * problem.omega
+    w = np.clip(w, -cap, cap)
+    mu = centred_extreme_eigenvalue(weighted_laplacian(problem.n, problem.edges, w),
+                                    guess=guess)
+    need = 1.0 - problem.omega
+    if mu >= need:
+        return float(problem.sq_lengths @ w), mu
+    if mu > 0 and np.abs(w).max() * need / mu <= cap:
+        return float(problem.sq_lengths @ w) * need / mu, mu
+    return np.inf, mu
+
+
+def certify(problem: MVUProblem, F: np.ndarray, w: np.ndarray,
+            T: float | None = None) -> Certificate:
+    """Value, violation and dual bound of the candidate ``K = F F^T`` with
+    multipliers ``w`` (one per edge), for any variant. See the module docstring."""
+    F = problem.centred(np.asarray(F, dtype=np.float64).reshape(problem.n, -1))
+    w = np.asarray(w, dtype=np.float64)
+    if w.shape != (problem.m,):
+        raise ValueError(f"w must have one entry per edge ({problem.m}), got {w.shape}")
+    value, violation = problem.objective(F), problem.violation(F)
+    if problem.variant in ("equality", "inequality", "min_trace") and T is None:
+        T = trace_bound(problem)
+    if problem.variant == "equality":
+        bound, eig = _max_trace_bound(problem, w, T, F)
+    elif problem.variant == "inequality":
+        bound, eig = _max_trace_bound(problem, np.maximum(w, 0.0), T, F)
+    elif problem.variant == "min_trace":
+        bound, eig = _min_trace_bound(problem, w, T, F)
+    else:
+        bound, eig = _slack_bound(problem, w, F)
+    scale = max(abs(bound), abs(value), 1e-300)
+    gap = abs(bound - value) / scale if np.isfinite(bound) else np.inf
+    return Certificate(value=value, violation=violation, bound=float(bound), gap=float(gap),
+                       eigenvalue=float(eig))
