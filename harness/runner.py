@@ -11,10 +11,8 @@ other exception is a harness bug and fails the job loudly, writing nothing.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import resource
 import time
-import traceback
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info, provenance
 from harness.records import record_path, write_json_atomic
 from harness.tasks import TASKS
+from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
 __all__ = ["run_cell", "CellCrashed"]
 
@@ -80,51 +79,29 @@ def _work(cell: Cell, params: dict) -> dict:
     return body
 
 
-def _child(conn, cell: Cell, params: dict) -> None:
+def _timed_work(cell: Cell, params: dict) -> dict:
     wall, cpu = time.perf_counter(), time.process_time()
-    try:
-        body = _work(cell, params)
-        body["timing"] = {
-            "wall_seconds": time.perf_counter() - wall,
-            "cpu_seconds": time.process_time() - cpu,
-            "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-        }
-        conn.send(("ok", body))
-    except BaseException:  # report every crash to the parent, which fails loudly
-        conn.send(("crash", traceback.format_exc()))
-    finally:
-        conn.close()
+    body = _work(cell, params)
+    body["timing"] = {
+        "wall_seconds": time.perf_counter() - wall,
+        "cpu_seconds": time.process_time() - cpu,
+        "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    return body
 
 
 def _run_with_limit(cell: Cell, params: dict, limit: float) -> dict:
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, cell, params), daemon=True)
-    start = time.perf_counter()
-    proc.start()
-    child.close()
     try:
-        if not parent.poll(limit):
-            return {
-                "status": "timeout",
-                "reason": f"time limit of {limit:g} s reached (time_limit_seconds)",
-                "runs": [],
-                "timing": {"wall_seconds": time.perf_counter() - start},
-            }
-        kind, payload = parent.recv()
-    except EOFError:
-        proc.join()
-        raise CellCrashed(
-            f"cell {cell.id}: the worker process died (exit code {proc.exitcode}), "
-            f"e.g. killed for memory"
-        ) from None
-    finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-    if kind == "crash":
-        raise CellCrashed(f"cell {cell.id} crashed:\n{payload}")
-    return payload
+        return call_with_time_limit(_timed_work, cell, params, limit=limit)
+    except TimeLimitExceeded as exc:
+        return {
+            "status": "timeout",
+            "reason": f"time limit of {limit:g} s reached (time_limit_seconds)",
+            "runs": [],
+            "timing": {"wall_seconds": exc.elapsed},
+        }
+    except ChildCrashed as exc:
+        raise CellCrashed(f"cell {cell.id} crashed:\n{exc}") from None
 
 
 def run_cell(config: dict, cell: Cell) -> Path:

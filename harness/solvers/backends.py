@@ -48,7 +48,8 @@ def _mosek_licence() -> tuple[bool, str]:
         with mosek.Env() as env:
             env.checkoutlicense(mosek.feature.pts)
     except Exception as exc:  # mosek.Error, and anything a broken install raises
-        return False, f"MOSEK installed but not usable: {type(exc).__name__}: {exc}"
+        return False, (f"MOSEK installed but not usable (no licence? put mosek.lic in "
+                       f"~/mosek or set MOSEKLM_LICENSE_FILE): {type(exc).__name__}: {exc}")
     return True, ""
 
 

@@ -1,0 +1,156 @@
+"""Solve an MVU problem with a general-purpose SDP solver through cvxpy, and judge
+the answer ourselves.
+
+Every solve runs in a forked child with one BLAS thread and a hard time limit
+(:mod:`harness.timelimit`), whether or not the solver has a limit of its own. The
+child returns the factor F of the solver's K (eigendecomposition, negative
+eigenvalues clipped) and the edge multipliers w (the constraint duals; cvxpy's sign
+convention makes w = +dual for the maximisation variants and -dual for minimum
+trace). The parent then recomputes the objective, the violation and the dual bound
+(:func:`harness.problems.mvu_certificate.certify`) and sets the status from *those*
+numbers, never from the solver's status: ``optimal`` only when the certified
+relative gap and the violation are within the tolerances.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_certificate import Certificate, certify
+from harness.solvers.backends import BACKENDS, backend_status
+from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
+
+__all__ = ["SolveResult", "solve_cvxpy", "CVXPY_NAMES", "judge"]
+
+CVXPY_NAMES = {"clarabel": "CLARABEL", "scs": "SCS", "cvxopt": "CVXOPT", "sdpa": "SDPA",
+               "mosek": "MOSEK"}
+STATUSES = ("optimal", "inaccurate", "infeasible", "failed", "timeout", "skipped")
+
+
+@dataclasses.dataclass
+class SolveResult:
+    """One solve, judged by the harness.
+
+    Attributes
+    ----------
+    status : str
+        One of ``optimal, inaccurate, infeasible, failed, timeout, skipped``.
+    reason : str
+        Why, for anything but ``optimal``.
+    solver : str
+    F : ndarray of shape (n, p) or None
+        K = F F^T, centred.
+    w : ndarray of shape (m,) or None
+        Edge multipliers (the dual certificate).
+    certificate : Certificate or None
+    solver_status : str
+        What the solver itself said (recorded, not trusted).
+    compile_seconds, solve_seconds, wall_seconds : float
+    """
+
+    status: str
+    reason: str
+    solver: str
+    F: np.ndarray | None = None
+    w: np.ndarray | None = None
+    certificate: Certificate | None = None
+    solver_status: str = ""
+    compile_seconds: float = float("nan")
+    solve_seconds: float = float("nan")
+    wall_seconds: float = float("nan")
+
+    def info(self) -> dict:
+        """Plain values for a record."""
+        out = {k: getattr(self, k) for k in ("status", "reason", "solver", "solver_status",
+                                             "compile_seconds", "solve_seconds",
+                                             "wall_seconds")}
+        if self.certificate is not None:
+            out.update(self.certificate.as_dict())
+        out["rank"] = None if self.F is None else int(self.F.shape[1])
+        return out
+
+
+def judge(certificate: Certificate, tol_gap: float, tol_violation: float) -> tuple[str, str]:
+    """Status from the recomputed certificate alone."""
+    if certificate.gap <= tol_gap and certificate.violation <= tol_violation:
+        return "optimal", ""
+    return "inaccurate", (f"certified gap {certificate.gap:.2e} (tol {tol_gap:g}), "
+                          f"violation {certificate.violation:.2e} (tol {tol_violation:g})")
+
+
+def _factor(K: np.ndarray, rel_tol: float = 1e-9) -> np.ndarray:
+    lam, V = np.linalg.eigh((K + K.T) / 2)
+    keep = lam > rel_tol * max(lam.max(), 1e-300)
+    keep[-1] = True
+    order = np.argsort(lam[keep])[::-1]
+    return (V[:, keep] * np.sqrt(np.clip(lam[keep], 0, None)))[:, order]
+
+
+def _solve_in_child(problem: MVUProblem, cvxpy_name: str) -> dict:
+    import cvxpy as cp
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1):
+        start = time.perf_counter()
+        cvx_problem, K, edge = problem.to_cvxpy()
+        try:
+            cvx_problem.solve(solver=cvxpy_name)
+        except cp.error.SolverError as exc:
+            return {"error": f"SolverError: {exc}", "status": "failed"}
+        except Exception as exc:  # mosek.Error and friends are not SolverErrors
+            return {"error": f"{type(exc).__name__}: {exc}", "status": "failed"}
+        stats = cvx_problem.solver_stats
+        wall = time.perf_counter() - start
+        out = {"solver_status": cvx_problem.status, "wall": wall,
+               "solve": stats.solve_time if stats and stats.solve_time else float("nan")}
+        if cvx_problem.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE, cp.UNBOUNDED,
+                                  cp.UNBOUNDED_INACCURATE):
+            out["status"] = "infeasible"
+            return out
+        if K.value is None or edge.dual_value is None:
+            out.update(status="failed", error=f"no solution returned ({cvx_problem.status})")
+            return out
+        w = np.asarray(edge.dual_value, dtype=np.float64).ravel()
+        out.update(F=_factor(K.value), w=w if problem.maximize else -w)
+        return out
+
+
+def solve_cvxpy(problem: MVUProblem, backend: str, *, time_limit: float = 600.0,
+                tol_gap: float = 1e-3, tol_violation: float = 1e-4) -> SolveResult:
+    """Solve ``problem`` with one cvxpy backend and certify the answer.
+
+    Unusable backends (not installed, MOSEK without a licence) give ``skipped``;
+    solver errors ``failed``; the hard limit ``timeout``; all with the reason.
+    """
+    if backend not in CVXPY_NAMES:
+        raise ValueError(f"unknown cvxpy backend {backend!r}; valid: {', '.join(CVXPY_NAMES)}")
+    usable, why = backend_status(backend)
+    if not usable:
+        return SolveResult("skipped", why, backend)
+    start = time.perf_counter()
+    try:
+        out = call_with_time_limit(_solve_in_child, problem, CVXPY_NAMES[backend],
+                                   limit=time_limit)
+    except TimeLimitExceeded as exc:
+        return SolveResult("timeout", str(exc), backend, wall_seconds=exc.elapsed)
+    except ChildCrashed as exc:
+        return SolveResult("failed", f"solver process crashed: {exc}"[-2000:], backend,
+                           wall_seconds=time.perf_counter() - start)
+    wall = time.perf_counter() - start
+    result = SolveResult(out["status"] if "F" not in out else "inaccurate",
+                         out.get("error", ""), backend,
+                         solver_status=out.get("solver_status", ""),
+                         solve_seconds=out.get("solve", float("nan")),
+                         wall_seconds=wall)
+    result.compile_seconds = out.get("wall", wall) - result.solve_seconds
+    if "F" in out:
+        result.F, result.w = problem.centred(out["F"]), out["w"]
+        result.certificate = certify(problem, result.F, result.w)
+        result.status, result.reason = judge(result.certificate, tol_gap, tol_violation)
+    elif result.status == "infeasible":
+        result.reason = f"solver reports {result.solver_status}"
+    return result
