@@ -27,7 +27,7 @@ UNEXPLAINED = "outside the tolerance and not yet explained"
 
 AVERAGE = "average"
 GAP_MARKS = {"unavailable": "n/a", "failed": "failed", "skipped": "skipped",
-             "timeout": "timeout", "missing": "not run"}
+             "timeout": "timeout", "missing": "not run", "incomplete": "incomplete"}
 
 
 def _load(config: dict, cell) -> dict:
@@ -111,7 +111,7 @@ def _averages(frame: pd.DataFrame, spec: TableSpec, config: dict, table: str) ->
             "thesis": math.nan if thesis is None else thesis,
             "ours": float(values[list(spec.thesis_datasets)].mean()) if ok else math.nan,
             "ours_std": math.nan, "n_runs": 0,
-            "status": "ok" if ok else "missing",
+            "status": "ok" if ok else "incomplete",
             "reason": "" if ok else "needs all of the thesis' data sets; missing: "
                       + ", ".join(missing),
         })

@@ -63,3 +63,35 @@ def test_duplicate_plugin_names_are_an_error(drop_plugin):
     ''')
     with pytest.raises(ValueError, match="two methods plugins are named 'isomap'"):
         registry.methods()
+
+
+class _FakeEntryPoint:
+    def __init__(self, name, obj):
+        self.name, self._obj = name, obj
+
+    def load(self):
+        return self._obj
+
+
+def test_entry_point_plugins_are_registered(monkeypatch):
+    from sklearn.base import BaseEstimator
+
+    class External(MethodPlugin, BaseEstimator):
+        name = "external_test"
+        task = "embedding"
+
+    def fake_entry_points(group):
+        return [_FakeEntryPoint("external_test", External)] if group == "harness.methods" else []
+
+    monkeypatch.setattr(registry, "entry_points", fake_entry_points)
+    registry.refresh()
+    try:
+        assert registry.get_method("external_test") is External
+        monkeypatch.setattr(registry, "entry_points",
+                            lambda group: [_FakeEntryPoint("bad", object)])
+        registry.refresh()
+        with pytest.raises(TypeError, match="not a MethodPlugin subclass"):
+            registry.methods()
+    finally:
+        monkeypatch.undo()
+        registry.refresh()

@@ -58,7 +58,7 @@ def test_average_is_the_mean_over_the_thesis_datasets_without_stand_ins(config):
     assert avg["ours"] == pytest.approx(0.5) and avg["thesis"] == 0.657
     assert avg["delta"] == pytest.approx(0.5 - 0.657)
     pca_avg = frame.loc[("local_trust", "pca", "average")]
-    assert pca_avg["status"] == "missing" and "olivetti" in pca_avg["reason"]
+    assert pca_avg["status"] == "incomplete" and "olivetti" in pca_avg["reason"]
 
 
 def test_written_files_mark_gaps_and_stand_ins(config):
