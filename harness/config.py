@@ -125,6 +125,14 @@ def validate_config(config: dict) -> dict:
         tconf["methods"] = _check_names(
             "method", tconf["methods"], registry.methods(task), f"tables.{table}.methods"
         )
+        for method, names in tconf.get("solvers", {}).items():
+            offered = registry.get_method(method).solvers if method in tconf["methods"] else ()
+            bad = [s for s in names if s not in offered]
+            if bad:
+                raise ConfigError(
+                    f"tables.{table}.solvers.{method}: unknown solver(s) "
+                    f"{', '.join(map(repr, bad))}; {method} accepts: "
+                    f"{', '.join(offered) or '(none; is it in the table?)'}")
     for kind, valid in (("dataset", registry.datasets()), ("method", registry.methods())):
         _check_names(kind, list(config[kind + "s"]), valid, f"{kind}s")
     return config
@@ -157,12 +165,18 @@ def parse_cell(cell_id: str) -> Cell:
 
 
 def table_cells(config: dict, table: str) -> list[Cell]:
-    """Every cell of one table in a validated profile (datasets x methods x solvers)."""
+    """Every cell of one table in a validated profile (datasets x methods x solvers).
+
+    A method with solver backends gets one cell per solver listed under the table's
+    ``solvers:`` entry, by default only its first (preferred) solver.
+    """
     tconf = config["tables"][table]
     cells = []
     for dataset in tconf["datasets"]:
         for method in tconf["methods"]:
-            for solver in registry.get_method(method).solvers or (None,):
+            offered = registry.get_method(method).solvers
+            chosen = tconf.get("solvers", {}).get(method, list(offered[:1]))
+            for solver in chosen or (None,):
                 cells.append(Cell(table, dataset, method, solver))
     return cells
 
@@ -211,6 +225,11 @@ def cell_params(config: dict, cell: Cell) -> dict[str, Any]:
         method_kwargs = {"n_components": r}
         if method_cls.uses_neighbors:
             method_kwargs["n_neighbors"] = k
+        thesis_fixed = method_cls.table_params.get(cell.table, {})
+        if "n_neighbors" in thesis_fixed and cell.dataset not in tconf["n_neighbors"]:
+            k_source = f"thesis: {method_cls.thesis_label or cell.method} uses k = " \
+                       f"{thesis_fixed['n_neighbors']} in this table"
+        method_kwargs.update(thesis_fixed)
         method_kwargs.update(config["methods"].get(cell.method, {}))
         params.update(
             eval_neighbors=tconf["eval_neighbors"],
@@ -220,6 +239,7 @@ def cell_params(config: dict, cell: Cell) -> dict[str, Any]:
         )
     if cell.solver is not None:
         params["solver"] = cell.solver
+        params.setdefault("method_params", {})["solver"] = cell.solver
     return params
 
 

@@ -147,6 +147,10 @@ class MethodPlugin:
     uses_neighbors : bool
         Whether the method builds a k-nearest-neighbour graph, so that the table's
         neighbourhood size ``n_neighbors`` is passed to it.
+    table_params : dict
+        Per-table constructor arguments that the thesis fixes for this method, e.g.
+        ``{"table_3_2": {"n_neighbors": 5}}`` for MVU; they override the table's
+        general rule, and the profile's ``methods:`` section overrides them.
     table_note : str
         One sentence for the notes under every table the method appears in: what the
         thesis left open and what this implementation chose.
@@ -158,6 +162,7 @@ class MethodPlugin:
     references: ClassVar[tuple[str, ...]] = ()
     solvers: ClassVar[tuple[str, ...]] = ()
     uses_neighbors: ClassVar[bool] = False
+    table_params: ClassVar[dict[str, dict[str, Any]]] = {}
     table_note: ClassVar[str] = ""
 
     @classmethod

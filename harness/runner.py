@@ -1,7 +1,7 @@
 """Run one cell: load the data set, run the task once per run (seeded), write the
 record.
 
-The work runs in a forked child process so that a hard time limit can be enforced
+The work runs in a child process (harness.timelimit) so that a hard time limit can be enforced
 whatever the method does (BLAS, ARPACK and solvers do not return to Python to be
 interrupted), and so that peak memory is that of the cell alone. Expected failures
 (:class:`harness.plugin.ExpectedFailure`: data unavailable offline, bad input, a

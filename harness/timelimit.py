@@ -1,7 +1,13 @@
-"""Run a function in a forked child process with a hard time limit.
+"""Run a function in a child process with a hard time limit.
 
 Solvers, BLAS and ARPACK do not return to Python to be interrupted, so the only
-reliable limit is a process that can be killed. The child sends back the function's
+reliable limit is a process that can be killed. Children come from a *forkserver*:
+a clean server process, started once, that has only imported NumPy, SciPy and
+scikit-learn and forks each child. Forking the caller itself is not safe: once a
+solver with its own thread pool (Clarabel) has run in the caller, a forked child can
+deadlock on a lock that a vanished thread held (measured: Clarabel at n = 24 hung
+until its time limit in a child forked after an in-process Clarabel solve). The
+function and its arguments must therefore be picklable (module-level functions). The child sends back the function's
 return value (which must pickle); an exception in the child is re-raised in the
 parent as :class:`ChildCrashed` with the child's traceback, except the
 ``passthrough`` exception types, which are re-raised as they are.
@@ -41,10 +47,22 @@ def _child(conn, fn, args, kwargs, passthrough):
         conn.close()
 
 
+PRELOAD = ["numpy", "scipy.sparse", "scipy.linalg", "sklearn.neighbors"]
+_CONTEXT = None
+
+
+def _context():
+    global _CONTEXT
+    if _CONTEXT is None:
+        _CONTEXT = mp.get_context("forkserver")
+        _CONTEXT.set_forkserver_preload(PRELOAD)
+    return _CONTEXT
+
+
 def call_with_time_limit(fn: Callable, *args, limit: float,
                          passthrough: tuple[type[BaseException], ...] = (),
                          **kwargs) -> Any:
-    """``fn(*args, **kwargs)`` in a forked child; kill it after ``limit`` seconds.
+    """``fn(*args, **kwargs)`` in a child process; kill it after ``limit`` seconds.
 
     Raises
     ------
@@ -54,7 +72,7 @@ def call_with_time_limit(fn: Callable, *args, limit: float,
         The child raised something not in ``passthrough``, or died (e.g. killed for
         memory).
     """
-    ctx = mp.get_context("fork")
+    ctx = _context()
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(child, fn, args, kwargs, passthrough),
                        daemon=True)

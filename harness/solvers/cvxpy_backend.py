@@ -1,7 +1,7 @@
 """Solve an MVU problem with a general-purpose SDP solver through cvxpy, and judge
 the answer ourselves.
 
-Every solve runs in a forked child with one BLAS thread and a hard time limit
+Every solve runs in a child process (harness.timelimit) with one BLAS thread and a hard time limit
 (:mod:`harness.timelimit`), whether or not the solver has a limit of its own. The
 child returns the factor F of the solver's K (eigendecomposition, negative
 eigenvalues clipped) and the edge multipliers w (the constraint duals; cvxpy's sign

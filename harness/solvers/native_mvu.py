@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -184,12 +185,12 @@ class _Subproblem:
 
     def value(self, x: np.ndarray) -> float:
         self._eval(x)
-        Yc = self.Y  # iterates are kept centred
+        Yc = _centre(self.Y)
         return float(-np.vdot(Yc, Yc) + (self.s @ self.s - self.w @ self.w) / (2 * self.sigma))
 
     def grad(self, x: np.ndarray) -> np.ndarray:
         self._eval(x)
-        G = 2 * (self.ops.lap(self.s, self.Y, self.D) - self.Y)
+        G = 2 * (self.ops.lap(self.s, self.Y, self.D) - _centre(self.Y))
         return G.ravel()
 
     def hessp(self, x: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -199,75 +200,98 @@ class _Subproblem:
         ds = (2 * self.sigma) * np.einsum("ij,ij->i", self.D, BV)
         if self.inequality:
             ds = np.where(self.active, ds, 0.0)
-        H = 2 * (self.ops.BT @ (self.s[:, None] * BV + ds[:, None] * self.D) - V)
+        H = 2 * (self.ops.BT @ (self.s[:, None] * BV + ds[:, None] * self.D) - _centre(V))
         return H.ravel()
 
 
-def _steihaug(hessp, g: np.ndarray, delta: float, tol: float, max_iter: int):
-    """Truncated CG for ``min g.p + p.Hp/2, |p| <= delta`` (Steihaug-Toint)."""
+def _preconditioner(sub: _Subproblem, x: np.ndarray):
+    """Sparse LU of ``M = 2 L(|s|) (x) I_p + 4 sigma J^T diag(active) J + 2 I``.
+
+    ``M`` is the subproblem Hessian with ``s`` replaced by ``|s|`` and ``-2 I`` by
+    ``+2 I``: symmetric positive definite, exact in the stiff penalty term that makes
+    the Hessian ill-conditioned. ``J`` (m x np) has row ``e``: ``d_e`` at node ``i``
+    and ``-d_e`` at node ``j`` (``d_e = y_i - y_j``), so its size is O(m p) and its
+    factor fills like a 2-D mesh (the Swiss roll graph).
+    """
+    sub._eval(x)
+    ops, p, m = sub.ops, sub.p, sub.ops.m
+    D = sub.D * np.where(sub.active, 1.0, 0.0)[:, None]
+    rows = np.repeat(np.arange(m), 2 * p)
+    cols = (ops.edges[:, :, None] * p + np.arange(p)).reshape(m, -1).ravel()
+    J = sp.csr_matrix((np.concatenate([D, -D], axis=1).ravel(), (rows, cols)),
+                      shape=(m, ops.n * p))
+    M = (2 * sp.kron(ops.laplacian(np.abs(sub.s)), sp.identity(p))
+         + (4 * sub.sigma) * (J.T @ J) + 2 * sp.identity(ops.n * p))
+    lu = spla.splu(M.tocsc(), permc_spec="COLAMD")
+    return lu.solve
+
+
+def _pcg(hessp, g: np.ndarray, precond, tol: float, max_iter: int):
+    """Preconditioned CG for ``H d = -g``; stops at negative curvature (returning
+    the last iterate, or the preconditioned steepest descent step at the start)."""
     z = np.zeros_like(g)
-    r = g.copy()
-    d = -r
-    rr = r @ r
+    r = -g
+    y = precond(r)
+    d = y.copy()
+    ry = r @ y
     for it in range(max_iter):
         Hd = hessp(d)
         dHd = d @ Hd
-        if dHd <= 0:
-            return z + _to_boundary(z, d, delta) * d, True, it + 1
-        alpha = rr / dHd
-        z_new = z + alpha * d
-        if np.linalg.norm(z_new) >= delta:
-            return z + _to_boundary(z, d, delta) * d, True, it + 1
-        z = z_new
-        r = r + alpha * Hd
-        rr_new = r @ r
-        if np.sqrt(rr_new) <= tol:
-            return z, False, it + 1
-        d = -r + (rr_new / rr) * d
-        rr = rr_new
-    return z, False, max_iter
+        if dHd <= 1e-14 * (d @ d):
+            return (z if it else d), it + 1
+        alpha = ry / dHd
+        z = z + alpha * d
+        r = r - alpha * Hd
+        if np.linalg.norm(r) <= tol:
+            return z, it + 1
+        y = precond(r)
+        ry_new = r @ y
+        d = y + (ry_new / ry) * d
+        ry = ry_new
+    return z, max_iter
 
 
-def _to_boundary(z, d, delta):
-    a, bq, c = d @ d, 2 * (z @ d), z @ z - delta**2
-    return (-bq + np.sqrt(max(bq * bq - 4 * a * c, 0.0))) / (2 * a)
+def _newton(sub: _Subproblem, x: np.ndarray, gtol: float, max_iter: int, deadline: float,
+            refactor_every: int = 4, max_cg: int = 200):
+    """Line-search Newton-PCG minimisation of ``sub`` from ``x`` to |grad| <= gtol.
 
-
-def _trust_region(sub: _Subproblem, x: np.ndarray, gtol: float, max_iter: int,
-                  deadline: float, delta: float, max_cg: int = 500):
-    """Newton-CG trust-region minimisation of ``sub`` from ``x`` to |grad| <= gtol."""
+    Returns ``x, |grad|, Newton iterations, CG iterations``.
+    """
     f, g = sub.value(x), sub.grad(x)
     g0 = max(np.linalg.norm(g), 1e-300)
-    n_cg = 0
-    it = 0
+    n_cg, it, precond = 0, 0, None
     for it in range(1, max_iter + 1):
         gn = np.linalg.norm(g)
         if gn <= gtol or time.perf_counter() > deadline:
+            it -= 1
             break
-        forcing = max(gn * min(0.1, np.sqrt(gn / g0)), 0.5 * gtol)
-        step, boundary, k = _steihaug(lambda v: sub.hessp(x, v), g, delta, forcing, max_cg)
+        if precond is None or (it - 1) % refactor_every == 0:
+            precond = _preconditioner(sub, x)
+        forcing = max(gn * min(0.1, np.sqrt(gn / g0)), 0.3 * gtol)
+        d, k = _pcg(lambda v: sub.hessp(x, v), g, precond, forcing, max_cg)
         n_cg += k
-        pred = -(g @ step + 0.5 * step @ sub.hessp(x, step))
-        x_new = x + step
-        f_new = sub.value(x_new)
-        rho = (f - f_new) / pred if pred > 0 else -1.0
-        if rho < 0.25:
-            delta *= 0.25
-        elif rho > 0.75 and boundary:
-            delta *= 2.0
-        if rho > 1e-4:
-            x, f = x_new, f_new
-            g = sub.grad(x)
-        if delta < 1e-14:
+        d = _centre(d.reshape(-1, sub.p)).ravel()
+        slope = g @ d
+        if slope >= 0:
+            d, slope = -g, -(g @ g)
+        step = 1.0
+        for _ in range(40):
+            f_new = sub.value(x + step * d)
+            if f_new <= f + 1e-4 * step * slope:
+                break
+            step *= 0.5
+        else:
             break
-    return x, np.linalg.norm(g), it, n_cg, delta
+        x = x + step * d
+        f, g = f_new, sub.grad(x + 0.0)
+    return x, np.linalg.norm(g), it, n_cg
 
 
 # ---------------------------------------------------------------------------
 # Eigen-check: bottom of L(s) - I on the complement of the ones vector
 # ---------------------------------------------------------------------------
 def _bottom_eigs(ops: _Edges, s: np.ndarray, guess: np.ndarray, n_extra: int = 3,
-                 tol: float = 1e-10, seed: int = 0, maxiter: int = 500):
+                 tol: float = 1e-8, seed: int = 0, maxiter: int = 500):
     """Smallest eigenpairs of ``L(s)`` orthogonal to the ones vector.
 
     LOBPCG with the ones vector as a constraint, warm-started with ``guess`` (the
@@ -278,13 +302,16 @@ def _bottom_eigs(ops: _Edges, s: np.ndarray, guess: np.ndarray, n_extra: int = 3
     n = ops.n
     L = ops.laplacian(s)
     rng = np.random.default_rng(seed)
+    guess = guess[:, : max(1, min(guess.shape[1], n // 5 - 1 - n_extra))]
     X = np.hstack([guess, rng.standard_normal((n, n_extra))])
-    X = _centre(X)
-    X, _ = np.linalg.qr(X)
+    U, S, _ = np.linalg.svd(_centre(X), full_matrices=False)
+    X = U[:, S > 1e-8 * S[0]]
     lu = spla.splu((ops.laplacian(np.abs(s)) + sp.identity(n)).tocsc())
     M = spla.LinearOperator((n, n), matvec=lu.solve, matmat=lu.solve, dtype=np.float64)
-    vals, vecs = spla.lobpcg(L, X, M=M, Y=np.ones((n, 1)) / np.sqrt(n), largest=False,
-                             tol=tol, maxiter=maxiter)
+    with warnings.catch_warnings():  # a non-converged block still bounds mu: the
+        warnings.simplefilter("ignore")  # final certificate is recomputed anyway
+        vals, vecs = spla.lobpcg(L, X, M=M, Y=np.ones((n, 1)) / np.sqrt(n), largest=False,
+                                 tol=tol, maxiter=maxiter)
     order = np.argsort(vals)
     return vals[order], vecs[:, order]
 
@@ -307,7 +334,7 @@ def _escape_step(sub: _Subproblem, x: np.ndarray, v: np.ndarray, lam: float) -> 
         if trial.value(Y_new.ravel()) < f0:
             return Y_new
         t *= 0.5
-    return np.hstack([Y, np.zeros((len(Y), 1))])
+    return None
 
 
 def _trim(Y: np.ndarray, keep_extra: int = 1, rel: float = 1e-7) -> np.ndarray:
@@ -318,6 +345,50 @@ def _trim(Y: np.ndarray, keep_extra: int = 1, rel: float = 1e-7) -> np.ndarray:
     big = int((S > rel * S[0]).sum())
     k = min(len(S), big + keep_extra)
     return U[:, :k] * S[:k]
+
+
+def _restore(ops: _Edges, b: np.ndarray, Y: np.ndarray, inequality: bool,
+             steps: int = 3, tol: float = 1e-7) -> np.ndarray:
+    """Feasibility restoration: Gauss-Newton steps ``min |dY|`` s.t.
+    ``J dY = -r`` (least squares by LSQR), then for ``inequality`` the exact scaling
+    ``Y * min(1, min_e sqrt(b_e / |y_i - y_j|^2))``. The dual bound does not depend on
+    ``Y``, so a restored factor pairs with the multipliers of any iterate."""
+    n, p = Y.shape
+    m = ops.m
+    rows = np.repeat(np.arange(m), 2 * p)
+    cols = (ops.edges[:, :, None] * p + np.arange(p)).reshape(m, -1).ravel()
+    Y = Y.copy()
+    for _ in range(steps):
+        D = ops.diff(Y)
+        r = np.einsum("ij,ij->i", D, D) - b
+        if inequality:
+            r = np.maximum(r, 0.0)
+        if np.abs(r).max() <= tol * b.max():
+            break
+        J = sp.csr_matrix((2 * np.concatenate([D, -D], axis=1).ravel(), (rows, cols)),
+                          shape=(m, n * p))
+        dY = spla.lsqr(J, -r, atol=1e-12, btol=1e-12, iter_lim=300)[0]
+        Y = _centre(Y + dY.reshape(n, p))
+    if inequality:
+        d2 = np.einsum("ij,ij->i", *(2 * [ops.diff(Y)]))
+        ratio = np.where(d2 > 0, b / np.maximum(d2, 1e-300), np.inf)
+        Y = Y * min(1.0, float(np.sqrt(ratio.min())))
+    return Y
+
+
+def _stationary_multipliers(ops: _Edges, Y: np.ndarray, damp: float = 1e-3) -> np.ndarray:
+    """Least-squares ``w`` with ``L(w) Y = Y`` (the stationarity / complementary
+    slackness condition, linear in ``w``; sparse, n p equations in m unknowns)."""
+    n, p = Y.shape
+    D = ops.diff(Y)
+    m = ops.m
+    rows = (ops.edges[:, :, None] * p + np.arange(p)).reshape(m, -1).ravel()
+    cols = np.repeat(np.arange(m), 2 * p)
+    A = sp.csr_matrix((np.concatenate([D, -D], axis=1).ravel(), (rows, cols)),
+                      shape=(n * p, m))
+    scale = spla.norm(A) / np.sqrt(m)
+    return spla.lsqr(A, _centre(Y).ravel(), damp=damp * scale, atol=1e-10, btol=1e-10,
+                     iter_lim=2000)[0]
 
 
 def _certify_scaled(b: np.ndarray, Y: np.ndarray, s: np.ndarray, mu: float, T: float,
@@ -336,8 +407,8 @@ def _certify_scaled(b: np.ndarray, Y: np.ndarray, s: np.ndarray, mu: float, T: f
 
 def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float = 1e-3,
                  tol_violation: float = 1e-4, time_limit: float = 600.0, seed: int = 0,
-                 verbose: bool = False, n_basis: int = 10, sigma0: float = 10.0,
-                 max_outer: int = 200) -> NativeResult:
+                 verbose: bool = False, n_basis: int = 10, sigma0: float = 30.0,
+                 max_outer: int = 60) -> NativeResult:
     """Solve the MVU SDP natively with a certified optimality gap.
 
     Parameters
@@ -360,7 +431,8 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
     n_basis : int
         Number of Laplacian eigenvectors of the variational warm start.
     sigma0 : float
-        Initial penalty parameter (for ``b`` scaled to mean 1).
+        Initial penalty parameter, relative to the median magnitude of the
+        least-squares multipliers of the warm start (``b`` scaled to mean 1).
     max_outer : int
         Maximum number of outer iterations.
 
@@ -384,52 +456,67 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
     if p > Y.shape[1]:
         Y = np.hstack([Y, np.zeros((len(Y), p - Y.shape[1]))])
     Y = Y[:, :p]
-    w = np.zeros(problem.m)
-    sigma = sigma0
-    delta = 0.1 * np.linalg.norm(Y)
-    history, best, r_prev = [], None, np.inf
+    w = _stationary_multipliers(ops, Y)
+    sigma = sigma0 * max(float(np.median(np.abs(w))), 1.0)
+    history, best_dual, best_primal, r_prev = [], None, None, np.inf
     guess = Y
     status = "inaccurate"
     it = 0
     for it in range(1, max_outer + 1):
         sub = _Subproblem(ops, b, w, sigma, inequality, Y.shape[1])
         gtol = 1e-7 * max(np.linalg.norm(Y), 1.0)
-        x, gn, n_newton, n_cg, delta = _trust_region(sub, Y.ravel(), gtol, 200, deadline,
-                                                     delta)
+        x, gn, n_newton, n_cg = _newton(sub, Y.ravel(), gtol, 100, deadline)
         Y = _centre(x.reshape(-1, sub.p))
         sub._eval(Y.ravel())
         s, r = sub.s.copy(), sub.r.copy()
-        vals, vecs = _bottom_eigs(ops, s, _trim(Y, 0) if Y.any() else guess, seed=seed)
+        try:
+            vals, vecs = _bottom_eigs(ops, s, _trim(Y, 0) if Y.any() else guess, seed=seed)
+        except (ValueError, np.linalg.LinAlgError, RuntimeError):
+            vals, vecs = np.array([-np.inf]), np.zeros((problem.n, 1))  # no certificate
         mu = float(vals[0])
         cert = _certify_scaled(b, Y, s, mu, T, r, inequality)
-        cert = {**cert, "value": cert["value"] * scale, "bound": cert["bound"] * scale}
-        entry = {"time": time.perf_counter() - t0, **cert, "rank": Y.shape[1],
+        if best_dual is None or cert["bound"] < best_dual[0]:
+            best_dual = (cert["bound"], s.copy())
+        Yr = _restore(ops, b, Y, inequality)
+        Dr = ops.diff(Yr)
+        rr = np.einsum("ij,ij->i", Dr, Dr) - b
+        viol_r = float((np.maximum(rr, 0) if inequality else np.abs(rr)).max() / b.max())
+        cand = {"value": float(np.vdot(Yr, Yr)), "violation": viol_r}
+        if best_primal is None or _better_primal(cand, best_primal[0], tol_violation):
+            best_primal = (cand, Yr)
+        pv, bd = best_primal[0]["value"], best_dual[0]
+        entry = {"time": time.perf_counter() - t0, "value": pv * scale,
+                 "violation": best_primal[0]["violation"], "bound": bd * scale,
+                 "gap": abs(bd - pv) / max(abs(bd), abs(pv), 1e-300), "rank": Y.shape[1],
+                 "mu": mu, "iterate_gap": cert["gap"], "iterate_violation": cert["violation"],
                  "sigma": sigma, "inner": n_newton, "cg": n_cg, "grad": gn}
         history.append(entry)
         if verbose:
             print(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                            for k, v in entry.items()), flush=True)
-        if best is None or _better(cert, best[0], tol_violation):
-            best = (cert, Y.copy(), s.copy())
-        if cert["gap"] <= tol_gap and cert["violation"] <= tol_violation:
+        if entry["gap"] <= tol_gap and entry["violation"] <= tol_violation:
             status = "optimal"
             break
         if time.perf_counter() > deadline:
             status = "timeout"
             break
-        neg = vals < 1.0 - 1e-6
+        neg = np.isfinite(vals) & (vals < 1.0 - 1e-6)
         if neg.any():  # spurious stationary point: raise the rank, same multipliers
+            escaped = False
             for lam, v in zip(vals[neg][:2], vecs[:, neg][:, :2].T):
                 sub = _Subproblem(ops, b, w, sigma, inequality, Y.shape[1])
-                Y = _escape_step(sub, Y.ravel(), _centre(v[:, None])[:, 0], float(lam))
-            continue
+                Y_new = _escape_step(sub, Y.ravel(), _centre(v[:, None])[:, 0], float(lam))
+                if Y_new is not None:
+                    Y, escaped = Y_new, True
+            if escaped:
+                continue
         Y = _trim(Y)
         rn = np.linalg.norm(np.maximum(r, -w / sigma) if inequality else r)
         w = s
-        if rn > 0.25 * r_prev:
+        if rn > 0.25 * r_prev and gn <= gtol:  # solved, yet slow: stiffen the penalty
             sigma *= 4.0
         r_prev = rn
-    cert_s, Y, s = best
+    Y, s = best_primal[1], best_dual[1]
     F = Y * np.sqrt(scale)
     final = certify(problem, F, s, T=T * scale)
     if final.gap <= tol_gap and final.violation <= tol_violation:
@@ -440,9 +527,12 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
                         seconds=time.perf_counter() - t0, history=history)
 
 
-def _better(cert: dict, other: dict, tol_violation: float) -> bool:
-    """Prefer feasible (to tolerance) iterates, then the smaller gap."""
-    ok, ok_other = cert["violation"] <= tol_violation, other["violation"] <= tol_violation
+def _better_primal(cand: dict, other: dict, tol_violation: float) -> bool:
+    """Prefer factors feasible to tolerance, then the larger value (else the smaller
+    violation)."""
+    ok, ok_other = cand["violation"] <= tol_violation, other["violation"] <= tol_violation
     if ok != ok_other:
         return ok
-    return cert["gap"] < other["gap"]
+    if ok:
+        return cand["value"] > other["value"]
+    return cand["violation"] < other["violation"]

@@ -62,7 +62,8 @@ def run_embedding(method_cls: type, dataset: Dataset, params: dict, seed: int) -
     fit_seconds, fit_cpu = time.perf_counter() - wall, time.process_time() - cpu
     measures = embedding_quality(dataset.X, Y, n_neighbors=params["eval_neighbors"])
     info = {"output_shape": list(Y.shape)}
-    for attr in ("reconstruction_error_", "explained_variance_"):
+    for attr in ("reconstruction_error_", "explained_variance_", "eigenvalues_",
+                 "solve_info_"):
         if hasattr(estimator, attr):
             info[attr.rstrip("_")] = getattr(estimator, attr)
     return {"measures": measures, "fit_seconds": fit_seconds, "fit_cpu_seconds": fit_cpu,

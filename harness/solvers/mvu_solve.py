@@ -1,0 +1,56 @@
+"""One entry point for every MVU solver backend: ``solve_mvu(problem, solver)``.
+
+``native`` is :func:`harness.solvers.native_mvu.solve_native` (low-rank, its own
+certificate and time limit); the others go through cvxpy
+(:func:`harness.solvers.cvxpy_backend.solve_cvxpy`). Either way the result is a
+:class:`~harness.solvers.cvxpy_backend.SolveResult` whose status comes from the
+certificate recomputed from the problem data.
+"""
+
+from __future__ import annotations
+
+import time
+
+from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_certificate import certify
+from harness.solvers.cvxpy_backend import CVXPY_NAMES, SolveResult, judge, solve_cvxpy
+
+__all__ = ["MVU_SOLVERS", "solve_mvu"]
+
+MVU_SOLVERS = ("native", *CVXPY_NAMES)
+NATIVE_VARIANTS = ("equality", "inequality")
+
+
+def _solve_native(problem: MVUProblem, *, time_limit: float, tol_gap: float,
+                  tol_violation: float, seed: int) -> SolveResult:
+    from harness.solvers.native_mvu import solve_native
+
+    if problem.variant not in NATIVE_VARIANTS:
+        return SolveResult("skipped", f"the native solver handles {', '.join(NATIVE_VARIANTS)}, "
+                           f"not {problem.variant!r}; use a cvxpy backend", "native")
+    start = time.perf_counter()
+    native = solve_native(problem, tol_gap=tol_gap, tol_violation=tol_violation,
+                          time_limit=time_limit, seed=seed)
+    wall = time.perf_counter() - start
+    F = problem.centred(native.F)
+    result = SolveResult("inaccurate", "", "native", F=F, w=native.w,
+                         certificate=certify(problem, F, native.w),
+                         solver_status=native.status, compile_seconds=0.0,
+                         solve_seconds=native.seconds, wall_seconds=wall)
+    result.status, result.reason = judge(result.certificate, tol_gap, tol_violation)
+    if native.status == "timeout" and result.status != "optimal":
+        result.status = "timeout"
+        result.reason = f"time limit of {time_limit:g} s reached; best iterate: {result.reason}"
+    return result
+
+
+def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float = 600.0,
+              tol_gap: float = 1e-3, tol_violation: float = 1e-4, seed: int = 0) -> SolveResult:
+    """Solve an MVU problem with one backend; the status is the harness' verdict."""
+    if solver == "native":
+        return _solve_native(problem, time_limit=time_limit, tol_gap=tol_gap,
+                             tol_violation=tol_violation, seed=seed)
+    if solver in CVXPY_NAMES:
+        return solve_cvxpy(problem, solver, time_limit=time_limit, tol_gap=tol_gap,
+                           tol_violation=tol_violation)
+    raise ValueError(f"unknown MVU solver {solver!r}; valid: {', '.join(MVU_SOLVERS)}")

@@ -1,0 +1,132 @@
+"""Maximum variance unfolding (thesis 3.1.4-3.1.6, 3.1.11; Table 3.1)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from harness.plugin import ExpectedFailure
+from harness.problems.mvu import MVUProblem
+from harness.solvers.mvu_solve import MVU_SOLVERS, solve_mvu
+from methods._manifold import ManifoldEmbedding
+
+# General-purpose SDP solvers work on a dense n x n matrix: measured here, Clarabel
+# needs 47 s at n = 100 and a dense n = 200 solve grew past 20 GiB of memory.
+DENSE_SOLVER_MAX_N = 150
+
+
+class SolverFailedError(ExpectedFailure):
+    """The SDP solver returned no usable solution (failed, timed out, skipped)."""
+
+    def __init__(self, message: str, status: str):
+        super().__init__(message)
+        self.status = {"timeout": "timeout", "skipped": "skipped"}.get(status, "failed")
+
+
+class MVU(ManifoldEmbedding):
+    """Maximum variance unfolding.
+
+    The three steps of thesis Table 3.1: (I) the k-nearest-neighbour graph with each
+    point's neighbours joined into a clique (3.1.4, so that angles are kept), (II)
+    the SDP "maximise tr K s.t. K >= 0, sum K = 0, K_ii + K_jj - 2 K_ij = |x_i -
+    x_j|^2 on every edge", (III) the top eigenvectors of K scaled by the square roots
+    of their eigenvalues (3.21). ``variant`` selects the inequality or slack
+    relaxations of 3.1.6 or the minimum-trace SDP of 3.1.11. Whatever the solver, the
+    harness recomputes the objective, the constraint violation and a dual bound from
+    the multipliers (``solve_info_``), so a solve can be certified without trusting
+    this code: ``dual_`` and ``kernel_factor_`` are the whole certificate.
+
+    Parameters
+    ----------
+    n_neighbors : int, default=5
+        k of the neighbourhood graph (Table 3.2: 5).
+    n_components : int, default=2
+        Output dimension r.
+    solver : str, default="native"
+        ``native`` or a cvxpy backend (``clarabel``, ``scs``, ``cvxopt``, ``sdpa``,
+        ``mosek``; dense, so limited to ``DENSE_SOLVER_MAX_N`` points).
+    variant : {"equality", "inequality", "slack", "min_trace"}, default="equality"
+    omega : float, default=0.9
+        Slack weight of the ``slack`` variant.
+    tol_gap : float, default=1e-3
+        Certified relative gap below which a solve counts as optimal.
+    tol_violation : float, default=1e-4
+        Relative constraint violation below which a solve counts as optimal.
+    time_limit : float, default=600.0
+        Seconds for the SDP solve.
+    random_state : int or None, default=None
+
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components)
+    edges_ : ndarray of shape (m, 2)
+        The clique graph, ``i < j``.
+    sq_lengths_ : ndarray of shape (m,)
+    kernel_factor_ : ndarray of shape (n_samples, p)
+        K = F F^T, the whole solution (not only the kept dimensions).
+    dual_ : ndarray of shape (m,)
+        Edge multipliers: the dual certificate.
+    eigenvalues_ : ndarray of shape (p,)
+        Eigenvalues of K, largest first.
+    solve_info_ : dict
+        status, objective (value), violation, bound, gap, solver, seconds, ...
+    """
+
+    name = "mvu"
+    thesis_label = "MVU"
+    references = ("thesis 3.1.4-3.1.6, 3.1.11",
+                  "Weinberger & Saul, IJCV 70(1), 2006")
+    solvers = MVU_SOLVERS
+    table_params = {"table_3_2": {"n_neighbors": 5}}
+    table_note = ("k = 5 (3.1.9); SDP solved natively with a dual certificate; status, gap "
+                  "and violation are in each cell's record.")
+
+    def __init__(self, *, n_neighbors=5, n_components=2, solver="native",
+                 variant="equality", omega=0.9, tol_gap=1e-3, tol_violation=1e-4,
+                 time_limit=600.0, random_state=None):
+        self.n_neighbors = n_neighbors
+        self.n_components = n_components
+        self.solver = solver
+        self.variant = variant
+        self.omega = omega
+        self.tol_gap = tol_gap
+        self.tol_violation = tol_violation
+        self.time_limit = time_limit
+        self.random_state = random_state
+
+    @classmethod
+    def skip(cls, dataset, solver):
+        skip, why = super().skip(dataset, solver)
+        if skip or dataset is None or solver in (None, "native"):
+            return skip, why
+        if dataset.n_samples > DENSE_SOLVER_MAX_N:
+            return True, (f"{solver} solves a dense {dataset.n_samples} x "
+                          f"{dataset.n_samples} SDP; the cvxpy backends are run up to "
+                          f"n = {DENSE_SOLVER_MAX_N} (Clarabel: 47 s at n = 100, "
+                          f"> 20 GiB at n = 200 here)")
+        return False, ""
+
+    def _embed(self, X):
+        if self.solver not in MVU_SOLVERS:
+            raise ValueError(f"solver must be one of {MVU_SOLVERS}, got {self.solver!r}")
+        problem = MVUProblem.from_points(X, self.n_neighbors, variant=self.variant,
+                                         omega=self.omega)
+        zero = np.flatnonzero(problem.sq_lengths == 0)
+        if zero.size:
+            i, j = problem.edges[zero[0]]
+            raise ValueError(f"X has duplicate points (rows {i} and {j}, and "
+                             f"{zero.size - 1} more pairs); remove duplicates before MVU")
+        result = solve_mvu(problem, self.solver, time_limit=self.time_limit,
+                           tol_gap=self.tol_gap, tol_violation=self.tol_violation,
+                           seed=0 if self.random_state is None else int(self.random_state))
+        self.solve_info_ = result.info()
+        if result.F is None:
+            raise SolverFailedError(f"MVU solver {self.solver}: {result.status}: "
+                                    f"{result.reason}", result.status)
+        self.edges_, self.sq_lengths_ = problem.edges, problem.sq_lengths
+        self.kernel_factor_, self.dual_ = result.F, result.w
+        U, s, _ = np.linalg.svd(result.F, full_matrices=False)
+        self.eigenvalues_ = s**2
+        Y = np.zeros((problem.n, self.n_components))
+        kept = min(self.n_components, len(s))
+        Y[:, :kept] = U[:, :kept] * s[:kept]  # (3.21); zero columns beyond rank K
+        return Y
