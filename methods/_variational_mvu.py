@@ -33,7 +33,8 @@ from scipy.sparse.linalg import eigsh
 from harness.problems.mvu import clique_edges
 from methods._manifold import ManifoldEmbedding, knn_graph
 
-__all__ = ["VariationalMVUBase", "laplacian_basis", "lle_basis", "refine_objective"]
+__all__ = ["VariationalMVUBase", "laplacian_basis", "lle_basis", "refine_objective",
+           "plugin_docstring"]
 
 PAIR_COUNT = 2  # sum over ordered pairs (i, j) with eta_ij = 1
 
@@ -127,6 +128,49 @@ def _top_components(Y: np.ndarray, r: int) -> np.ndarray:
     return U[:, :r] * s[:r]
 
 
+_PARAMETERS = """
+    Parameters
+    ----------
+    n_neighbors : int, default=15
+        k of the graph. Table 3.2 uses 15: the text runs only MVU itself at k = 5,
+        "because of its higher computational complexity".
+    n_components : int, default=2
+    n_basis : int, default=10
+        m, the number of basis eigenvectors (the thesis' "sweet spot").
+    omega : float, default=0.9
+        Weight of the distance penalty against the variance, in (0, 1).
+    penalty : {"squared", "norm"}, default="squared"
+    normalize : bool, default=True
+        Divide the squared distances by their mean before solving.
+    cg_maxiter : int, default=100
+        Iterations of each conjugate-gradient stage (refined variants only).
+    cg_in_basis : bool, default=True
+        Run the first CG stage in the m basis dimensions (refined variants only).
+    random_state : int or None, default=None
+
+    Attributes
+    ----------
+    embedding_ : ndarray of shape (n_samples, n_components)
+    basis_ : ndarray of shape (n_samples, n_basis)
+    Z_ : ndarray of shape (n_basis, n_basis)
+    sdp_status_ : str
+    cg_iterations_ : int
+"""
+
+
+def plugin_docstring(basis: str, refine: bool) -> str:
+    """The numpydoc docstring of one variational MVU plugin."""
+    matrix = "k-NN graph Laplacian" if basis == "laplacian" else "LLE matrix"
+    steps = (", then conjugate-gradient refinement of the coordinates (first in the m "
+             "basis dimensions, then in the r output dimensions)") if refine else ""
+    return (f"""Variational MVU{" (CG)" if refine else ""} on the {matrix} basis.
+
+    K = Q Z Q^T with Q the m bottom eigenvectors of the {matrix}, Z from the small
+    SDP of thesis 3.1.8{steps}. See :mod:`methods._variational_mvu` for the choices
+    where the thesis is ambiguous.
+""" + _PARAMETERS)
+
+
 class VariationalMVUBase(ManifoldEmbedding):
     """Variational MVU on a Laplacian or LLE basis, with optional CG refinement.
 
@@ -137,6 +181,10 @@ class VariationalMVUBase(ManifoldEmbedding):
 
     _basis = "laplacian"
     _refine = False
+    references = ("thesis 3.1.8", "Weinberger, Sha, Zhu, Saul, NIPS 2006")
+    table_note = ("k = 15, m = 10 basis vectors, omega = 0.9, squared penalty on "
+                  "normalised distances (the norm reading of (3.23) is unbounded for "
+                  "omega < 0.999).")
 
     def __init__(self, *, n_neighbors=15, n_components=2, n_basis=10, omega=0.9,
                  penalty="squared", normalize=True, cg_maxiter=100, cg_in_basis=True,
