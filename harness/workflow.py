@@ -17,7 +17,6 @@ from pathlib import Path
 
 from harness import registry
 from harness.config import ConfigError, load_config, parse_cell, table_cells, cell_params
-from harness.table_specs import TABLES
 
 __all__ = ["WorkflowConfig", "DEFAULT_CONFIGFILE"]
 
@@ -55,10 +54,6 @@ class WorkflowConfig:
         path = files[0] if files else DEFAULT_CONFIGFILE
         return cls(configfile=path, config=load_config(path))
 
-    @classmethod
-    def from_file(cls, path: str = DEFAULT_CONFIGFILE) -> "WorkflowConfig":
-        return cls(configfile=path, config=load_config(path))
-
     @property
     def command(self) -> str:
         """How jobs call the harness: this interpreter's ``-m harness``, so that a
@@ -92,9 +87,6 @@ class WorkflowConfig:
     def all_outputs(self) -> list[str]:
         return [p for table in self.config["tables"] for p in self.table_outputs(table)]
 
-    def cells(self) -> list[str]:
-        return [c.id for t in self.config["tables"] for c in table_cells(self.config, t)]
-
     # ---- per-cell callables (Snakemake passes the wildcards) ----------------
     def cell_sources(self, wildcards) -> list[str]:
         """The method's and the data set's plugin files: editing either reruns the cell."""
@@ -117,5 +109,3 @@ class WorkflowConfig:
                 f"cell {cell_id}: table {cell.table} is not in the profile "
                 f"{self.configfile}; tables there: {', '.join(self.config['tables'])}"
             )
-        if cell.table not in TABLES:
-            raise ConfigError(f"unknown table {cell.table}")

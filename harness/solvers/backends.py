@@ -21,9 +21,6 @@ class Backend:
         Python modules that must be importable.
     problems : tuple of str
         Problem classes it can solve (``"sdp"``).
-    own_time_limit : bool
-        Whether the solver enforces a time limit itself; if not, the harness' child
-        process does.
     usable_check : callable or None
         Extra check beyond installation (licence); returns ``(ok, reason)``.
     """
@@ -31,7 +28,6 @@ class Backend:
     name: str
     modules: tuple[str, ...]
     problems: tuple[str, ...] = ("sdp",)
-    own_time_limit: bool = True
     usable_check: Callable[[], tuple[bool, str]] | None = None
 
     def installed(self) -> tuple[bool, str]:
@@ -58,8 +54,8 @@ BACKENDS: dict[str, Backend] = {
     for b in (
         Backend("clarabel", ("cvxpy", "clarabel")),
         Backend("scs", ("cvxpy", "scs")),
-        Backend("cvxopt", ("cvxpy", "cvxopt"), own_time_limit=False),
-        Backend("sdpa", ("cvxpy", "sdpap"), own_time_limit=False),
+        Backend("cvxopt", ("cvxpy", "cvxopt")),
+        Backend("sdpa", ("cvxpy", "sdpap")),
         Backend("mosek", ("cvxpy", "mosek"), usable_check=_mosek_licence),
     )
 }
