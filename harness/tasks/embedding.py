@@ -9,6 +9,7 @@ import numpy as np
 
 from harness.metrics import embedding_quality
 from harness.plugin import Dataset, ExpectedFailure
+from harness.validation import check_embedding_input
 
 __all__ = ["MEASURES", "run_embedding", "BadInputError"]
 
@@ -20,23 +21,18 @@ class BadInputError(ExpectedFailure):
 
 
 def _check(dataset: Dataset, params: dict) -> None:
-    X = dataset.X
-    n = X.shape[0]
-    if n < 2:
-        raise BadInputError(f"data set has {n} sample(s); an embedding needs at least 2")
-    bad = ~np.isfinite(X).all(axis=1)
-    if bad.any():
+    """The checks every method would make, done once by the harness for any plugin,
+    plus the metrics' own neighbourhood size; failures become marked records."""
+    method_params = params["method_params"]
+    try:
+        X = check_embedding_input(dataset.X, n_neighbors=method_params.get("n_neighbors"),
+                                  n_components=method_params.get("n_components", 1))
+    except ValueError as exc:
+        raise BadInputError(str(exc)) from exc
+    if params["eval_neighbors"] >= X.shape[0]:
         raise BadInputError(
-            f"X contains NaN or infinity in {int(bad.sum())} of {n} rows "
-            f"(first: row {int(np.flatnonzero(bad)[0])}); clean the data set"
-        )
-    for key in ("n_neighbors", "n_components"):
-        value = params["method_params"].get(key)
-        if value is not None and value >= n:
-            raise BadInputError(f"{key}={value} must be below n_samples={n}")
-    if params["eval_neighbors"] >= n:
-        raise BadInputError(
-            f"eval_neighbors (l) = {params['eval_neighbors']} must be below n_samples={n}"
+            f"eval_neighbors (l) = {params['eval_neighbors']} must be below "
+            f"n_samples={X.shape[0]}"
         )
 
 
