@@ -15,28 +15,15 @@ from __future__ import annotations
 
 import abc
 import hashlib
-import os
 from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
 
+from harness.data_cache import DATA_DIR_ENV, data_dir
 from harness.plugin import Dataset, DatasetPlugin, DataUnavailableError
 
-__all__ = ["RemoteDataset", "data_dir", "file_hash"]
-
-DATA_DIR_ENV = "HARNESS_DATA_DIR"
-
-
-def data_dir() -> Path:
-    """The download cache: ``$HARNESS_DATA_DIR`` or pooch's user cache directory."""
-    env = os.environ.get(DATA_DIR_ENV)
-    if env:
-        return Path(env).expanduser()
-    import pooch
-
-    return Path(pooch.os_cache("weinberger-harness"))
-
+__all__ = ["RemoteDataset", "file_hash"]
 
 def file_hash(path: str | Path, algorithm: str) -> str:
     """Hex digest of a file: ``sha256``, ``md5`` or ``gitblob`` (git's blob SHA-1)."""

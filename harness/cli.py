@@ -126,7 +126,7 @@ def cmd_doctor(args) -> int:
     for name in BACKENDS:
         ok, why = backend_status(name)
         print(f"  {name:10s} {'usable' if ok else 'not usable'} {why}")
-    from datasets._remote import data_dir
+    from harness.data_cache import data_dir
 
     print(f"data cache: {data_dir()} (override with $HARNESS_DATA_DIR)")
     for name, cls in registry.datasets().items():
