@@ -14,74 +14,20 @@ relative gap and the violation are within the tolerances.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 
 import numpy as np
 
 from harness.problems.mvu import MVUProblem
-from harness.problems.mvu_certificate import Certificate, certify
-from harness.solvers.backends import BACKENDS, backend_status
+from harness.problems.mvu_certificate import certify
+from harness.solvers.backends import backend_status
+from harness.solvers.result import SolveResult, judge
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
-__all__ = ["SolveResult", "solve_cvxpy", "CVXPY_NAMES", "judge"]
+__all__ = ["solve_cvxpy", "CVXPY_NAMES"]
 
 CVXPY_NAMES = {"clarabel": "CLARABEL", "scs": "SCS", "cvxopt": "CVXOPT", "sdpa": "SDPA",
                "mosek": "MOSEK"}
-STATUSES = ("optimal", "inaccurate", "infeasible", "failed", "timeout", "skipped")
-
-
-@dataclasses.dataclass
-class SolveResult:
-    """One solve, judged by the harness.
-
-    Attributes
-    ----------
-    status : str
-        One of ``optimal, inaccurate, infeasible, failed, timeout, skipped``.
-    reason : str
-        Why, for anything but ``optimal``.
-    solver : str
-    F : ndarray of shape (n, p) or None
-        K = F F^T, centred.
-    w : ndarray of shape (m,) or None
-        Edge multipliers (the dual certificate).
-    certificate : Certificate or None
-    solver_status : str
-        What the solver itself said (recorded, not trusted).
-    compile_seconds, solve_seconds, wall_seconds : float
-    """
-
-    status: str
-    reason: str
-    solver: str
-    F: np.ndarray | None = None
-    w: np.ndarray | None = None
-    certificate: Certificate | None = None
-    solver_status: str = ""
-    compile_seconds: float = float("nan")
-    solve_seconds: float = float("nan")
-    wall_seconds: float = float("nan")
-
-    def info(self) -> dict:
-        """Plain values for a record."""
-        out = {k: getattr(self, k) for k in ("status", "reason", "solver", "solver_status",
-                                             "compile_seconds", "solve_seconds",
-                                             "wall_seconds")}
-        if self.certificate is not None:
-            out.update(self.certificate.as_dict())
-        out["rank"] = None if self.F is None else int(self.F.shape[1])
-        return out
-
-
-def judge(certificate: Certificate, tol_gap: float, tol_violation: float) -> tuple[str, str]:
-    """Status from the recomputed certificate alone."""
-    if certificate.gap <= tol_gap and certificate.violation <= tol_violation:
-        return "optimal", ""
-    return "inaccurate", (f"certified gap {certificate.gap:.2e} (tol {tol_gap:g}), "
-                          f"violation {certificate.violation:.2e} (tol {tol_violation:g})")
-
-
 def _factor(K: np.ndarray, rel_tol: float = 1e-9) -> np.ndarray:
     lam, V = np.linalg.eigh((K + K.T) / 2)
     keep = lam > rel_tol * max(lam.max(), 1e-300)

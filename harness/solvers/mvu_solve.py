@@ -3,7 +3,7 @@
 ``native`` is :func:`harness.solvers.native_mvu.solve_native` (low-rank, its own
 certificate and time limit); the others go through cvxpy
 (:func:`harness.solvers.cvxpy_backend.solve_cvxpy`). Either way the result is a
-:class:`~harness.solvers.cvxpy_backend.SolveResult` whose status comes from the
+:class:`~harness.solvers.result.SolveResult` whose status comes from the
 certificate recomputed from the problem data.
 """
 
@@ -13,7 +13,8 @@ import time
 
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify
-from harness.solvers.cvxpy_backend import CVXPY_NAMES, SolveResult, judge, solve_cvxpy
+from harness.solvers.cvxpy_backend import CVXPY_NAMES, solve_cvxpy
+from harness.solvers.result import SolveResult, judge
 
 __all__ = ["MVU_SOLVERS", "solve_mvu"]
 
