@@ -46,6 +46,34 @@ def drop_plugin():
     registry.refresh()
 
 
+def embedding_plugin(name: str, fit_transform_body: str, imports: str = "") -> str:
+    """Source of a minimal embedding plugin whose ``fit_transform`` runs the given
+    one-line body (for tests of how the harness handles what a plugin does)."""
+    return f'''
+{imports}
+from sklearn.base import BaseEstimator
+from harness.plugin import MethodPlugin
+
+
+class TestPlugin(MethodPlugin, BaseEstimator):
+    """A test plugin.
+
+    Parameters
+    ----------
+    n_components : int
+    """
+
+    name = "{name}"
+    task = "embedding"
+
+    def __init__(self, *, n_components=2):
+        self.n_components = n_components
+
+    def fit_transform(self, X, y=None):
+        {fit_transform_body}
+'''
+
+
 # Test-only plugins, written as a method author would write them.
 NOISY_METHOD = '''
     """A test plugin: a random projection (drop-in method)."""

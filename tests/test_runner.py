@@ -6,7 +6,7 @@ import pytest
 from harness.config import parse_cell, validate_config
 from harness.records import read_record
 from harness.runner import CellCrashed, run_cell
-from tests.conftest import BAD_DATASETS
+from tests.conftest import BAD_DATASETS, embedding_plugin
 
 
 def _config(tmp_path, repo_root, datasets, methods, **table):
@@ -72,27 +72,8 @@ def test_neighbours_not_below_n_is_a_marked_record(tmp_path, repo_root):
 
 
 def test_time_limit_gives_timeout_record(tmp_path, repo_root, drop_plugin):
-    drop_plugin("methods", "sleepy_test", '''
-        import time
-        from sklearn.base import BaseEstimator
-        from harness.plugin import MethodPlugin
-
-        class Sleepy(MethodPlugin, BaseEstimator):
-            """Sleeps.
-
-            Parameters
-            ----------
-            n_components : int
-            """
-            name = "sleepy_test"
-            task = "embedding"
-
-            def __init__(self, *, n_components=2):
-                self.n_components = n_components
-
-            def fit_transform(self, X, y=None):
-                time.sleep(60)
-    ''')
+    drop_plugin("methods", "sleepy_test",
+                embedding_plugin("sleepy_test", "time.sleep(60)", imports="import time"))
     config = _config(tmp_path, repo_root, ["swiss_roll"], ["sleepy_test"],
                      time_limit_seconds=1.5)
     record = read_record(run_cell(config, parse_cell("t3_2/swiss_roll/sleepy_test")))
@@ -102,26 +83,8 @@ def test_time_limit_gives_timeout_record(tmp_path, repo_root, drop_plugin):
 
 
 def test_a_bug_fails_loudly_and_writes_nothing(tmp_path, repo_root, drop_plugin):
-    drop_plugin("methods", "buggy_test", '''
-        from sklearn.base import BaseEstimator
-        from harness.plugin import MethodPlugin
-
-        class Buggy(MethodPlugin, BaseEstimator):
-            """Has a bug.
-
-            Parameters
-            ----------
-            n_components : int
-            """
-            name = "buggy_test"
-            task = "embedding"
-
-            def __init__(self, *, n_components=2):
-                self.n_components = n_components
-
-            def fit_transform(self, X, y=None):
-                return {}["missing key"]
-    ''')
+    drop_plugin("methods", "buggy_test",
+                embedding_plugin("buggy_test", 'return {}["missing key"]'))
     config = _config(tmp_path, repo_root, ["swiss_roll"], ["buggy_test"])
     with pytest.raises(CellCrashed, match="KeyError: 'missing key'"):
         run_cell(config, parse_cell("t3_2/swiss_roll/buggy_test"))
