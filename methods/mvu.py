@@ -14,6 +14,15 @@ from methods._manifold import ManifoldEmbedding
 DENSE_SOLVER_MAX_N = 150
 
 
+def _principal_coordinates(X: np.ndarray, max_dims: int = 30) -> np.ndarray:
+    """The centred inputs in their top ``max_dims`` principal axes: a (nearly, and
+    exactly when X has at most ``max_dims`` dimensions) feasible starting factor."""
+    Xc = np.asarray(X, dtype=np.float64) - np.mean(X, axis=0)
+    U, s, _ = np.linalg.svd(Xc, full_matrices=False)
+    k = min(max_dims, len(s))
+    return U[:, :k] * s[:k]
+
+
 class SolverFailedError(ExpectedFailure):
     """The SDP solver returned no usable solution (failed, timed out, skipped)."""
 
@@ -115,9 +124,11 @@ class MVU(ManifoldEmbedding):
             i, j = problem.edges[zero[0]]
             raise ValueError(f"X has duplicate points (rows {i} and {j}, and "
                              f"{zero.size - 1} more pairs); remove duplicates before MVU")
+        init = _principal_coordinates(X) if self.variant == "min_trace" else None
         result = solve_mvu(problem, self.solver, time_limit=self.time_limit,
                            tol_gap=self.tol_gap, tol_violation=self.tol_violation,
-                           seed=0 if self.random_state is None else int(self.random_state))
+                           seed=0 if self.random_state is None else int(self.random_state),
+                           init=init)
         self.solve_info_ = result.info()
         if result.F is None:
             raise SolverFailedError(f"MVU solver {self.solver}: {result.status}: "

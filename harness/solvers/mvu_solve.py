@@ -19,19 +19,22 @@ from harness.solvers.result import SolveResult, judge
 __all__ = ["MVU_SOLVERS", "solve_mvu"]
 
 MVU_SOLVERS = ("native", *CVXPY_NAMES)
-NATIVE_VARIANTS = ("equality", "inequality")
+NATIVE_VARIANTS = ("equality", "inequality", "min_trace")
 
 
 def _solve_native(problem: MVUProblem, *, time_limit: float, tol_gap: float,
-                  tol_violation: float, seed: int) -> SolveResult:
+                  tol_violation: float, seed: int, init) -> SolveResult:
     from harness.solvers.native_mvu import solve_native
 
     if problem.variant not in NATIVE_VARIANTS:
         return SolveResult("skipped", f"the native solver handles {', '.join(NATIVE_VARIANTS)}, "
                            f"not {problem.variant!r}; use a cvxpy backend", "native")
     start = time.perf_counter()
+    if init is None and not problem.maximize:
+        return SolveResult("skipped", "the native minimum-trace solve starts from the "
+                           "inputs (init=); none were given", "native")
     native = solve_native(problem, tol_gap=tol_gap, tol_violation=tol_violation,
-                          time_limit=time_limit, seed=seed)
+                          time_limit=time_limit, seed=seed, init=init)
     wall = time.perf_counter() - start
     F = problem.centred(native.F)
     result = SolveResult("inaccurate", "", "native", F=F, w=native.w,
@@ -46,11 +49,16 @@ def _solve_native(problem: MVUProblem, *, time_limit: float, tol_gap: float,
 
 
 def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float = 600.0,
-              tol_gap: float = 1e-3, tol_violation: float = 1e-4, seed: int = 0) -> SolveResult:
-    """Solve an MVU problem with one backend; the status is the harness' verdict."""
+              tol_gap: float = 1e-3, tol_violation: float = 1e-4, seed: int = 0,
+              init=None) -> SolveResult:
+    """Solve an MVU problem with one backend; the status is the harness' verdict.
+
+    ``init`` (n x q, e.g. the inputs' principal coordinates) is the native solver's
+    starting factor; it is required there for ``min_trace`` and ignored by cvxpy.
+    """
     if solver == "native":
         return _solve_native(problem, time_limit=time_limit, tol_gap=tol_gap,
-                             tol_violation=tol_violation, seed=seed)
+                             tol_violation=tol_violation, seed=seed, init=init)
     if solver in CVXPY_NAMES:
         return solve_cvxpy(problem, solver, time_limit=time_limit, tol_gap=tol_gap,
                            tol_violation=tol_violation)

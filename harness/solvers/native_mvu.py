@@ -1,25 +1,34 @@
-"""A native low-rank solver for the MVU SDP (thesis 3.1.4) with a certified gap.
+"""A native low-rank solver for the MVU SDP (thesis 3.1.4, 3.1.6, 3.1.11) with a
+certified gap.
 
 The solver never forms an n x n dense matrix. It works on a factor ``Y`` (n x p,
 ``K = Y Y^T``) and edge multipliers ``w`` and combines
 
-1. a warm start by *variational MVU* (thesis 3.1.8): ``K = Q Z Q^T`` with ``Q`` the
-   bottom eigenvectors of the graph Laplacian and a small SDP in ``Z`` (cvxpy);
+1. a warm start: *variational MVU* (thesis 3.1.8) for maximum trace, ``K = Q Z Q^T``
+   with ``Q`` the bottom eigenvectors of the graph Laplacian and a small SDP in ``Z``;
+   for minimum trace the inputs' own principal coordinates (feasible); then a few
+   thousand L-BFGS steps on the quadratic penalty (cheap global progress, where
+   Newton's method would crawl along very indefinite Hessians);
 2. an augmented Lagrangian on ``Y`` (Burer-Monteiro) whose subproblems are solved
-   *accurately* by a trust-region Newton-CG method with Hessian-vector products in
-   O(m p); the multipliers are updated only after the subproblem is solved;
-3. an eigen-check of ``L(w~) - I`` on the complement of the ones vector after every
-   subproblem: a negative eigenvalue means the factor is a spurious stationary
-   point, and its eigenvector becomes a new column of ``Y`` (rank escape);
-4. the certificate of :mod:`harness.problems.mvu_certificate` at every outer
-   iteration, logged in ``history``, so a time-out still leaves a certified bound.
+   *accurately* by Newton's method on the exact Hessian, factorised as a sparse
+   ``LDL^T`` (the Hessian has the sparsity of the graph Laplacian with p x p blocks:
+   O(m p^2) entries); its inertia says whether the Hessian is positive definite, and
+   a Levenberg shift is added until it is, so that each step is a descent step;
+3. an eigen-check of the dual slack ``L(s) -/+ I`` after every subproblem: the
+   inertia of one sparse factorisation proves ``L(s) - I >= -eps`` on the
+   complement of the ones vector; otherwise the bottom eigenvectors (LOBPCG) are
+   directions of negative curvature, and become new columns of ``Y`` (rank escape);
+4. the certificate at every outer iteration, logged in ``history``, so that a
+   time-out still leaves a certified bound.
 
 Why the certificate closes: the penalised subproblem
-``min_K -tr K + w.r(K) + sigma/2 |r(K)|^2`` (``K`` centred and PSD) is *convex* in
-``K``. At its global optimum ``w~ = w + sigma r`` satisfies ``L(w~) - I >= 0`` on the
-complement of 1 and ``(L(w~) - I) K = 0``, so ``mu(w~) = 1`` and the dual bound is
-``b.w~ = tr K - w~.r``: the gap is ``|w~.r|``, which the multiplier updates drive to
-zero. For the ``inequality`` variant the same holds with ``w~ = max(0, w + sigma r)``.
+``min_K c tr K + w.r(K) + sigma/2 |r(K)|^2`` (``K`` centred and PSD; ``c = -1`` for
+maximum, ``+1`` for minimum trace) is *convex* in ``K``. At its global optimum
+``s = w + sigma r`` satisfies ``L(s) + c I >= 0`` on the complement of 1 and
+``(L(s) + c I) K = 0``, so ``s`` (maximum trace) or ``-s`` (minimum trace) is a dual
+feasible point with objective ``tr K - s.r`` (resp. ``tr K + s.r``): the gap is
+``|s.r|``, which the multiplier updates drive to zero. For the ``inequality`` variant
+the same holds with ``s = max(0, w + sigma r)``.
 
 Notation as in ``shared/MVU_NOTES.md``: ``B`` the m x n incidence matrix, ``b`` the
 squared edge lengths, ``r_e = |y_i - y_j|^2 - b_e``, ``L(w) = B^T diag(w) B``.
@@ -37,10 +46,11 @@ import scipy.sparse.linalg as spla
 
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import Certificate, certify, trace_bound
+from harness.problems.sparse_inertia import certified_bottom, negative_pivots
 
 __all__ = ["NativeResult", "solve_native", "SUPPORTED_VARIANTS"]
 
-SUPPORTED_VARIANTS = ("equality", "inequality")
+SUPPORTED_VARIANTS = ("equality", "inequality", "min_trace")
 
 
 @dataclasses.dataclass
@@ -80,17 +90,25 @@ class NativeResult:
 # Sparse edge operators
 # ---------------------------------------------------------------------------
 class _Edges:
-    """The incidence matrix of the graph and the Laplacian products, O(m p) each."""
+    """The incidence matrix of the graph, Laplacian products in O(m p), and the
+    block pattern (diagonal blocks, then one block per edge and direction) of the
+    Hessians."""
 
     def __init__(self, n: int, edges: np.ndarray):
         m = len(edges)
         rows = np.repeat(np.arange(m), 2)
         cols = edges.ravel()
-        vals = np.tile([1.0, -1.0], m)
         self.n, self.m = n, m
         self.edges = edges
-        self.B = sp.csr_matrix((vals, (rows, cols)), shape=(m, n))
+        self.B = sp.csr_matrix((np.tile([1.0, -1.0], m), (rows, cols)), shape=(m, n))
         self.BT = self.B.T.tocsr()
+        self.absBT = abs(self.BT)
+        block_rows = np.concatenate([np.arange(n), edges[:, 0], edges[:, 1]])
+        block_cols = np.concatenate([np.arange(n), edges[:, 1], edges[:, 0]])
+        self.block_order = np.lexsort((block_cols, block_rows))
+        self.block_cols = block_cols[self.block_order]
+        self.block_indptr = np.concatenate(
+            [[0], np.cumsum(np.bincount(block_rows, minlength=n))])
 
     def diff(self, Y: np.ndarray) -> np.ndarray:
         """``y_i - y_j`` on every edge (m x p)."""
@@ -106,13 +124,22 @@ class _Edges:
         """``L(c)`` as a sparse matrix."""
         return (self.BT @ sp.diags(c) @ self.B).tocsr()
 
+    def block_matrix(self, diag_blocks: np.ndarray, edge_blocks: np.ndarray) -> sp.csc_matrix:
+        """The symmetric np x np matrix with the given p x p blocks: ``diag_blocks``
+        (n, p, p) on the diagonal and ``edge_blocks`` (m, p, p) at ``(i, j)`` and
+        ``(j, i)`` of every edge (symmetric blocks)."""
+        n, p = self.n, diag_blocks.shape[1]
+        data = np.concatenate([diag_blocks, edge_blocks, edge_blocks])[self.block_order]
+        H = sp.bsr_matrix((data, self.block_cols, self.block_indptr), shape=(n * p, n * p))
+        return H.tocsr().T  # CSC of the transpose, which is H itself
+
 
 def _centre(Y: np.ndarray) -> np.ndarray:
     return Y - Y.mean(axis=0)
 
 
 # ---------------------------------------------------------------------------
-# Warm start: variational MVU (thesis 3.1.8)
+# Warm starts
 # ---------------------------------------------------------------------------
 def _laplacian_basis(ops: _Edges, n_basis: int, seed: int) -> np.ndarray:
     """Bottom ``n_basis`` non-constant eigenvectors of the unweighted Laplacian."""
@@ -142,13 +169,15 @@ def _variational_start(ops: _Edges, b: np.ndarray, n_basis: int, seed: int) -> n
     Z = cp.Variable((q, q), PSD=True)
     zvec = cp.hstack([Z[a, c] for a, c in zip(*iu)])
     prob = cp.Problem(cp.Maximize(cp.trace(Z)), [coef @ zvec <= b])
-    try:
-        prob.solve(solver="CLARABEL")
-    except cp.error.SolverError:
-        prob.solve(solver="SCS")
+    with warnings.catch_warnings():  # an inaccurate warm start is still a warm start
+        warnings.simplefilter("ignore")
+        try:
+            prob.solve(solver="CLARABEL")
+        except cp.error.SolverError:
+            prob.solve(solver="SCS")
     Zv = (Z.value + Z.value.T) / 2
     lam, V = np.linalg.eigh(Zv)
-    keep = lam > 1e-8 * max(lam.max(), 1e-300)
+    keep = lam > 1e-6 * max(lam.max(), 1e-300)
     return Q @ (V[:, keep] * np.sqrt(lam[keep]))
 
 
@@ -156,17 +185,18 @@ def _variational_start(ops: _Edges, b: np.ndarray, n_basis: int, seed: int) -> n
 # The augmented Lagrangian subproblem in the factor Y
 # ---------------------------------------------------------------------------
 class _Subproblem:
-    """``phi(Y) = -|Y_c|^2 + (|s(Y)|^2 - |w|^2) / (2 sigma)`` with
-    ``s = w + sigma r`` (equality) or ``max(0, w + sigma r)`` (inequality).
+    """``phi(Y) = c |Y_c|^2 + (|s(Y)|^2 - |w|^2) / (2 sigma)`` with
+    ``s = w + sigma r`` (equality) or ``max(0, w + sigma r)`` (inequality), ``c = -1``
+    for maximum and ``+1`` for minimum trace.
 
-    This is the augmented Lagrangian of the (negated) MVU objective; its gradient is
-    ``2 (L(s) - I) Y`` on centred ``Y``, so ``s`` plays the role of the multipliers.
+    This is the augmented Lagrangian of the MVU SDP in the factor; its gradient is
+    ``2 (L(s) + c I) Y`` on centred ``Y``, so ``s`` plays the role of the multipliers.
     """
 
     def __init__(self, ops: _Edges, b: np.ndarray, w: np.ndarray, sigma: float,
-                 inequality: bool, p: int):
+                 inequality: bool, p: int, c: float):
         self.ops, self.b, self.w, self.sigma = ops, b, w, sigma
-        self.inequality, self.p = inequality, p
+        self.inequality, self.p, self.c = inequality, p, c
         self._key = None
 
     def _eval(self, x: np.ndarray):
@@ -186,49 +216,119 @@ class _Subproblem:
     def value(self, x: np.ndarray) -> float:
         self._eval(x)
         Yc = _centre(self.Y)
-        return float(-np.vdot(Yc, Yc) + (self.s @ self.s - self.w @ self.w) / (2 * self.sigma))
+        return float(self.c * np.vdot(Yc, Yc)
+                     + (self.s @ self.s - self.w @ self.w) / (2 * self.sigma))
 
     def grad(self, x: np.ndarray) -> np.ndarray:
         self._eval(x)
-        G = 2 * (self.ops.lap(self.s, self.Y, self.D) - _centre(self.Y))
+        G = 2 * (self.ops.lap(self.s, self.Y, self.D) + self.c * _centre(self.Y))
         return G.ravel()
 
     def hessp(self, x: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Hessian-vector product in O(m p) (centred directions)."""
         self._eval(x)
         V = v.reshape(-1, self.p)
         BV = self.ops.diff(V)
         ds = (2 * self.sigma) * np.einsum("ij,ij->i", self.D, BV)
         if self.inequality:
             ds = np.where(self.active, ds, 0.0)
-        H = 2 * (self.ops.BT @ (self.s[:, None] * BV + ds[:, None] * self.D) - _centre(V))
+        H = 2 * (self.ops.BT @ (self.s[:, None] * BV + ds[:, None] * self.D)
+                 + self.c * _centre(V))
         return H.ravel()
 
+    def hessian(self, x: np.ndarray) -> sp.csc_matrix:
+        """The exact Hessian ``2 (L(s) + c I) (x) I_p + 4 sigma J^T diag(active) J``
+        (``J`` the Jacobian of ``r``: row ``e`` is ``d_e`` at node ``i`` and ``-d_e``
+        at ``j``) as a sparse matrix with p x p blocks.
 
-def _preconditioner(sub: _Subproblem, x: np.ndarray):
-    """Sparse LU of ``M = 2 L(|s|) (x) I_p + 4 sigma J^T diag(active) J + 2 I``.
+        On centred directions it is the Hessian of ``phi``; the constant directions
+        ``1 (x) v`` are eigenvectors with eigenvalue ``2 c`` (the centring term is
+        left out to keep the matrix sparse), which :func:`_newton` accounts for when
+        it reads the inertia.
+        """
+        self._eval(x)
+        ops, p = self.ops, self.p
+        weight = (4 * self.sigma) * self.active
+        E = (weight[:, None, None] * self.D[:, :, None]) * self.D[:, None, :]
+        eye = np.eye(p)
+        diag = (ops.absBT @ E.reshape(ops.m, -1)).reshape(-1, p, p)
+        diag += (2 * (ops.absBT @ self.s) + 2 * self.c)[:, None, None] * eye
+        edge = -(E + (2 * self.s)[:, None, None] * eye)
+        return ops.block_matrix(diag, edge)
 
-    ``M`` is the subproblem Hessian with ``s`` replaced by ``|s|`` and ``-2 I`` by
-    ``+2 I``: symmetric positive definite, exact in the stiff penalty term that makes
-    the Hessian ill-conditioned. ``J`` (m x np) has row ``e``: ``d_e`` at node ``i``
-    and ``-d_e`` at node ``j`` (``d_e = y_i - y_j``), so its size is O(m p) and its
-    factor fills like a 2-D mesh (the Swiss roll graph).
+
+class _ShiftedNewton:
+    """Newton-PCG steps preconditioned by an exact, inertia-controlled factorisation.
+
+    ``H + lam I`` (``H`` the exact Hessian) is factorised as ``LDL^T`` (QDLDL); if
+    its inertia shows negative curvature on centred directions, ``lam`` grows
+    tenfold and the factorisation is repeated. The factor is then reused as the
+    preconditioner of conjugate gradients on the current Hessian for as long as CG
+    converges in a few iterations (a chord-Newton method: the factorisation, not
+    the Hessian product, is the expensive part), and refreshed when it does not.
     """
-    sub._eval(x)
-    ops, p, m = sub.ops, sub.p, sub.ops.m
-    D = sub.D * np.where(sub.active, 1.0, 0.0)[:, None]
-    rows = np.repeat(np.arange(m), 2 * p)
-    cols = (ops.edges[:, :, None] * p + np.arange(p)).reshape(m, -1).ravel()
-    J = sp.csr_matrix((np.concatenate([D, -D], axis=1).ravel(), (rows, cols)),
-                      shape=(m, ops.n * p))
-    M = (2 * sp.kron(ops.laplacian(np.abs(sub.s)), sp.identity(p))
-         + (4 * sub.sigma) * (J.T @ J) + 2 * sp.identity(ops.n * p))
-    lu = spla.splu(M.tocsc(), permc_spec="COLAMD")
-    return lu.solve
+
+    max_cg = 25
+
+    def __init__(self, sub: _Subproblem):
+        self.sub = sub
+        self.lam = 0.0
+        self.solve = None
+        self.factorisations = 0
+
+    def _factor(self, x: np.ndarray):
+        import qdldl
+
+        H = self.sub.hessian(x)
+        N, p, c = H.shape[0], self.sub.p, self.sub.c
+        diag = np.abs(H.diagonal())
+        floor = 1e-10 * float(diag.max())
+        eye = sp.identity(N, format="csc")
+        for _ in range(30):
+            shift = self.lam + floor
+            if abs(2 * c + shift) < 0.25:  # keep away from the constant directions
+                self.lam = 0.5 - 2 * c
+                continue
+            self.factorisations += 1
+            try:
+                solver = qdldl.Solver(H + shift * eye)
+                D = solver.factors()[1]
+            except RuntimeError:
+                D = None
+            expected = p if 2 * c + shift < 0 else 0
+            if D is not None and np.all(np.isfinite(D)) and int((D < 0).sum()) == expected:
+                self.solve = solver.solve
+                return
+            self.lam = max(10 * self.lam, 1e-4 * max(1.0, float(diag.mean())))
+        self.solve = None
+
+    def direction(self, x: np.ndarray, g: np.ndarray, tol: float) -> np.ndarray:
+        sub, p = self.sub, self.sub.p
+        hessp = lambda v: sub.hessp(x, v) + self.lam * v  # noqa: E731
+        for attempt in range(2):
+            if self.solve is None or attempt:
+                self._factor(x)
+                if self.solve is None:
+                    return -g
+            precond = lambda v: _centre(self.solve(v).reshape(-1, p)).ravel()  # noqa: E731
+            d, k, ok = _pcg(hessp, g, precond, tol, self.max_cg)
+            if ok and g @ d < 0:
+                return d
+        return d if g @ d < 0 else -g
+
+    def accepted(self, step: float):
+        if step == 1.0 and self.lam > 0:
+            self.lam /= 10
+            self.solve = None if self.lam < 1e-12 else self.solve
+            self.lam = 0.0 if self.lam < 1e-12 else self.lam
+        elif step < 0.25:
+            self.lam *= 3
+            self.solve = None
 
 
 def _pcg(hessp, g: np.ndarray, precond, tol: float, max_iter: int):
-    """Preconditioned CG for ``H d = -g``; stops at negative curvature (returning
-    the last iterate, or the preconditioned steepest descent step at the start)."""
+    """Preconditioned CG for ``H d = -g``. Returns ``(d, iterations, converged)``;
+    stops (not converged) at negative curvature or after ``max_iter``."""
     z = np.zeros_like(g)
     r = -g
     y = precond(r)
@@ -238,66 +338,61 @@ def _pcg(hessp, g: np.ndarray, precond, tol: float, max_iter: int):
         Hd = hessp(d)
         dHd = d @ Hd
         if dHd <= 1e-14 * (d @ d):
-            return (z if it else d), it + 1
+            return (z if it else d), it + 1, False
         alpha = ry / dHd
         z = z + alpha * d
         r = r - alpha * Hd
         if np.linalg.norm(r) <= tol:
-            return z, it + 1
+            return z, it + 1, True
         y = precond(r)
         ry_new = r @ y
         d = y + (ry_new / ry) * d
         ry = ry_new
-    return z, max_iter
+    return z, max_iter, False
 
 
-def _newton(sub: _Subproblem, x: np.ndarray, gtol: float, max_iter: int, deadline: float,
-            refactor_every: int = 4, max_cg: int = 200):
-    """Line-search Newton-PCG minimisation of ``sub`` from ``x`` to |grad| <= gtol.
+def _newton(sub: _Subproblem, x: np.ndarray, gtol: float, max_iter: int, deadline: float):
+    """Line-search Newton minimisation of ``sub`` from ``x`` until |grad| <= gtol.
 
-    Returns ``x, |grad|, Newton iterations, CG iterations``.
+    Returns ``x, |grad|, Newton iterations``.
     """
     f, g = sub.value(x), sub.grad(x)
-    g0 = max(np.linalg.norm(g), 1e-300)
-    n_cg, it, precond = 0, 0, None
+    newton = _ShiftedNewton(sub)
+    g0 = max(float(np.linalg.norm(g)), 1e-300)
+    it = 0
     for it in range(1, max_iter + 1):
         gn = np.linalg.norm(g)
         if gn <= gtol or time.perf_counter() > deadline:
             it -= 1
             break
-        if precond is None or (it - 1) % refactor_every == 0:
-            precond = _preconditioner(sub, x)
         forcing = max(gn * min(0.1, np.sqrt(gn / g0)), 0.3 * gtol)
-        d, k = _pcg(lambda v: sub.hessp(x, v), g, precond, forcing, max_cg)
-        n_cg += k
-        d = _centre(d.reshape(-1, sub.p)).ravel()
+        d = newton.direction(x, g, forcing)
         slope = g @ d
-        if slope >= 0:
-            d, slope = -g, -(g @ g)
         step = 1.0
-        for _ in range(40):
+        for _ in range(50):
             f_new = sub.value(x + step * d)
             if f_new <= f + 1e-4 * step * slope:
                 break
             step *= 0.5
         else:
             break
+        newton.accepted(step)
         x = x + step * d
-        f, g = f_new, sub.grad(x + 0.0)
-    return x, np.linalg.norm(g), it, n_cg
+        f, g = f_new, sub.grad(x)
+    return x, float(np.linalg.norm(g)), it
 
 
 # ---------------------------------------------------------------------------
-# Eigen-check: bottom of L(s) - I on the complement of the ones vector
+# Eigen-check: bottom of L(s) on the complement of the ones vector
 # ---------------------------------------------------------------------------
 def _bottom_eigs(ops: _Edges, s: np.ndarray, guess: np.ndarray, n_extra: int = 3,
                  tol: float = 1e-8, seed: int = 0, maxiter: int = 500):
     """Smallest eigenpairs of ``L(s)`` orthogonal to the ones vector.
 
     LOBPCG with the ones vector as a constraint, warm-started with ``guess`` (the
-    factor: at the optimum its columns span the eigenvalue-1 eigenspace) plus
-    ``n_extra`` random vectors, preconditioned by a sparse LU of ``L(|s|) + I``
-    (symmetric positive definite). Returns ascending eigenvalues and vectors.
+    factor: at the optimum its columns span the bottom eigenspace) plus ``n_extra``
+    random vectors, preconditioned by a sparse LU of ``L(|s|) + I`` (symmetric
+    positive definite). Returns ascending eigenvalues and vectors.
     """
     n = ops.n
     L = ops.laplacian(s)
@@ -306,45 +401,69 @@ def _bottom_eigs(ops: _Edges, s: np.ndarray, guess: np.ndarray, n_extra: int = 3
     X = np.hstack([guess, rng.standard_normal((n, n_extra))])
     U, S, _ = np.linalg.svd(_centre(X), full_matrices=False)
     X = U[:, S > 1e-8 * S[0]]
-    lu = spla.splu((ops.laplacian(np.abs(s)) + sp.identity(n)).tocsc())
+    lu = spla.splu((ops.laplacian(np.abs(s)) + sp.identity(n)).tocsc(),
+                   permc_spec="MMD_AT_PLUS_A")
     M = spla.LinearOperator((n, n), matvec=lu.solve, matmat=lu.solve, dtype=np.float64)
-    with warnings.catch_warnings():  # a non-converged block still bounds mu: the
-        warnings.simplefilter("ignore")  # final certificate is recomputed anyway
+    with warnings.catch_warnings():  # a non-converged block is only used for escape
+        warnings.simplefilter("ignore")  # directions; bounds come from the inertia
         vals, vecs = spla.lobpcg(L, X, M=M, Y=np.ones((n, 1)) / np.sqrt(n), largest=False,
                                  tol=tol, maxiter=maxiter)
     order = np.argsort(vals)
     return vals[order], vecs[:, order]
 
 
+def _dual_slack_check(ops: _Edges, s: np.ndarray, Y: np.ndarray, c: float, seed: int,
+                      rel_eps: float = 1e-7):
+    """Is ``L(s) + c I >= 0`` on the complement of 1?
+
+    Returns ``(t, vals, vecs)``: ``t`` a *proven* lower bound on the smallest
+    eigenvalue of ``L(s)`` on the complement of 1 (Sylvester inertia of one sparse
+    factorisation), and, when ``L(s) + c I`` has negative curvature, the offending
+    eigenpairs (LOBPCG) for the rank escape (else empty arrays).
+    """
+    L = ops.laplacian(s)
+    target = -c  # the eigenvalue the optimal dual slack has on range(K)
+    t = target - rel_eps * max(1.0, abs(target))
+    count = negative_pivots(L - t * sp.identity(ops.n, format="csr"))
+    if count is not None and count <= (1 if t > 0 else 0):
+        return t, np.empty(0), np.empty((ops.n, 0))
+    try:
+        vals, vecs = _bottom_eigs(ops, s, Y if Y.any() else
+                                  np.random.default_rng(seed).standard_normal((ops.n, 2)),
+                                  seed=seed)
+    except (ValueError, np.linalg.LinAlgError, RuntimeError):
+        return -np.inf, np.empty(0), np.empty((ops.n, 0))
+    t = certified_bottom(L, float(vals[0]))
+    neg = vals < target - 1e-6 * max(1.0, abs(target))
+    return t, vals[neg], vecs[:, neg]
+
+
 def _escape_step(sub: _Subproblem, x: np.ndarray, v: np.ndarray, lam: float) -> np.ndarray:
-    """New column ``alpha v`` along a negative-curvature eigenvector (``lam < 1``).
+    """New column ``alpha v`` along a negative-curvature eigenvector (``lam + c < 0``).
 
     Along ``t = alpha^2`` the subproblem is a convex piecewise quadratic with slope
-    ``lam - 1`` at 0; we take the minimiser of the equality model and halve it until
+    ``lam + c`` at 0; we take the minimiser of the equality model and halve it until
     ``phi`` decreases.
     """
     sub._eval(x)
     q = sub.ops.diff(v[:, None])[:, 0] ** 2
-    t = (1.0 - lam) / (sub.sigma * max(q @ q, 1e-300))
+    t = -(lam + sub.c) / (sub.sigma * max(q @ q, 1e-300))
     f0 = sub.value(x)
     Y = x.reshape(-1, sub.p)
+    trial = _Subproblem(sub.ops, sub.b, sub.w, sub.sigma, sub.inequality, sub.p + 1, sub.c)
     for _ in range(30):
         Y_new = np.hstack([Y, np.sqrt(t) * v[:, None]])
-        trial = _Subproblem(sub.ops, sub.b, sub.w, sub.sigma, sub.inequality, sub.p + 1)
         if trial.value(Y_new.ravel()) < f0:
             return Y_new
         t *= 0.5
     return None
 
 
-def _trim(Y: np.ndarray, keep_extra: int = 1, rel: float = 1e-7) -> np.ndarray:
-    """Rotate ``Y`` to its principal axes and drop numerically zero columns, keeping
-    ``keep_extra`` small ones (rank deficiency is what makes a second-order point of
-    the factored subproblem globally optimal)."""
-    U, S, Vt = np.linalg.svd(Y, full_matrices=False)
-    big = int((S > rel * S[0]).sum())
-    k = min(len(S), big + keep_extra)
-    return U[:, :k] * S[:k]
+def _trim(Y: np.ndarray, rel: float = 1e-6) -> np.ndarray:
+    """Rotate ``Y`` to its principal axes and drop numerically zero columns."""
+    U, S, _ = np.linalg.svd(Y, full_matrices=False)
+    keep = max(1, int((S > rel * S[0]).sum()))
+    return U[:, :keep] * S[:keep]
 
 
 def _restore(ops: _Edges, b: np.ndarray, Y: np.ndarray, inequality: bool,
@@ -376,8 +495,9 @@ def _restore(ops: _Edges, b: np.ndarray, Y: np.ndarray, inequality: bool,
     return Y
 
 
-def _stationary_multipliers(ops: _Edges, Y: np.ndarray, damp: float = 1e-3) -> np.ndarray:
-    """Least-squares ``w`` with ``L(w) Y = Y`` (the stationarity / complementary
+def _stationary_multipliers(ops: _Edges, Y: np.ndarray, c: float,
+                            damp: float = 1e-3) -> np.ndarray:
+    """Least-squares ``w`` with ``L(w) Y = -c Y`` (the stationarity / complementary
     slackness condition, linear in ``w``; sparse, n p equations in m unknowns)."""
     n, p = Y.shape
     D = ops.diff(Y)
@@ -387,37 +507,90 @@ def _stationary_multipliers(ops: _Edges, Y: np.ndarray, damp: float = 1e-3) -> n
     A = sp.csr_matrix((np.concatenate([D, -D], axis=1).ravel(), (rows, cols)),
                       shape=(n * p, m))
     scale = spla.norm(A) / np.sqrt(m)
-    return spla.lsqr(A, _centre(Y).ravel(), damp=damp * scale, atol=1e-10, btol=1e-10,
-                     iter_lim=2000)[0]
+    return spla.lsqr(A, -c * _centre(Y).ravel(), damp=damp * scale, atol=1e-10,
+                     btol=1e-10, iter_lim=2000)[0]
 
 
-def _certify_scaled(b: np.ndarray, Y: np.ndarray, s: np.ndarray, mu: float, T: float,
-                    r: np.ndarray, inequality: bool) -> dict:
-    """The certificate of ``(Y, s)`` from already computed pieces (scaled units)."""
-    value = float(np.vdot(Y, Y))
-    viol = np.maximum(r, 0.0) if inequality else np.abs(r)
-    bw = float(b @ s)
-    bound = bw + T * max(0.0, 1.0 - mu)
-    if mu > 0:
-        bound = min(bound, bw / mu)
-    gap = abs(bound - value) / max(abs(bound), abs(value), 1e-300)
-    return {"value": value, "violation": float(viol.max() / b.max()), "bound": bound,
-            "gap": gap, "mu": mu}
+def _dual_bound(b: np.ndarray, s: np.ndarray, t: float, T: float, maximize: bool) -> float:
+    """Bound from multipliers ``s`` whose Laplacian has smallest eigenvalue ``>= t`` on
+    the complement of 1 (see :mod:`harness.problems.mvu_certificate`)."""
+    bs = float(b @ s)
+    if maximize:  # w = s, mu(w) >= t
+        bound = bs + T * max(0.0, 1.0 - t)
+        return min(bound, bs / t) if t > 0 else bound
+    # minimum trace: w = -s, nu(w) <= -t
+    bw, nu = -bs, -t
+    bound = max(0.0, bw - T * max(0.0, nu - 1.0))
+    return max(bound, bw / nu) if nu > 0 and bw > 0 else bound
+
+
+def _better_primal(cand: dict, other: dict, tol_violation: float, maximize: bool) -> bool:
+    """Prefer factors feasible to tolerance, then the better value (else the smaller
+    violation)."""
+    ok, ok_other = cand["violation"] <= tol_violation, other["violation"] <= tol_violation
+    if ok != ok_other:
+        return ok
+    if ok:
+        return cand["value"] > other["value"] if maximize else cand["value"] < other["value"]
+    return cand["violation"] < other["violation"]
+
+
+def _penalty_start(ops, b, Y, sigma, inequality, c, extra_columns, seed, deadline,
+                   max_iter: int = 3000):
+    """First subproblem by L-BFGS: the quadratic penalty ``c |Y|^2 + sigma/2 |r|^2``
+    (no multipliers) from ``Y`` plus ``extra_columns`` small random columns.
+
+    Newton's method is poor far from a minimiser (the Hessian there is very
+    indefinite); L-BFGS makes the global progress cheaply, and ``sigma r`` at its
+    end is the first multiplier estimate."""
+    from scipy.optimize import minimize
+
+    rng = np.random.default_rng(seed)
+    size = 1e-2 * np.sqrt(np.vdot(Y, Y) / Y.size)
+    Y = np.hstack([Y, size * rng.standard_normal((len(Y), extra_columns))])
+    sub = _Subproblem(ops, b, np.zeros(ops.m), sigma, inequality, Y.shape[1], c)
+
+    def fun(x):
+        if time.perf_counter() > deadline:
+            raise TimeoutError
+        return sub.value(x), sub.grad(x)
+
+    best = [Y.ravel()]
+    try:
+        res = minimize(fun, Y.ravel(), jac=True, method="L-BFGS-B", callback=best.append,
+                       options={"maxiter": max_iter, "gtol": 1e-12, "ftol": 1e-15,
+                                "maxcor": 20})
+        x = res.x
+    except TimeoutError:
+        x = best[-1]
+    sub._eval(x)
+    return _trim(_centre(x.reshape(len(Y), -1))), sub.s.copy()
+
+
+def _initial_factor(ops, b, problem_n, init, n_basis, seed, maximize):
+    if init is not None:
+        Y = _centre(np.asarray(init, dtype=np.float64).reshape(problem_n, -1))
+        return _trim(Y)
+    if not maximize:
+        raise ValueError("minimum trace needs init= (e.g. the inputs' principal "
+                         "coordinates, which are feasible); got none")
+    return _centre(_variational_start(ops, b, n_basis, seed))
 
 
 def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float = 1e-3,
                  tol_violation: float = 1e-4, time_limit: float = 600.0, seed: int = 0,
                  verbose: bool = False, n_basis: int = 10, sigma0: float = 30.0,
-                 max_outer: int = 60) -> NativeResult:
+                 max_outer: int = 60, init: np.ndarray | None = None,
+                 extra_columns: int = 4, max_inner: int = 200) -> NativeResult:
     """Solve the MVU SDP natively with a certified optimality gap.
 
     Parameters
     ----------
     problem : MVUProblem
-        Variant ``equality`` or ``inequality``.
+        Variant ``equality``, ``inequality`` or ``min_trace``.
     rank : int, optional
-        Initial number of columns of the factor; default: the rank of the
-        variational warm start plus one. Columns are added by the eigen-check.
+        Initial number of columns of the factor; default: the rank of the warm start.
+        Columns are added by the eigen-check.
     tol_gap, tol_violation : float
         Targets for the relative gap and the relative constraint violation of the
         certificate; the solver stops when both are met.
@@ -435,6 +608,15 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
         least-squares multipliers of the warm start (``b`` scaled to mean 1).
     max_outer : int
         Maximum number of outer iterations.
+    init : ndarray of shape (n, q), optional
+        Initial factor (e.g. the inputs, centred: they meet every constraint).
+        Required for ``min_trace``; for maximum trace the default is the variational
+        MVU warm start.
+    extra_columns : int
+        Small random columns added to the warm start before the first (penalty)
+        subproblem, so that it can use more dimensions than the warm start has.
+    max_inner : int
+        Newton iterations per augmented Lagrangian subproblem.
 
     Returns
     -------
@@ -446,50 +628,48 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
     t0 = time.perf_counter()
     deadline = t0 + time_limit
     inequality = problem.variant == "inequality"
+    maximize = problem.maximize
+    c = -1.0 if maximize else 1.0
     ops = _Edges(problem.n, np.asarray(problem.edges))
     scale = float(problem.sq_lengths.mean())
     b = problem.sq_lengths / scale
     T = trace_bound(problem) / scale
 
-    Y = _centre(_variational_start(ops, b, n_basis, seed))
-    p = Y.shape[1] + 1 if rank is None else rank
-    if p > Y.shape[1]:
-        Y = np.hstack([Y, np.zeros((len(Y), p - Y.shape[1]))])
-    Y = Y[:, :p]
-    w = _stationary_multipliers(ops, Y)
+    init_scaled = None if init is None else np.asarray(init, float) / np.sqrt(scale)
+    Y = _initial_factor(ops, b, problem.n, init_scaled, n_basis, seed, maximize)
+    if rank is not None:
+        Y = np.hstack([Y, np.zeros((len(Y), max(0, rank - Y.shape[1])))])[:, :rank]
+    w = _stationary_multipliers(ops, Y, c)
     sigma = sigma0 * max(float(np.median(np.abs(w))), 1.0)
+    Y, w = _penalty_start(ops, b, Y, sigma, inequality, c, extra_columns, seed, deadline)
     history, best_dual, best_primal, r_prev = [], None, None, np.inf
-    guess = Y
     status = "inaccurate"
     it = 0
     for it in range(1, max_outer + 1):
-        sub = _Subproblem(ops, b, w, sigma, inequality, Y.shape[1])
-        gtol = 1e-7 * max(np.linalg.norm(Y), 1.0)
-        x, gn, n_newton, n_cg = _newton(sub, Y.ravel(), gtol, 100, deadline)
+        sub = _Subproblem(ops, b, w, sigma, inequality, Y.shape[1], c)
+        gtol = 1e-8 * max(np.linalg.norm(Y), 1.0) * max(1.0, np.sqrt(sigma))
+        x, gn, n_newton = _newton(sub, Y.ravel(), gtol, max_inner, deadline)
         Y = _centre(x.reshape(-1, sub.p))
         sub._eval(Y.ravel())
         s, r = sub.s.copy(), sub.r.copy()
-        try:
-            vals, vecs = _bottom_eigs(ops, s, _trim(Y, 0) if Y.any() else guess, seed=seed)
-        except (ValueError, np.linalg.LinAlgError, RuntimeError):
-            vals, vecs = np.array([-np.inf]), np.zeros((problem.n, 1))  # no certificate
-        mu = float(vals[0])
-        cert = _certify_scaled(b, Y, s, mu, T, r, inequality)
-        if best_dual is None or cert["bound"] < best_dual[0]:
-            best_dual = (cert["bound"], s.copy())
+        t_proven, neg_vals, neg_vecs = _dual_slack_check(ops, s, Y, c, seed)
+        bound = _dual_bound(b, s, t_proven, T, maximize)
+        if best_dual is None or (bound < best_dual[0] if maximize else bound > best_dual[0]):
+            best_dual = (bound, s.copy() if maximize else -s)
         Yr = _restore(ops, b, Y, inequality)
         Dr = ops.diff(Yr)
         rr = np.einsum("ij,ij->i", Dr, Dr) - b
         viol_r = float((np.maximum(rr, 0) if inequality else np.abs(rr)).max() / b.max())
         cand = {"value": float(np.vdot(Yr, Yr)), "violation": viol_r}
-        if best_primal is None or _better_primal(cand, best_primal[0], tol_violation):
+        if best_primal is None or _better_primal(cand, best_primal[0], tol_violation, maximize):
             best_primal = (cand, Yr)
         pv, bd = best_primal[0]["value"], best_dual[0]
+        viol_it = (np.maximum(r, 0) if inequality else np.abs(r)).max() / b.max()
         entry = {"time": time.perf_counter() - t0, "value": pv * scale,
                  "violation": best_primal[0]["violation"], "bound": bd * scale,
                  "gap": abs(bd - pv) / max(abs(bd), abs(pv), 1e-300), "rank": Y.shape[1],
-                 "mu": mu, "iterate_gap": cert["gap"], "iterate_violation": cert["violation"],
-                 "sigma": sigma, "inner": n_newton, "cg": n_cg, "grad": gn}
+                 "mu": t_proven, "iterate_violation": float(viol_it),
+                 "sigma": sigma, "inner": n_newton, "grad": gn}
         history.append(entry)
         if verbose:
             print(" ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
@@ -500,11 +680,10 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
         if time.perf_counter() > deadline:
             status = "timeout"
             break
-        neg = np.isfinite(vals) & (vals < 1.0 - 1e-6)
-        if neg.any():  # spurious stationary point: raise the rank, same multipliers
+        if neg_vals.size:  # spurious stationary point: raise the rank, same multipliers
             escaped = False
-            for lam, v in zip(vals[neg][:2], vecs[:, neg][:, :2].T):
-                sub = _Subproblem(ops, b, w, sigma, inequality, Y.shape[1])
+            for lam, v in zip(neg_vals[:3], neg_vecs[:, :3].T):
+                sub = _Subproblem(ops, b, w, sigma, inequality, Y.shape[1], c)
                 Y_new = _escape_step(sub, Y.ravel(), _centre(v[:, None])[:, 0], float(lam))
                 if Y_new is not None:
                     Y, escaped = Y_new, True
@@ -513,26 +692,15 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
         Y = _trim(Y)
         rn = np.linalg.norm(np.maximum(r, -w / sigma) if inequality else r)
         w = s
-        if rn > 0.25 * r_prev and gn <= gtol:  # solved, yet slow: stiffen the penalty
-            sigma *= 4.0
+        if rn > 0.25 * r_prev:  # slow progress: stiffen the penalty
+            sigma *= 5.0
         r_prev = rn
-    Y, s = best_primal[1], best_dual[1]
+    Y, w_cert = best_primal[1], best_dual[1]
     F = Y * np.sqrt(scale)
-    final = certify(problem, F, s, T=T * scale)
+    final = certify(problem, F, w_cert, T=T * scale)
     if final.gap <= tol_gap and final.violation <= tol_violation:
         status = "optimal"
     elif status == "optimal":
         status = "inaccurate"
-    return NativeResult(F=F, w=s, status=status, certificate=final, iterations=it,
+    return NativeResult(F=F, w=w_cert, status=status, certificate=final, iterations=it,
                         seconds=time.perf_counter() - t0, history=history)
-
-
-def _better_primal(cand: dict, other: dict, tol_violation: float) -> bool:
-    """Prefer factors feasible to tolerance, then the larger value (else the smaller
-    violation)."""
-    ok, ok_other = cand["violation"] <= tol_violation, other["violation"] <= tol_violation
-    if ok != ok_other:
-        return ok
-    if ok:
-        return cand["value"] > other["value"]
-    return cand["violation"] < other["violation"]
