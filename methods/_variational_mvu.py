@@ -101,23 +101,35 @@ def solve_variational_sdp(Q, edges, b, omega, penalty="squared"):
     return (Z.value + Z.value.T) / 2, problem.status
 
 
-def refine_objective(flat, n, dim, edges, b, omega):
-    """-(objective) of the CG step and its gradient, for ``scipy.optimize``."""
+def incidence_transpose(n: int, edges: np.ndarray) -> sp.csr_matrix:
+    """``B^T`` (n x m): column e has +1 at node i and -1 at node j of edge e."""
+    m = len(edges)
+    return sp.csr_matrix((np.tile([1.0, -1.0], m), (edges.ravel(), np.repeat(np.arange(m), 2))),
+                         shape=(n, m))
+
+
+def refine_objective(flat, n, dim, edges, b, omega, BT=None):
+    """-(objective) of the CG step and its gradient, for ``scipy.optimize``.
+
+    ``BT`` (:func:`incidence_transpose`) scatters the edge terms onto the nodes as one
+    sparse product (``np.add.at`` was 2/3 of the run time at n = 10000).
+    """
     Y = flat.reshape(n, dim)
     Yc = Y - Y.mean(axis=0)
     diff = Y[edges[:, 0]] - Y[edges[:, 1]]
     r = np.einsum("ij,ij->i", diff, diff) - b
     value = (1 - omega) * np.einsum("ij,ij->", Yc, Yc) - omega * PAIR_COUNT * (r @ r)
     coef = (omega * PAIR_COUNT * 4 * r)[:, None] * diff
-    grad = -2 * (1 - omega) * Yc
-    np.add.at(grad, edges[:, 0], coef)
-    np.subtract.at(grad, edges[:, 1], coef)
+    if BT is None:
+        BT = incidence_transpose(n, edges)
+    grad = -2 * (1 - omega) * Yc + BT @ coef
     return -value, grad.ravel()
 
 
 def _cg(Y, edges, b, omega, maxiter):
     n, dim = Y.shape
-    result = minimize(refine_objective, Y.ravel(), args=(n, dim, edges, b, omega),
+    BT = incidence_transpose(n, edges)
+    result = minimize(refine_objective, Y.ravel(), args=(n, dim, edges, b, omega, BT),
                       jac=True, method="CG", options={"maxiter": maxiter, "gtol": 1e-10})
     return result.x.reshape(n, dim), int(result.nit)
 
