@@ -8,7 +8,11 @@ One job per cell (table x data set x method [x solver]) runs `harness run CELL` 
 writes results/<profile>/cells/<cell>.json atomically; one job per table aggregates
 the records into results/<profile>/tables/<table>.{csv,md,tex}. The cells are
 expanded from the profile and the plugin registry, so a new file in methods/ adds its
-rows with no edit here.
+rows with no edit here. The MVU solver table (profile section solver_table) runs one
+job per certified solve, `harness solve-point` (rules/solver_table.smk).
+The thesis figures (profile section figures) run one job per MVU solve, `harness
+figure-point` (rules/figure_points.smk), and one aggregation job per figure writing
+results/<profile>/figures/<figure>.{csv,png,md} (rules/fig_3_*.smk).
 """
 
 from harness.workflow import WorkflowConfig
@@ -21,6 +25,10 @@ HARNESS = WorkflowConfig.from_snakemake(workflow, config)
 
 include: "rules/cells.smk"
 include: "rules/table_3_2.smk"
+include: "rules/solver_table.smk"
+include: "rules/figure_points.smk"
+include: "rules/fig_3_24.smk"
+include: "rules/fig_3_28.smk"
 
 
 rule reproduce_all:

@@ -1,4 +1,5 @@
-"""The ``harness`` command: list, run (one cell), table, fetch, doctor.
+"""The ``harness`` command: list, run (one cell), table, solve-point, solver-table,
+figure-point, figure, fetch, doctor.
 
 Examples
 --------
@@ -7,6 +8,10 @@ Examples
     harness list
     harness run t3_2/swiss_roll/isomap            # one cell -> its JSON record
     harness table table_3_2                       # records -> csv/md/tex
+    harness solve-point clarabel 40               # one certified MVU solve -> its record
+    harness solver-table                          # solve records -> solver_table.csv/md/tex
+    harness figure-point fig_3_28/k7              # one MVU solve of a figure -> its record
+    harness figure fig_3_28                       # point records -> fig_3_28.csv/png/md
     harness fetch teapot                          # download and verify a data set
     harness doctor                                # installed packages, solvers, BLAS
 """
@@ -58,6 +63,11 @@ def cmd_list(args) -> int:
     print("tables:")
     for name, spec in TABLES.items():
         print(f"  {name:22s} cells {spec.cell_prefix}/DATASET/METHOD  task={spec.task}")
+    from harness.experiments import FIGURES
+
+    print("figures:")
+    for name, module in FIGURES.items():
+        print(f"  {name:22s} {module.TITLE}")
     return 0
 
 
@@ -88,6 +98,59 @@ def cmd_table(args) -> int:
         if spec.name not in config["tables"]:
             raise SystemExit(f"table {spec.name} is not in the profile {args.config}")
         for path in write_table(config, spec.name):
+            print(path)
+    return 0
+
+
+def cmd_solve_point(args) -> int:
+    from harness.records import read_record
+    from harness.solver_points import SolverPoint, run_point
+
+    path = run_point(_config(args), SolverPoint(args.backend, args.n, args.variant))
+    record = read_record(path)
+    cert = record["certificate"]
+    numbers = "" if cert is None else (
+        f" objective={cert['value']:.6g} gap={cert['gap']:.2e} "
+        f"violation={cert['violation']:.2e}")
+    wall = (record.get("timing") or {}).get("wall_seconds")
+    print(f"{record['point']}: {record['status']} ({record['verdict']})"
+          + (f" ({record['reason']})" if record["reason"] else "") + numbers
+          + (f" wall={wall:.2f}s" if wall is not None else "") + f" -> {path}")
+    return 0
+
+
+def cmd_solver_table(args) -> int:
+    from harness.solver_table import write_solver_table
+
+    for path in write_solver_table(_config(args)):
+        print(path)
+    return 0
+
+
+def cmd_figure_point(args) -> int:
+    from harness.experiments import parse_point, run_point
+    from harness.records import read_record
+
+    config = _config(args)
+    for point_id in args.points:
+        path = run_point(config, parse_point(point_id))
+        record = read_record(path)
+        solve = record.get("solve") or {}
+        measures = ", ".join(f"{k}={v:.3f}" for k, v in (record.get("measures") or {}).items())
+        print(f"{record['point']}: {record['status']}"
+              + (f" ({record['reason']})" if record["reason"] else "")
+              + (f" solve={solve.get('status')}" if solve else "")
+              + (f" {measures}" if measures else "") + f" -> {path}")
+    return 0
+
+
+def cmd_figure(args) -> int:
+    from harness.experiments import get_figure, write_figure
+
+    config = _config(args)
+    for name in args.figures or list(config.get("figures") or {}):
+        get_figure(name)
+        for path in write_figure(config, name):
             print(path)
     return 0
 
@@ -152,6 +215,26 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_config(sub.add_parser("table", help="rebuild tables from the records"))
     p.add_argument("tables", nargs="*", metavar="TABLE", help="e.g. table_3_2 (default: all)")
     p.set_defaults(func=cmd_table)
+    p = with_config(sub.add_parser(
+        "solve-point", help="one certified MVU solve of the solver table -> its record"))
+    p.add_argument("backend", help="native, clarabel, scs, cvxopt, sdpa or mosek")
+    p.add_argument("n", type=int, help="number of Swiss roll points")
+    p.add_argument("--variant", default="equality",
+                   help="MVU SDP variant (default equality)")
+    p.set_defaults(func=cmd_solve_point)
+    p = with_config(sub.add_parser(
+        "solver-table", help="rebuild the solver comparison table from its records"))
+    p.set_defaults(func=cmd_solver_table)
+    p = with_config(sub.add_parser(
+        "figure-point", help="run MVU solves of thesis figures and write their records"))
+    p.add_argument("points", nargs="+", metavar="POINT",
+                   help="FIGURE/KEY, e.g. fig_3_24/swiss_roll/min_trace or fig_3_28/k7")
+    p.set_defaults(func=cmd_figure_point)
+    p = with_config(sub.add_parser(
+        "figure", help="rebuild thesis figures (csv, png, md) from their point records"))
+    p.add_argument("figures", nargs="*", metavar="FIGURE",
+                   help="fig_3_24 or fig_3_28 (default: every figure of the profile)")
+    p.set_defaults(func=cmd_figure)
     p = sub.add_parser("fetch", help="download and verify data sets")
     p.add_argument("names", nargs="*", metavar="NAME", help="data set names (default: all)")
     p.set_defaults(func=cmd_fetch)

@@ -135,6 +135,14 @@ def validate_config(config: dict) -> dict:
                     f"{', '.join(offered) or '(none; is it in the table?)'}")
     for kind, valid in (("dataset", registry.datasets()), ("method", registry.methods())):
         _check_names(kind, list(config[kind + "s"]), valid, f"{kind}s")
+    if "solver_table" in config:
+        from harness.solver_points import check_solver_table
+
+        check_solver_table(config["solver_table"])
+    if config.get("figures"):
+        from harness.experiments import check_figures
+
+        check_figures(config)
     return config
 
 

@@ -17,7 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["STATUSES", "record_path", "write_json_atomic", "write_text_atomic", "read_record", "read_records"]
+__all__ = ["STATUSES", "record_path", "write_json_atomic", "write_text_atomic",
+           "write_bytes_atomic", "read_record", "read_records"]
 
 SCHEMA_VERSION = 1
 STATUSES = ("ok", "failed", "unavailable", "skipped", "timeout")
@@ -29,13 +30,19 @@ def record_path(results_dir: str | Path, profile: str, cell_id: str) -> Path:
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:
-    """Write ``text`` to ``path`` via a temporary file and ``os.replace``."""
+    """Write ``text`` (UTF-8) to ``path`` via a temporary file and ``os.replace``."""
+    return write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` via a temporary file in the same directory and
+    ``os.replace``, so a killed job never leaves a half-written file (e.g. a PNG)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import resource
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from harness.records import record_path, write_json_atomic
 from harness.tasks import TASKS
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
-__all__ = ["run_cell", "CellCrashed"]
+__all__ = ["run_cell", "run_limited", "CellCrashed", "usage_since"]
 
 
 class CellCrashed(RuntimeError):
@@ -79,20 +80,44 @@ def _work(cell: Cell, params: dict) -> dict:
     return body
 
 
-def _timed_work(cell: Cell, params: dict) -> dict:
-    wall, cpu = time.perf_counter(), time.process_time()
-    body = _work(cell, params)
-    body["timing"] = {
+def usage_since(wall: float, cpu: float) -> dict:
+    """Wall and CPU seconds since the readings ``wall = time.perf_counter()`` and
+    ``cpu = time.process_time()``, and this process' peak resident memory in MB
+    (in a child of :mod:`harness.timelimit`: the work's own peak)."""
+    return {
         "wall_seconds": time.perf_counter() - wall,
         "cpu_seconds": time.process_time() - cpu,
         "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
+
+
+def _timed(fn: Callable[..., dict], *args) -> dict:
+    wall, cpu = time.perf_counter(), time.process_time()
+    body = fn(*args)
+    body["timing"] = usage_since(wall, cpu)
     return body
 
 
-def _run_with_limit(cell: Cell, params: dict, limit: float) -> dict:
+def run_limited(fn: Callable[..., dict], *args, limit: float, label: str) -> dict:
+    """``fn(*args)``, which returns a record body, in a child process with a hard
+    time limit; its ``timing`` (wall, CPU, peak memory) is added.
+
+    Shared by the cells and the figure points (:mod:`harness.experiments`). ``fn``
+    and ``args`` must pickle (module-level function).
+
+    Returns
+    -------
+    dict
+        ``fn``'s body, or a ``timeout`` body with the reason when the limit was hit.
+
+    Raises
+    ------
+    CellCrashed
+        ``fn`` raised an unexpected exception or its process died; ``label`` (e.g.
+        ``"cell t3_2/swiss_roll/pca"``) names the work in the message.
+    """
     try:
-        return call_with_time_limit(_timed_work, cell, params, limit=limit)
+        return call_with_time_limit(_timed, fn, *args, limit=limit)
     except TimeLimitExceeded as exc:
         return {
             "status": "timeout",
@@ -101,7 +126,11 @@ def _run_with_limit(cell: Cell, params: dict, limit: float) -> dict:
             "timing": {"wall_seconds": exc.elapsed},
         }
     except ChildCrashed as exc:
-        raise CellCrashed(f"cell {cell.id} crashed:\n{exc}") from None
+        raise CellCrashed(f"{label} crashed:\n{exc}") from None
+
+
+def _run_with_limit(cell: Cell, params: dict, limit: float) -> dict:
+    return run_limited(_work, cell, params, limit=limit, label=f"cell {cell.id}")
 
 
 def run_cell(config: dict, cell: Cell) -> Path:

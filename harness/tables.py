@@ -20,7 +20,7 @@ from harness.records import read_record, record_path, write_text_atomic
 from harness.reference import reference_value
 from harness.table_specs import TABLES, TableSpec
 
-__all__ = ["build_table", "write_table", "known_deviations", "AVERAGE"]
+__all__ = ["build_table", "write_table", "known_deviations", "AVERAGE", "GAP_MARKS", "Footnotes"]
 
 DEVIATIONS_FILE = Path(__file__).resolve().parent.parent / "config" / "known_deviations.yaml"
 UNEXPLAINED = "outside the tolerance and not yet explained"
@@ -149,7 +149,7 @@ def _fmt(value: float, signed: bool = False) -> str:
     return f"{value:+.3f}" if signed else f"{value:.3f}"
 
 
-class _Footnotes:
+class Footnotes:
     """Numbered reasons, each text once."""
 
     def __init__(self):
@@ -161,7 +161,7 @@ class _Footnotes:
         return f"[{self.texts.index(text) + 1}]"
 
 
-def _cell_text(row: pd.Series, notes: _Footnotes) -> str:
+def _cell_text(row: pd.Series, notes: Footnotes) -> str:
     thesis = _fmt(row["thesis"])
     if row["status"] != "ok":
         mark = GAP_MARKS.get(row["status"], row["status"])
@@ -187,7 +187,7 @@ def _column_title(dataset: str, frame: pd.DataFrame) -> str:
 
 def wide_tables(frame: pd.DataFrame, spec: TableSpec) -> tuple[list[tuple[str, pd.DataFrame]], list[str]]:
     """One wide block per measure: methods x data sets, 'thesis / ours / delta'."""
-    notes = _Footnotes()
+    notes = Footnotes()
     datasets = list(dict.fromkeys(frame["dataset"]))
     blocks = []
     for measure, _, label in spec.measures:

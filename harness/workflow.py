@@ -15,8 +15,11 @@ import shlex
 import sys
 from pathlib import Path
 
-from harness import registry
+from harness import experiments, registry
 from harness.config import ConfigError, load_config, parse_cell, table_cells, cell_params
+from harness.solver_points import (
+    SolverPoint, point_params, point_path, point_sources, solver_points,
+)
 
 __all__ = ["WorkflowConfig", "DEFAULT_CONFIGFILE"]
 
@@ -85,7 +88,12 @@ class WorkflowConfig:
         return [self.record_pattern.format(cell=c.id) for c in table_cells(self.config, table)]
 
     def all_outputs(self) -> list[str]:
-        return [p for table in self.config["tables"] for p in self.table_outputs(table)]
+        outputs = [p for table in self.config["tables"] for p in self.table_outputs(table)]
+        if "solver_table" in self.config:
+            outputs += self.table_outputs("solver_table")
+        for figure in self.config.get("figures") or {}:
+            outputs += self.figure_outputs(figure)
+        return outputs
 
     # ---- per-cell callables (Snakemake passes the wildcards) ----------------
     def cell_sources(self, wildcards) -> list[str]:
@@ -101,6 +109,64 @@ class WorkflowConfig:
     def cell_runtime_minutes(self, wildcards) -> int:
         cell = parse_cell(wildcards.cell)
         return math.ceil(self.config["tables"][cell.table]["time_limit_seconds"] / 60) + 1
+
+    # ---- the solver table: one job per solve (harness.solver_points) -----------
+    @property
+    def solver_point_pattern(self) -> str:
+        return str(point_path(self.config, SolverPoint("{backend}", "{n}", "{variant}")))
+
+    @property
+    def solver_point_log_pattern(self) -> str:
+        return str(Path("logs") / self.config["profile"] / "solver_table"
+                   / "{variant}" / "{backend}" / "n{n}.log")
+
+    def solver_point_records(self) -> list[str]:
+        if "solver_table" not in self.config:
+            return []
+        return [str(point_path(self.config, p)) for p in solver_points(self.config)]
+
+    def solver_point_sources(self, wildcards) -> list[str]:
+        """The solver's and the problem's source files: editing them reruns the point."""
+        return point_sources(wildcards.backend)
+
+    def solver_point_params_json(self, wildcards) -> str:
+        point = SolverPoint(wildcards.backend, int(wildcards.n), wildcards.variant)
+        return json.dumps(point_params(self.config, point), sort_keys=True)
+
+    def solver_point_runtime_minutes(self, wildcards) -> int:
+        section = self.config["solver_table"]
+        return math.ceil((section["time_limit_seconds"] + section["grace_seconds"]) / 60) + 1
+
+    # ---- thesis figures: one job per point (harness.experiments) -----------------
+    @property
+    def figure_point_pattern(self) -> str:
+        return str(experiments.points_dir(self.config) / "{point}.json")
+
+    @property
+    def figure_point_log_pattern(self) -> str:
+        return str(Path("logs") / self.config["profile"] / "figures" / "{point}.log")
+
+    def figure_outputs(self, figure: str) -> list[str]:
+        """``results/<profile>/figures/<figure>.{csv,png,md}``."""
+        return [str(p) for p in experiments.figure_paths(self.config, figure).values()]
+
+    def figure_point_records(self, figure: str) -> list[str]:
+        if figure not in (self.config.get("figures") or {}):
+            return []
+        return [str(experiments.point_path(self.config, p))
+                for p in experiments.figure_points(self.config, figure)]
+
+    def figure_point_sources(self, wildcards) -> list[str]:
+        """Data set, MVU and solver source files: editing them reruns the point."""
+        return experiments.point_sources(self.config, experiments.parse_point(wildcards.point))
+
+    def figure_point_params_json(self, wildcards) -> str:
+        point = experiments.parse_point(wildcards.point)
+        return json.dumps(experiments.point_params(self.config, point), sort_keys=True)
+
+    def figure_point_runtime_minutes(self, wildcards) -> int:
+        params = experiments.point_params(self.config, experiments.parse_point(wildcards.point))
+        return math.ceil(params["time_limit_seconds"] / 60) + 1
 
     def _require_table(self, cell_id: str) -> None:
         cell = parse_cell(cell_id)

@@ -1,0 +1,157 @@
+"""asv benchmarks of the MVU SDP solvers (thesis 3.1.4-3.1.6), by backend and n.
+
+The problem is the solver table's (:mod:`harness.solver_points`): ``n`` points of the
+seeded Swiss roll with 5 extra dimensions of N(0, 0.1^2) noise (thesis Fig. 3.5), the
+clique graph of k = 5 nearest neighbours (3.1.4), the ``equality`` variant, tolerances
+1e-3 (certified gap) and 1e-4 (violation). These settings are fixed here, not read
+from a profile, so that the recorded history does not move when a profile does.
+Sizes: :data:`benchmarks.common.MVU_SIZES` (``HARNESS_BENCH_MVU_SIZES``, default
+40,100); backends: every MVU solver (``HARNESS_BENCH_MVU_BACKENDS`` restricts them).
+
+* ``time_solve``: wall time of ``solve_mvu(problem, backend)``; the problem (data and
+  clique graph) is built in ``setup``, untimed. The solve runs in the benchmark
+  process (:func:`harness.timelimit.in_this_process`), so neither a child process'
+  start nor its imports are timed.
+* ``peakmem_solve``: peak resident memory of the benchmark process around one solve
+  (asv's peakmem includes the interpreter, the imports and the problem, ~0.2 GiB).
+* ``track_gap``, ``track_violation``: the certified relative gap and the relative
+  constraint violation, recomputed by the harness from the returned factor and
+  multipliers (:func:`harness.problems.mvu_certificate.certify`), and
+  ``track_objective_ratio``: the objective over the native solver's at the same n
+  (1 for native). They read one certified solve per (backend, n) made in
+  ``setup_cache`` by :func:`harness.solver_points.solve_point` (a child process with a
+  hard time limit, as in the workflow), so they never re-solve.
+
+Every benchmark runs under ``threadpool_limits(BLAS_THREADS)`` (``HARNESS_BENCH_THREADS``,
+default 1). One solve is one sample (``number = repeat = rounds = 1``, no warm-up):
+the solves take seconds to a minute.
+
+Skipped combinations (``setup`` raises ``NotImplementedError``): unusable backends
+(not installed; MOSEK without a licence), the dense cvxpy backends beyond
+:data:`DENSE_MAX_N` points, and a combination whose cached solve did not complete
+(failed, timed out), whose time would not be that of a solve. Measured by hand on
+the 2-core reference machine (1 thread, shared with other jobs), seconds per solve::
+
+    backend    n=40            n=60            n=100
+    native     2-3             11-23           11-19
+    clarabel   1.2             7               ~50
+    sdpa       2 (inaccurate)  6 (failed)      64
+    scs        29              63              > 60 (stopped)
+    cvxopt     2 (failed)      24 (failed)     335 (failed)
+"""
+
+from threadpoolctl import threadpool_limits
+
+from benchmarks.common import BLAS_THREADS, MVU_BACKENDS, MVU_SIZES
+from harness.solver_points import SolverPoint, build_problem, point_params, solve_point
+from harness.solvers import backend_status
+from harness.solvers.mvu_solve import MVU_SOLVERS, solve_mvu
+from harness.timelimit import in_this_process
+
+BACKENDS = list(MVU_BACKENDS or MVU_SOLVERS)
+SIZES = list(MVU_SIZES)
+# largest n per dense backend; beyond it, one solve takes minutes and gigabytes
+DENSE_MAX_N = {"clarabel": 100, "sdpa": 100, "mosek": 100, "scs": 60, "cvxopt": 60}
+TIME_LIMIT = 600.0
+CONFIG = {
+    "profile": "asv", "seed": 0, "blas_threads": BLAS_THREADS, "results_dir": "",
+    "solver_table": {
+        "backends": BACKENDS, "n": SIZES, "n_per_backend": {}, "variants": ["equality"],
+        "k": 5, "extra_noise_dims": 5, "extra_noise_std": 0.1,
+        "time_limit_seconds": TIME_LIMIT, "grace_seconds": 60.0,
+        "tol_gap": 1e-3, "tol_violation": 1e-4,
+    },
+}
+
+
+def skip_reason(backend, n):
+    """Why ``(backend, n)`` is not benchmarked, or None."""
+    cap = DENSE_MAX_N.get(backend)
+    if cap is not None and n > cap:
+        return (f"skipped: {backend} solves a dense {n} x {n} SDP; this suite runs it up "
+                f"to n = {cap} (see the module docstring for the measured times)")
+    if backend != "native":
+        usable, why = backend_status(backend)
+        if not usable:
+            return f"skipped: {why}"
+    return None
+
+
+def _key(backend, n):
+    return f"{backend}:{n}"
+
+
+class MVUSolvers:
+    """One certified MVU solve per backend and size: time, memory, gap, violation."""
+
+    params = [BACKENDS, SIZES]
+    param_names = ["backend", "n"]
+    number = 1
+    repeat = 1
+    rounds = 1
+    min_run_count = 1
+    warmup_time = 0.0
+    timeout = TIME_LIMIT + 120
+
+    def setup_cache(self):
+        cache = {}
+        for backend in BACKENDS:
+            for n in SIZES:
+                if skip_reason(backend, n) is None:
+                    record = solve_point(CONFIG, SolverPoint(backend, n))
+                    cert = record["certificate"] or {}
+                    cache[_key(backend, n)] = {
+                        "status": record["status"], "verdict": record["verdict"],
+                        "reason": record["reason"], "gap": cert.get("gap"),
+                        "violation": cert.get("violation"), "objective": cert.get("value")}
+        return cache
+
+    setup_cache.timeout = 3600
+
+    def setup(self, cache, backend, n):
+        reason = skip_reason(backend, n)
+        if reason is not None:
+            raise NotImplementedError(reason)
+        solved = cache[_key(backend, n)]
+        if solved["status"] != "ok":
+            raise NotImplementedError(
+                f"skipped: the certified solve was {solved['verdict']}: {solved['reason']}")
+        self._limits = threadpool_limits(BLAS_THREADS)
+        self.params_ = point_params(CONFIG, SolverPoint(backend, n))
+        _, self.problem = build_problem(self.params_)
+
+    def teardown(self, cache, backend, n):
+        # asv calls teardown even when setup raised NotImplementedError (a skip).
+        limits = self.__dict__.pop("_limits", None)
+        if limits is not None:
+            limits.restore_original_limits()
+
+    def _solve(self, backend):
+        with in_this_process():
+            solve_mvu(self.problem, backend, time_limit=TIME_LIMIT, seed=0,
+                      tol_gap=self.params_["tol_gap"],
+                      tol_violation=self.params_["tol_violation"])
+
+    def time_solve(self, cache, backend, n):
+        self._solve(backend)
+
+    def peakmem_solve(self, cache, backend, n):
+        self._solve(backend)
+
+    def track_gap(self, cache, backend, n):
+        return cache[_key(backend, n)]["gap"]
+
+    track_gap.unit = "relative gap"
+
+    def track_violation(self, cache, backend, n):
+        return cache[_key(backend, n)]["violation"]
+
+    track_violation.unit = "relative violation"
+
+    def track_objective_ratio(self, cache, backend, n):
+        native = cache.get(_key("native", n)) or {}
+        if native.get("status") != "ok":
+            return float("nan")
+        return cache[_key(backend, n)]["objective"] / native["objective"]
+
+    track_objective_ratio.unit = "objective / native objective"

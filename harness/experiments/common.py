@@ -1,0 +1,287 @@
+"""What every figure point shares: one MVU embedding of one data set, measured.
+
+A *figure point* is one solve of a thesis figure (Fig. 3.24: one data set x one SDP
+variant; Fig. 3.28: one k). Its resolved parameters are plain JSON (the Snakemake
+rerun trigger), built by :func:`mvu_point_params`. :func:`run_point` runs
+:func:`mvu_point_work` in a child process with a hard time limit
+(:func:`harness.runner.run_limited`) and writes the record atomically with provenance
+and timing to ``results/<profile>/figures/points/<figure>/<key>.json``.
+
+The work (thesis 3.1.4, 3.1.9, 3.1.11): load the data set (optionally a seeded
+subsample), fit :class:`methods.mvu.MVU` through the embedding task
+(:func:`harness.tasks.embedding.run_embedding`, so bad input is handled as in Table
+3.2), measure local continuity, trust and intersection (eqs. 3.27-3.29) of the
+embedding, and keep the eigenvalues of the learned kernel, the solver's certified
+status, gap and violation, and the PCA spectrum of the input.
+
+Expected failures (data unavailable offline, a disconnected graph, bad input, the
+solver failed / skipped / timed out, the point's time limit) become records with a
+status and a reason; anything else is a bug: the job fails and writes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from harness import registry
+from harness.config import ConfigError, params_hash
+from harness.plugin import Dataset, ExpectedFailure
+from harness.provenance import blas_info, provenance
+from harness.records import read_record, write_bytes_atomic, write_json_atomic
+from harness.runner import run_limited
+from harness.tables import GAP_MARKS
+from harness.tasks.embedding import MEASURES, BadInputError, run_embedding
+
+__all__ = [
+    "FigurePoint", "MEASURES", "METHOD", "SOLVER_BUDGET", "points_dir", "point_path",
+    "figure_paths",
+    "dataset_choice", "mvu_point_params", "load_dataset", "mvu_point_work",
+    "run_point", "read_point", "gap_mark", "save_png", "point_line", "harmonic_mean",
+    "normalised", "check_registered_dataset",
+]
+
+METHOD = "mvu"
+FIGURE_SUFFIXES = ("csv", "png", "md")
+# the SDP solver gets this share of the point's hard time limit, so that a solver
+# with its own limit (native) stops first and reports a timeout with its reason
+SOLVER_BUDGET = 0.9
+N_SPECTRUM = 20  # normalised eigenvalues kept in a record
+
+
+@dataclasses.dataclass(frozen=True)
+class FigurePoint:
+    """One solve of a figure: ``figure`` (``fig_3_24``) and ``key``
+    (``swiss_roll/min_trace``, ``k7``); ``id`` is ``figure/key``."""
+
+    figure: str
+    key: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.figure}/{self.key}"
+
+    def __str__(self) -> str:
+        return self.id
+
+
+def points_dir(config: dict) -> Path:
+    """``<results_dir>/<profile>/figures/points``: where the point records live."""
+    return Path(config["results_dir"]) / config["profile"] / "figures" / "points"
+
+
+def point_path(config: dict, point: FigurePoint) -> Path:
+    """``<results_dir>/<profile>/figures/points/<figure>/<key>.json``."""
+    return points_dir(config) / f"{point.id}.json"
+
+
+def figure_paths(config: dict, figure: str) -> dict[str, Path]:
+    """``results/<profile>/figures/<figure>.{csv,png,md}`` by suffix."""
+    base = Path(config["results_dir"]) / config["profile"] / "figures"
+    return {s: base / f"{figure}.{s}" for s in FIGURE_SUFFIXES}
+
+
+def dataset_choice(config: dict, name: str, n_samples: int | None,
+                   extra_params: dict | None = None) -> dict[str, Any]:
+    """How one data set is loaded: ``load()`` keyword arguments and subsampling.
+
+    The keyword arguments are the plugin's defaults, overridden by the profile's
+    top-level ``datasets:`` entry, overridden by ``extra_params`` (the figure's
+    ``dataset_params``). ``n_samples``, when given, is the number of points: passed
+    to ``load()`` when the plugin takes an ``n_samples`` argument (a generator draws
+    exactly that many), otherwise a seeded subsample without replacement is taken
+    after loading (the seed is the profile's ``seed``), so that data sets whose
+    plugins have no size parameter (teapot, frey) can be shrunk without editing them.
+    """
+    cls = registry.get_dataset(name)
+    params = {**cls.params, **config["datasets"].get(name, {}), **(extra_params or {})}
+    subsample, source = None, "the data set's own size"
+    if n_samples is not None:
+        if "n_samples" in inspect.signature(cls.load).parameters:
+            params["n_samples"] = int(n_samples)
+            source = "generated (load(n_samples=...))"
+        else:
+            subsample = int(n_samples)
+            source = f"seeded subsample (seed {config['seed']}) without replacement"
+    return {"dataset": name, "dataset_params": params, "subsample": subsample,
+            "n_samples_source": source}
+
+
+def mvu_point_params(config: dict, figure_conf: dict, *, figure: str, key: str,
+                     dataset: dict, variant: str, n_neighbors: int, n_components: int,
+                     **extra: Any) -> dict[str, Any]:
+    """The resolved, JSON-serialisable parameters of one MVU figure point.
+
+    ``dataset`` comes from :func:`dataset_choice`; ``figure_conf`` is the figure's
+    validated profile section (``solver``, ``eval_neighbors``,
+    ``time_limit_seconds``); ``extra`` is kept as is (figure-specific values).
+    """
+    limit = float(figure_conf["time_limit_seconds"])
+    return {
+        "figure": figure, "point": f"{figure}/{key}", **dataset,
+        "seed": config["seed"], "blas_threads": config["blas_threads"],
+        "time_limit_seconds": limit, "solver": figure_conf["solver"],
+        "eval_neighbors": figure_conf["eval_neighbors"],
+        "method_params": {"n_neighbors": int(n_neighbors), "n_components": int(n_components),
+                          "solver": figure_conf["solver"], "variant": variant,
+                          "time_limit": SOLVER_BUDGET * limit},
+        **extra,
+    }
+
+
+def load_dataset(params: dict) -> Dataset:
+    """Load the point's data set and take its subsample, if any.
+
+    Raises
+    ------
+    DataUnavailableError
+        From the plugin (not available offline).
+    BadInputError
+        The subsample asks for more points than the data set has.
+    """
+    dataset = registry.get_dataset(params["dataset"])().load(**params["dataset_params"])
+    m = params.get("subsample")
+    if m is None or m == dataset.n_samples:
+        return dataset
+    if m > dataset.n_samples:
+        raise BadInputError(
+            f"n_samples = {m} for {params['dataset']}, but it has only "
+            f"{dataset.n_samples} points; lower n_samples.{params['dataset']} in the "
+            f"figure's profile section")
+    rng = np.random.default_rng(params["seed"])
+    rows = np.sort(rng.choice(dataset.n_samples, size=m, replace=False))
+    y = None if dataset.y is None else np.asarray(dataset.y)[rows]
+    meta = {**dataset.meta, "subsample": {"from": dataset.n_samples, "to": m,
+                                          "seed": params["seed"]}}
+    return Dataset(np.ascontiguousarray(dataset.X[rows]), y, meta)
+
+
+def normalised(values) -> list[float]:
+    """Eigenvalues divided by their sum, largest first (thesis' "normalized
+    eigenvalues", Figs. 3.5, 3.25, 3.28)."""
+    values = np.sort(np.clip(np.asarray(values, dtype=float), 0.0, None))[::-1]
+    total = values.sum()
+    return (values / total).tolist() if total > 0 else values.tolist()
+
+
+def _input_spectrum(X: np.ndarray) -> list[float]:
+    """Normalised PCA eigenvalues of the centred input (the spectrum a locked-up MVU
+    reproduces, thesis 3.1.12)."""
+    s = np.linalg.svd(X - X.mean(axis=0), compute_uv=False)
+    return normalised(s**2)[:N_SPECTRUM]
+
+
+def mvu_point_work(params: dict) -> dict:
+    """The child's work for one point; returns the record body (see module doc)."""
+    method_cls = registry.get_method(METHOD)
+    with threadpool_limits(limits=params["blas_threads"]):
+        try:
+            dataset = load_dataset(params)
+        except ExpectedFailure as exc:
+            return {"status": exc.status, "reason": str(exc), "error_type": type(exc).__name__}
+        body: dict[str, Any] = {
+            "status": "ok", "reason": "", "n_samples": dataset.n_samples,
+            "n_features": int(dataset.X.shape[1]), "dataset_meta": dataset.meta,
+        }
+        skip, why = method_cls.skip(dataset, params["solver"])
+        if skip:
+            return {**body, "status": "skipped", "reason": why}
+        try:
+            result = run_embedding(method_cls, dataset, params, params["seed"])
+        except ExpectedFailure as exc:
+            return {**body, "status": exc.status, "reason": str(exc),
+                    "error_type": type(exc).__name__}
+        eigenvalues = np.asarray(result["info"]["eigenvalues"], dtype=float)
+        body.update(
+            measures=result["measures"],
+            fit_seconds=result["fit_seconds"],
+            solve=result["info"]["solve_info"],
+            trace=float(eigenvalues.sum()),
+            eigenvalues=eigenvalues[:N_SPECTRUM].tolist(),
+            normalised_eigenvalues=normalised(eigenvalues)[:N_SPECTRUM],
+            input_spectrum=_input_spectrum(dataset.X),
+            blas_during_run=blas_info(),
+        )
+    return body
+
+
+def run_point(config: dict, point: FigurePoint, params: dict) -> Path:
+    """Run one figure point with its resolved ``params``; write and return its record.
+
+    Raises
+    ------
+    harness.runner.CellCrashed
+        An unexpected exception in the work; no record is written.
+    """
+    body = run_limited(mvu_point_work, params, limit=float(params["time_limit_seconds"]),
+                       label=f"figure point {point.id}")
+    body.pop("runs", None)
+    record = {"point": point.id, "figure": point.figure, "key": point.key,
+              "profile": config["profile"], "params": params,
+              "params_hash": params_hash(params), "provenance": provenance(), **body}
+    return write_json_atomic(point_path(config, point), record)
+
+
+def read_point(config: dict, point: FigurePoint) -> dict:
+    """The point's record, or a ``missing`` stand-in naming the command that makes it."""
+    path = point_path(config, point)
+    if not path.exists():
+        return {"status": "missing", "reason": f"no record yet: run `harness figure-point "
+                                               f"{point.id}`"}
+    return read_record(path)
+
+
+def gap_mark(status: str) -> str:
+    """The mark a gap shows in a figure's Markdown and plot (as in the tables)."""
+    return GAP_MARKS.get(status, status)
+
+
+def harmonic_mean(values) -> float:
+    """Harmonic mean of non-negative scores; 0 if one is 0, NaN if one is missing
+    (thesis Fig. 3.28 shows the harmonic mean of the three metrics)."""
+    values = np.asarray(values, dtype=float)
+    if values.size == 0 or not np.isfinite(values).all():
+        return float("nan")
+    if (values <= 0).any():
+        return 0.0
+    return float(values.size / np.sum(1.0 / values))
+
+
+def save_png(fig, path: Path) -> Path:
+    """Render a Matplotlib figure to PNG and write it atomically."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=120, bbox_inches="tight")
+    return write_bytes_atomic(path, buffer.getvalue())
+
+
+def point_line(record: dict) -> str:
+    """One line of provenance for a figure's notes: id, status, solver verdict, time,
+    commit."""
+    solve = record.get("solve") or {}
+    wall = (record.get("timing") or {}).get("wall_seconds")
+    git = (record.get("provenance") or {}).get("git", {})
+    parts = [f"{record.get('point', '?')}: {record['status']}"]
+    if solve:
+        gap = solve.get("gap")
+        parts.append(f"solve={solve.get('status')} gap={'-' if gap is None else f'{gap:.1e}'}")
+    if record.get("n_samples") is not None:
+        parts.append(f"n={record['n_samples']}")
+    if wall is not None:
+        parts.append(f"wall={wall:.1f}s")
+    if git:
+        parts.append(f"commit={git.get('commit', '')[:10]}" + (" (dirty)" if git.get("dirty") else ""))
+    return ", ".join(parts)
+
+
+def check_registered_dataset(name: str, where: str) -> None:
+    """Raise :class:`ConfigError` naming ``where`` if no plugin is called ``name``."""
+    valid = registry.datasets("embedding")
+    if name not in valid:
+        raise ConfigError(f"{where}: unknown dataset {name!r}; valid datasets: "
+                          f"{', '.join(valid)}")

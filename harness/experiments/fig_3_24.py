@@ -1,0 +1,374 @@
+"""Fig. 3.24 (thesis 3.1.11): minimum- vs maximum-trace MVU.
+
+The thesis solves the MVU SDP twice on each of four data sets (a noise-free Swiss
+roll, the teapot images, MNIST handwritten fives and the Frey faces): once maximising
+the trace of the kernel (MVU, 3.1.4) and once *minimising* it under the same
+constraints (3.1.11), and plots, per data set and metric (local continuity, trust and
+intersection, eqs. 3.27-3.29), the min-trace value relative to the max-trace value.
+Swiss roll and teapot are measured on the leading 2 eigenvectors, digits and faces on
+the leading 10 dimensions. The claim: "all values are less than 1".
+
+One point per (data set, variant): ``fig_3_24/<dataset>/max_trace`` runs
+``MVU(variant="equality")``, ``fig_3_24/<dataset>/min_trace`` runs
+``MVU(variant="min_trace")``, with the same k, data and solver. The aggregation
+(:func:`build`, :func:`write`) joins them into ratios and writes
+``results/<profile>/figures/fig_3_24.{csv,png,md}``; a failed, timed-out, skipped or
+unavailable solve is a marked gap, and a thesis data set no configured plugin
+provides (MNIST fives today) is a gap that says so.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from tabulate import tabulate
+
+from harness import registry
+from harness.config import ConfigError
+from harness.experiments.common import (
+    MEASURES, FigurePoint, check_registered_dataset, dataset_choice, figure_paths,
+    gap_mark, mvu_point_params, point_line, read_point, save_png,
+)
+from harness.records import write_text_atomic
+from harness.solvers.mvu_solve import MVU_SOLVERS
+from harness.tables import Footnotes
+
+__all__ = ["NAME", "VARIANTS", "THESIS_DATASETS", "check", "point_keys", "point_params",
+           "build", "write"]
+
+NAME = "fig_3_24"
+TITLE = "Fig. 3.24: minimum-trace relative to maximum-trace MVU (thesis 3.1.11)"
+# point key suffix -> MVU variant (thesis 3.1.4 "maximize trace", 3.1.11 "minimize trace")
+VARIANTS = {"max_trace": "equality", "min_trace": "min_trace"}
+# the thesis' columns: label and the number of leading dimensions it evaluated
+THESIS_DATASETS = {
+    "swiss_roll": ("Swiss roll (noise-free)", 2),
+    "teapot": ("teapot", 2),
+    "mnist_fives": ("MNIST fives", 10),
+    "frey": ("Frey faces", 10),
+}
+CLAIM = ("every ratio (min-trace value / max-trace value) of local continuity, trust "
+         "and intersection is below 1 on all four data sets: minimum-trace MVU is "
+         "significantly worse (3.1.11, Fig. 3.24)")
+LABELS = {"local_continuity": "continuity", "local_trust": "trust",
+          "neighborhood_intersection": "intersection"}
+
+
+def _conf(config: dict) -> dict:
+    return config["figures"][NAME]
+
+
+def _thesis_column(name: str) -> str:
+    cls = registry.get_dataset(name)
+    return cls.stand_in_for or cls.thesis_name or name
+
+
+def _dims(conf: dict, name: str) -> tuple[int, str]:
+    if name in conf["n_components"]:
+        return conf["n_components"][name], "profile"
+    thesis = THESIS_DATASETS.get(_thesis_column(name))
+    if thesis:
+        return thesis[1], "thesis 3.1.11"
+    return conf["default_n_components"], "profile default"
+
+
+def check(config: dict) -> None:
+    """Profile checks beyond the schema: data set and solver names, per-data-set
+    keys that name a listed data set, k and l below every given n_samples."""
+    conf = _conf(config)
+    where = f"figures.{NAME}"
+    for name in conf["datasets"]:
+        check_registered_dataset(name, f"{where}.datasets")
+    for key in ("dataset_params", "n_samples", "n_components"):
+        stray = [d for d in conf[key] if d not in conf["datasets"]]
+        if stray:
+            raise ConfigError(f"{where}.{key}: {stray[0]!r} is not in {where}.datasets "
+                              f"({', '.join(conf['datasets'])}); add it there or drop the entry")
+    if conf["solver"] not in MVU_SOLVERS:
+        raise ConfigError(f"{where}.solver: unknown solver {conf['solver']!r}; valid "
+                          f"solvers: {', '.join(MVU_SOLVERS)}")
+    for name, n in conf["n_samples"].items():
+        for what, value in (("n_neighbors", conf["n_neighbors"]),
+                            ("eval_neighbors", conf["eval_neighbors"]),
+                            (f"n_components.{name}", _dims(conf, name)[0])):
+            if value >= n:
+                raise ConfigError(f"{where}.{what} = {value} must be below "
+                                  f"n_samples.{name} = {n}; lower it or use more points")
+
+
+def point_keys(config: dict) -> list[str]:
+    """``<dataset>/max_trace`` and ``<dataset>/min_trace`` for every listed data set."""
+    return [f"{d}/{v}" for d in _conf(config)["datasets"] for v in VARIANTS]
+
+
+def point_params(config: dict, key: str) -> dict:
+    """Resolved parameters of ``<dataset>/<max_trace|min_trace>`` (any registered
+    data set; per-data-set values come from the profile section)."""
+    dataset, _, variant = key.partition("/")
+    if variant not in VARIANTS or "/" in variant:
+        raise ConfigError(f"figure point {NAME}/{key}: must be {NAME}/DATASET/VARIANT with "
+                          f"VARIANT one of {', '.join(VARIANTS)}")
+    check_registered_dataset(dataset, f"figure point {NAME}/{key}")
+    conf = _conf(config)
+    dims, dims_source = _dims(conf, dataset)
+    choice = dataset_choice(config, dataset, conf["n_samples"].get(dataset),
+                            conf["dataset_params"].get(dataset))
+    return mvu_point_params(config, conf, figure=NAME, key=key, dataset=choice,
+                            variant=VARIANTS[variant], n_neighbors=conf["n_neighbors"],
+                            n_components=dims, n_components_source=dims_source,
+                            thesis_dataset=_thesis_column(dataset))
+
+
+# ---- aggregation -----------------------------------------------------------------
+def _value(record: dict, measure: str) -> float:
+    if record["status"] != "ok":
+        return math.nan
+    value = record["measures"].get(measure)
+    return math.nan if value is None else float(value)
+
+
+def _solve(record: dict, field: str):
+    value = (record.get("solve") or {}).get(field)
+    return math.nan if value is None and field != "status" else value
+
+
+def verdict(ratio: float, tolerance: float) -> str:
+    """Our reading of one ratio against the thesis' claim "below 1"."""
+    if not np.isfinite(ratio):
+        return ""
+    if ratio < 1 - tolerance:
+        return "below 1 (as the thesis)"
+    if ratio > 1 + tolerance:
+        return "above 1 (contradicts the thesis)"
+    return f"equal within ±{tolerance:g} (thesis: below 1)"
+
+
+def _gap(records: dict[str, dict]) -> tuple[str, str]:
+    bad = [(v, r) for v, r in records.items() if r["status"] != "ok"]
+    if not bad:
+        return "ok", ""
+    reasons = {r["reason"] for _, r in bad}
+    if len(bad) == len(records) and len(reasons) == 1:
+        return bad[0][1]["status"], reasons.pop()
+    return bad[0][1]["status"], "; ".join(f"{v.replace('_', ' ')}: {r['reason']}"
+                                           for v, r in bad)
+
+
+def _missing_columns(config: dict) -> list[dict]:
+    """Rows for thesis data sets that no listed data set fills."""
+    listed = {_thesis_column(d) for d in _conf(config)["datasets"]}
+    rows = []
+    for column, (label, dims) in THESIS_DATASETS.items():
+        if column in listed:
+            continue
+        plugins = [n for n in registry.datasets("embedding") if _thesis_column(n) == column]
+        reason = (f"the thesis' {label} is not in figures.{NAME}.datasets; plugins that "
+                  f"provide it: {', '.join(plugins)}" if plugins else
+                  f"no dataset plugin provides the thesis' {label} (thesis_name "
+                  f"{column!r}); add one to datasets/ and list it under "
+                  f"figures.{NAME}.datasets")
+        for measure in MEASURES:
+            rows.append({"dataset": column, "thesis_dataset": column, "stand_in": False,
+                         "measure": measure, "n_components": dims, "thesis_claim": "ratio < 1",
+                         "status": "unavailable", "reason": reason})
+    return rows
+
+
+def build(config: dict) -> pd.DataFrame:
+    """One row per (data set, measure): both values, the ratio, our verdict, both
+    solves' statuses, certified gaps and violations, and the parameters used."""
+    conf = _conf(config)
+    rows = []
+    for dataset in conf["datasets"]:
+        records = {v: read_point(config, FigurePoint(NAME, f"{dataset}/{v}")) for v in VARIANTS}
+        status, reason = _gap(records)
+        params = next((r["params"] for r in records.values() if "params" in r), None) \
+            or point_params(config, f"{dataset}/max_trace")
+        n = next((r["n_samples"] for r in records.values() if r.get("n_samples")),
+                 params["subsample"] or params["dataset_params"].get("n_samples"))
+        for measure in MEASURES:
+            hi, lo = _value(records["max_trace"], measure), _value(records["min_trace"], measure)
+            ratio = lo / hi if status == "ok" and hi > 0 else math.nan
+            row = {
+                "dataset": dataset, "thesis_dataset": params["thesis_dataset"],
+                "stand_in": registry.get_dataset(dataset).stand_in_for is not None,
+                "measure": measure, "n_samples": n,
+                "n_neighbors": params["method_params"]["n_neighbors"],
+                "n_components": params["method_params"]["n_components"],
+                "eval_neighbors": params["eval_neighbors"], "solver": params["solver"],
+                "max_trace_value": hi, "min_trace_value": lo, "ratio": ratio,
+                "thesis_claim": "ratio < 1", "verdict": verdict(ratio, conf["equal_tolerance"]),
+                "status": status, "reason": reason,
+            }
+            for v, record in records.items():
+                row[f"{v}_status"] = record["status"]
+                row[f"{v}_solve_status"] = _solve(record, "status")
+                row[f"{v}_gap"] = _solve(record, "gap")
+                row[f"{v}_violation"] = _solve(record, "violation")
+                row[f"{v}_kernel_trace"] = record.get("trace", math.nan)
+            rows.append(row)
+    frame = pd.DataFrame(rows + _missing_columns(config))
+    frame["certified"] = (frame.get("max_trace_solve_status") == "optimal") & \
+                         (frame.get("min_trace_solve_status") == "optimal")
+    return frame
+
+
+def summary(frame: pd.DataFrame) -> str:
+    """One sentence: how many measured ratios are below, equal to or above 1."""
+    parts = []
+    for label, part in (("real data", frame[~frame["stand_in"].astype(bool)]),
+                        ("stand-ins", frame[frame["stand_in"].astype(bool)])):
+        measured = part[part["status"] == "ok"]
+        if part.empty:
+            continue
+        below = int(measured["verdict"].str.startswith("below").sum())
+        above = int(measured["verdict"].str.startswith("above").sum())
+        equal = len(measured) - below - above
+        gaps = sorted(set(part.loc[part["status"] != "ok", "dataset"]))
+        text = (f"{label}: {below} of {len(measured)} measured ratios below 1, "
+                f"{equal} equal, {above} above")
+        uncertified = int((~measured["certified"].astype(bool)).sum())
+        if uncertified:
+            text += f", {uncertified} of them from solves not certified optimal (†)"
+        if gaps:
+            text += f" (gaps: {', '.join(gaps)})"
+        parts.append(text)
+    if not parts or frame["status"].eq("ok").sum() == 0:
+        return "no ratio measured yet; " + "; ".join(parts)
+    return "; ".join(parts)
+
+
+# ---- outputs ---------------------------------------------------------------------
+def _column_title(frame: pd.DataFrame, dataset: str) -> str:
+    row = frame[frame["dataset"] == dataset].iloc[0]
+    label = THESIS_DATASETS.get(dataset, (dataset,))[0]
+    if row["stand_in"]:
+        label = f"{dataset} (stand-in for {row['thesis_dataset']})"
+    return label
+
+
+def _plot(frame: pd.DataFrame, config: dict, path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    datasets = list(dict.fromkeys(frame["dataset"]))
+    fig, ax = plt.subplots(figsize=(1.9 * len(datasets) + 2.5, 4.2))
+    width = 0.8 / len(MEASURES)
+    for j, measure in enumerate(MEASURES):
+        part = frame[frame["measure"] == measure].set_index("dataset")
+        xs = np.arange(len(datasets)) + (j - 1) * width
+        heights = [part.loc[d, "ratio"] if part.loc[d, "status"] == "ok" else 0.0
+                   for d in datasets]
+        bars = ax.bar(xs, heights, width, label=LABELS[measure])
+        for bar, d in zip(bars, datasets):
+            if part.loc[d, "stand_in"]:
+                bar.set_hatch("//")
+        for x, d in zip(xs, datasets):
+            if part.loc[d, "status"] != "ok":
+                ax.text(x, 0.02, gap_mark(part.loc[d, "status"]), rotation=90,
+                        ha="center", va="bottom", fontsize=8, color="dimgray")
+    ax.axhline(1.0, color="black", linewidth=1, linestyle="--")
+    ax.set_xticks(np.arange(len(datasets)))
+    ax.set_xticklabels([_column_title(frame, d).replace(" (", "\n(") for d in datasets],
+                       fontsize=8)
+    ax.set_ylabel("min trace / max trace")
+    top = np.nanmax(np.r_[frame["ratio"].to_numpy(dtype=float), 1.0])
+    ax.set_ylim(0, max(1.15, 1.05 * top))
+    ax.set_title(f"{TITLE}\nprofile {config['profile']}; dashed line: equal quality; "
+                 f"hatched: stand-in data",
+                 fontsize=9)
+    ax.legend(fontsize=8, loc="lower right")
+    save_png(fig, path)
+    plt.close(fig)
+
+
+def _fmt(value) -> str:
+    return "–" if value is None or not np.isfinite(value) else f"{value:.3f}"
+
+
+def _ratio_table(frame: pd.DataFrame, notes: Footnotes) -> str:
+    grid = {}
+    for dataset, part in frame.groupby("dataset", sort=False):
+        cells = {}
+        for row in part.itertuples():
+            if row.status != "ok":
+                cells[LABELS[row.measure]] = f"{gap_mark(row.status)}{notes.mark(row.reason)}"
+            else:
+                flag = "" if row.certified else "†"
+                cells[LABELS[row.measure]] = (f"{row.ratio:.3f} ({_fmt(row.min_trace_value)} / "
+                                              f"{_fmt(row.max_trace_value)}){flag}")
+        first = part.iloc[0]
+        cells["n, dims, k, l"] = (f"{'?' if pd.isna(first.get('n_samples')) else int(first['n_samples'])}, "
+                                  f"{int(first['n_components'])}, "
+                                  f"{'-' if pd.isna(first.get('n_neighbors')) else int(first['n_neighbors'])}, "
+                                  f"{'-' if pd.isna(first.get('eval_neighbors')) else int(first['eval_neighbors'])}")
+        grid[_column_title(frame, dataset)] = cells
+    return tabulate(pd.DataFrame.from_dict(grid, orient="index").fillna(""),
+                    headers="keys", tablefmt="github")
+
+
+def _choices(config: dict) -> list[str]:
+    conf = _conf(config)
+    return [
+        f"l = {conf['eval_neighbors']} for the metrics: 3.1.11 does not say; Table 3.2 uses "
+        f"l = 15 (set figures.{NAME}.eval_neighbors).",
+        f"k = {conf['n_neighbors']} for both SDPs: 3.1.11 does not say; 3.1.9 runs MVU with "
+        f"k = 5 (set figures.{NAME}.n_neighbors).",
+        "Dimensions evaluated: the leading 2 eigenvectors (scaled by the square roots of "
+        "their eigenvalues, 3.21) for the Swiss roll and the teapot, the leading 10 for "
+        "digits and faces, as 3.1.11 says; the metrics compare them with the full input.",
+        "Data set sizes: the thesis prints only n = 500 for MNIST fives (Fig. 3.25). "
+        "config/full.yaml uses the teapot's 400 frames, the 1965 Frey faces (3.1.5 says "
+        "1960, Table 3.2 1965) and a noise-free Swiss roll of n = 1000 (the size of "
+        "Fig. 3.28); smaller profiles take seeded subsamples (n_samples).",
+        "Max trace = MVU with equality constraints (3.1.4, variant 'equality'); min trace = "
+        "the SDP of 3.1.11 (same constraints, trace minimised, variant 'min_trace'). Both "
+        "are solved by the profile's solver and certified by the harness; † marks a ratio "
+        "whose solves are not both certified optimal.",
+        f"A ratio within ±{conf['equal_tolerance']:g} of 1 counts as 'equal' (a rigid "
+        f"graph has one feasible kernel, so both SDPs return it), neither confirming nor "
+        f"refuting 'below 1' (set figures.{NAME}.equal_tolerance). The thesis notes that "
+        f"the min-trace output on the noise-free Swiss roll was 'almost identical to the "
+        f"input'; on a sparsely sampled roll (small n) the max-trace output is too, and "
+        f"the Swiss roll's ratios are then 1.",
+        "Swiss roll generator: scikit-learn's make_swiss_roll (noise 0), as in Table 3.2; "
+        "(3.29) normalises by n·l.",
+    ]
+
+
+def write(config: dict) -> list:
+    """Write ``results/<profile>/figures/fig_3_24.{csv,png,md}``; return the paths."""
+    frame = build(config)
+    paths = figure_paths(config, NAME)
+    notes = Footnotes()
+    table = _ratio_table(frame, notes)
+    conf = _conf(config)
+    md = [f"# {TITLE}", "", f"Profile `{config['profile']}`: solver `{conf['solver']}`, "
+          f"k = {conf['n_neighbors']}, l = {conf['eval_neighbors']}.",
+          "", f"**Thesis' claim:** {CLAIM}.", "",
+          f"**Our verdict:** {summary(frame)}.", "",
+          "## Ratios: min trace / max trace (min-trace value / max-trace value)", "",
+          table, "", "![Fig. 3.24](fig_3_24.png)", "",
+          "## Choices where the thesis is ambiguous", ""]
+    md += [f"- {line}" for line in _choices(config)]
+    stand_ins = [d for d in dict.fromkeys(frame.loc[frame["stand_in"].astype(bool), "dataset"])]
+    for name in stand_ins:
+        cls = registry.get_dataset(name)
+        md.append(f"- {name} is a synthetic stand-in for the thesis' {cls.stand_in_for} "
+                  f"data ({cls.description}); its ratios are no reproduction claim.")
+    md += ["", "## Gaps", ""] + ([f"- [{i + 1}] {t}" for i, t in enumerate(notes.texts)]
+                                 or ["- none"])
+    md += ["", "## Points", ""]
+    for dataset in _conf(config)["datasets"]:
+        for v in VARIANTS:
+            record = read_point(config, FigurePoint(NAME, f"{dataset}/{v}"))
+            if record["status"] != "missing":
+                md.append(f"- `{point_line(record)}`")
+    _plot(frame, config, paths["png"])
+    write_text_atomic(paths["csv"], frame.to_csv(index=False, float_format="%.6g"))
+    write_text_atomic(paths["md"], "\n".join(md) + "\n")
+    return [paths["csv"], paths["png"], paths["md"]]

@@ -1,0 +1,281 @@
+"""Fig. 3.28 (thesis 3.1.12): MVU on a noise-free Swiss roll under varying k.
+
+"Figure 3.29 [sic: the caption is Fig. 3.28] illustrates this on a synthetic Swiss
+roll example of size n = 1000. Here k = 4, 5, 6 are clearly the best choices. The bar
+plot [...] shows the harmonic mean of local trust, local continuity and local
+intersection of the resulting two dimensional embeddings. The normalized eigenvalue
+plot [...] reveals that for k >= 7 three dimensions are required with almost equal
+variance. This is the same eigenvalue spectrum as that of PCA on the input - a clear
+sign that the data set did not unfold." Caption: "The data set locks at k = 7."
+
+One point per k (``fig_3_28/k<k>``): ``MVU(variant="equality", n_neighbors=k,
+n_components=2)`` on the same Swiss roll. The aggregation writes, per k, the three
+metrics of the 2-D embedding and their harmonic mean, the normalised eigenvalues of
+the kernel (eigenvalues / their sum), whether the third exceeds ``lock_threshold``
+(our test for "locked up"), and the verdict: the first measured k that is locked,
+beside the thesis' k = 7.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from tabulate import tabulate
+
+from harness.config import ConfigError
+from harness.experiments.common import (
+    MEASURES, FigurePoint, check_registered_dataset, dataset_choice, figure_paths,
+    gap_mark, harmonic_mean, mvu_point_params, point_line, read_point, save_png,
+)
+from harness.records import write_text_atomic
+from harness.solvers.mvu_solve import MVU_SOLVERS
+from harness.tables import Footnotes
+
+__all__ = ["NAME", "THESIS_LOCK_K", "check", "point_keys", "point_params", "build",
+           "lock_verdict", "write"]
+
+NAME = "fig_3_28"
+TITLE = "Fig. 3.28: MVU of a noise-free Swiss roll under varying k (thesis 3.1.12)"
+THESIS_LOCK_K = 7
+THESIS_BEST_K = (4, 5, 6)
+THESIS_N = 1000
+CLAIM = ("the Swiss roll (n = 1000) locks at k = 7: for k >= 7 three dimensions carry "
+         "almost equal variance (the PCA spectrum of the input), while k = 4, 5, 6 "
+         "unfold it and are the best choices (3.1.12, Fig. 3.28)")
+
+
+def _conf(config: dict) -> dict:
+    return config["figures"][NAME]
+
+
+def check(config: dict) -> None:
+    """Profile checks beyond the schema: data set and solver names; every k, l and
+    the output dimension below n_samples."""
+    conf = _conf(config)
+    where = f"figures.{NAME}"
+    check_registered_dataset(conf["dataset"], f"{where}.dataset")
+    if conf["solver"] not in MVU_SOLVERS:
+        raise ConfigError(f"{where}.solver: unknown solver {conf['solver']!r}; valid "
+                          f"solvers: {', '.join(MVU_SOLVERS)}")
+    n = conf["n_samples"]
+    too_big = [k for k in conf["k"] if k >= n]
+    if too_big:
+        raise ConfigError(f"{where}.k: k = {too_big[0]} must be below n_samples = {n}; "
+                          f"drop it or use more points")
+    for what in ("eval_neighbors", "n_components"):
+        if conf[what] >= n:
+            raise ConfigError(f"{where}.{what} = {conf[what]} must be below n_samples = {n}")
+    if conf["n_eigenvalues"] < 3:
+        raise ConfigError(f"{where}.n_eigenvalues = {conf['n_eigenvalues']}: need at least 3 "
+                          f"(the lock-up test reads the third)")
+
+
+def point_keys(config: dict) -> list[str]:
+    """``k<k>`` for every k of the sweep."""
+    return [f"k{k}" for k in _conf(config)["k"]]
+
+
+def _parse_k(key: str) -> int:
+    if not (key.startswith("k") and key[1:].isdigit() and int(key[1:]) >= 1):
+        raise ConfigError(f"figure point {NAME}/{key}: must be {NAME}/k<K> with K a "
+                          f"positive integer, e.g. {NAME}/k7")
+    return int(key[1:])
+
+
+def point_params(config: dict, key: str) -> dict:
+    """Resolved parameters of ``k<k>`` (any k >= 1; the rest from the profile)."""
+    k = _parse_k(key)
+    conf = _conf(config)
+    choice = dataset_choice(config, conf["dataset"], conf["n_samples"], conf["dataset_params"])
+    return mvu_point_params(config, conf, figure=NAME, key=key, dataset=choice,
+                            variant="equality", n_neighbors=k,
+                            n_components=conf["n_components"])
+
+
+# ---- aggregation -----------------------------------------------------------------
+def build(config: dict) -> pd.DataFrame:
+    """One row per k: metrics, harmonic mean, normalised eigenvalues, lock test, the
+    solve's status, and the n and solver used; the verdict columns repeat per row."""
+    conf = _conf(config)
+    m, threshold = conf["n_eigenvalues"], conf["lock_threshold"]
+    rows = []
+    for key in point_keys(config):
+        record = read_point(config, FigurePoint(NAME, key))
+        ok = record["status"] == "ok"
+        solve = record.get("solve") or {}
+        row = {"k": _parse_k(key), "dataset": conf["dataset"],
+               "n_samples": record.get("n_samples", conf["n_samples"]),
+               "solver": conf["solver"], "status": record["status"],
+               "reason": record.get("reason", "")}
+        values = [float(record["measures"][q]) if ok else math.nan for q in MEASURES]
+        row.update(zip(MEASURES, values))
+        row["harmonic_mean"] = harmonic_mean(values)
+        spectrum = record.get("normalised_eigenvalues") or []
+        for i in range(m):
+            row[f"ev{i + 1}"] = spectrum[i] if ok and i < len(spectrum) else (0.0 if ok else math.nan)
+        pca = record.get("input_spectrum") or []
+        for i in range(3):
+            row[f"input_pca_ev{i + 1}"] = pca[i] if i < len(pca) else math.nan
+        row["locked"] = bool(row["ev3"] > threshold) if ok else pd.NA
+        row.update(kernel_trace=record.get("trace", math.nan),
+                   solve_status=solve.get("status"), solve_gap=solve.get("gap"),
+                   solve_violation=solve.get("violation"),
+                   wall_seconds=(record.get("timing") or {}).get("wall_seconds"))
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    ours, text = lock_verdict(frame, threshold)
+    frame["lock_threshold"] = threshold
+    frame["our_lock_k"] = ours
+    frame["thesis_lock_k"] = THESIS_LOCK_K
+    frame["verdict"] = text
+    return frame
+
+
+def lock_verdict(frame: pd.DataFrame, threshold: float) -> tuple[float, str]:
+    """The first measured k whose third normalised eigenvalue exceeds ``threshold``
+    (NaN if none), and a sentence comparing it with the thesis' k = 7."""
+    measured = frame[frame["status"] == "ok"].sort_values("k")
+    if measured.empty:
+        return math.nan, "no k measured yet"
+    locked = measured[measured["locked"].astype(bool)]
+    gaps = sorted(frame.loc[frame["status"] != "ok", "k"])
+    caveat = f" (k = {', '.join(map(str, gaps))} not measured)" if gaps else ""
+    if "solve_status" in measured:
+        loose = list(measured.loc[measured["solve_status"] != "optimal", "k"])
+        if loose:
+            caveat += f" (k = {', '.join(map(str, loose))} from solves not certified optimal)"
+    if locked.empty:
+        return math.nan, (f"no lock-up for k = {', '.join(map(str, measured['k']))}: "
+                          f"third normalised eigenvalue <= {threshold:g}; thesis: locks at "
+                          f"k = {THESIS_LOCK_K}{caveat}")
+    k = int(locked["k"].iloc[0])
+    agree = "agrees with" if k == THESIS_LOCK_K else "differs from"
+    return float(k), (f"locks at k = {k} (first measured k with third normalised "
+                      f"eigenvalue > {threshold:g}); {agree} the thesis' k = "
+                      f"{THESIS_LOCK_K}{caveat}")
+
+
+# ---- outputs ---------------------------------------------------------------------
+def _plot(frame: pd.DataFrame, config: dict, path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    conf = _conf(config)
+    m = conf["n_eigenvalues"]
+    ks = frame["k"].to_numpy()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    ok = (frame["status"] == "ok").to_numpy()
+    left.bar(ks, np.where(ok, frame["harmonic_mean"].fillna(0.0), 0.0), color="tab:blue")
+    for k, status in zip(ks, frame["status"]):
+        if status != "ok":
+            left.text(k, 0.02, gap_mark(status), rotation=90, ha="center", va="bottom",
+                      fontsize=8, color="dimgray")
+    left.set_ylim(0, 1.05)
+    left.set_xticks(ks)
+    left.set_xlabel("k")
+    left.set_ylabel("harmonic mean of continuity, trust, intersection")
+    width = 0.8 / m
+    for i in range(m):
+        right.bar(ks + (i - (m - 1) / 2) * width, frame[f"ev{i + 1}"].fillna(0.0), width,
+                  label=f"λ{i + 1}/Σλ")
+    right.axhline(conf["lock_threshold"], color="black", linestyle="--", linewidth=1,
+                  label=f"lock threshold ({conf['lock_threshold']:g}, λ3)")
+    right.set_xticks(ks)
+    right.set_xlabel("k")
+    right.set_ylabel("normalised eigenvalue")
+    right.set_ylim(0, 1.05)
+    pca = frame[["input_pca_ev1", "input_pca_ev2", "input_pca_ev3"]].dropna()
+    if len(pca):
+        right.set_title("input PCA (a locked roll's spectrum): "
+                        + " ".join(f"{v:.2f}" for v in pca.iloc[0]), fontsize=8)
+    right.legend(fontsize=7, ncol=2, loc="upper right")
+    n = frame["n_samples"].dropna()
+    fig.suptitle(f"{TITLE}\nprofile {config['profile']}, n = "
+                 f"{int(n.iloc[0]) if len(n) else '?'}, solver {conf['solver']}; "
+                 f"{frame['verdict'].iloc[0]}", fontsize=9, y=1.04)
+    save_png(fig, path)
+    plt.close(fig)
+
+
+def _choices(config: dict) -> list[str]:
+    conf = _conf(config)
+    return [
+        "The text refers to this experiment as 'Figure 3.29'; the caption and the "
+        "figure are Fig. 3.28 (3.29 is the bad-edges figure).",
+        f"Data: a noise-free Swiss roll (scikit-learn's make_swiss_roll, as in Table 3.2) "
+        f"of n = {conf['n_samples']}; the thesis says n = 1000 and that the roll is "
+        f"synthetic, not whether it is noise-free (3.1.6 shows noise-free rolls lock up "
+        f"more easily). Set figures.{NAME}.n_samples and dataset_params.",
+        f"k = {', '.join(map(str, conf['k']))}: the thesis names k = 4-7 in the text; "
+        f"the range is our choice.",
+        f"l = {conf['eval_neighbors']} for the metrics: the thesis does not say; Table 3.2 "
+        f"uses l = 15. Harmonic mean = 3 / (1/C + 1/T + 1/N) of the {conf['n_components']}-D "
+        f"embedding.",
+        f"'Locked up' is judged by eye in the thesis; we call a k locked when the third "
+        f"normalised eigenvalue of the kernel exceeds {conf['lock_threshold']:g} "
+        f"(figures.{NAME}.lock_threshold). An unfolded roll has two dominant eigenvalues "
+        f"and a third near 0; the input's PCA spectrum (three almost equal values, given "
+        f"as input_pca_ev1-3 in the CSV) is what a locked roll reproduces.",
+        f"Solver: {conf['solver']} (the thesis used an off-the-shelf SDP solver, CSDP, "
+        f"3.1.7); every solve is certified by the harness (solve_status, solve_gap).",
+    ]
+
+
+def write(config: dict) -> list:
+    """Write ``results/<profile>/figures/fig_3_28.{csv,png,md}``; return the paths."""
+    conf = _conf(config)
+    frame = build(config)
+    paths = figure_paths(config, NAME)
+    notes = Footnotes()
+    shown = []
+    for row in frame.itertuples():
+        if row.status != "ok":
+            shown.append({"k": row.k, "harmonic mean": f"{gap_mark(row.status)}"
+                                                        f"{notes.mark(row.reason)}"})
+            continue
+        cells = {"k": row.k, "harmonic mean": f"{row.harmonic_mean:.3f}"}
+        cells.update({q.split("_")[-1]: f"{getattr(row, q):.3f}" for q in MEASURES})
+        cells["λ/Σλ"] = " ".join(f"{getattr(row, f'ev{i + 1}'):.3f}"
+                                  for i in range(conf["n_eigenvalues"]))
+        cells["locked"] = "yes" if row.locked else "no"
+        gap = "-" if row.solve_gap is None or pd.isna(row.solve_gap) else f"{row.solve_gap:.1e}"
+        cells["solve"] = f"{row.solve_status}, gap {gap}"
+        shown.append(cells)
+    n = frame["n_samples"].dropna()
+    pca = frame[["input_pca_ev1", "input_pca_ev2", "input_pca_ev3"]].dropna()
+    md = [f"# {TITLE}", "", f"Profile `{config['profile']}`: n = "
+          f"{int(n.iloc[0]) if len(n) else conf['n_samples']}, solver `{conf['solver']}`, "
+          f"{conf['n_components']}-D embeddings, l = {conf['eval_neighbors']}.", "",
+          f"**Thesis' claim:** {CLAIM}.", "",
+          f"**Our verdict:** {frame['verdict'].iloc[0]}.", ""]
+    if len(pca):
+        md += [f"PCA spectrum of the input (first three, normalised): "
+               f"{' '.join(f'{v:.3f}' for v in pca.iloc[0])}.", ""]
+    if frame["harmonic_mean"].notna().any():
+        best = frame.loc[frame["harmonic_mean"].idxmax()]
+        md += [f"Best harmonic mean: k = {int(best['k'])} ({best['harmonic_mean']:.3f}); "
+               f"thesis: k = {', '.join(map(str, THESIS_BEST_K))} are the best choices.", ""]
+    md += ["## Per k", "", tabulate(pd.DataFrame(shown).fillna(""), headers="keys",
+                                     tablefmt="github", showindex=False), "",
+           "![Fig. 3.28](fig_3_28.png)", "", "## Choices where the thesis is ambiguous", ""]
+    md += [f"- {line}" for line in _choices(config)]
+    if conf["n_samples"] != THESIS_N:
+        md.append(f"- n = {conf['n_samples']} is not the thesis' n = {THESIS_N}: whether "
+                  f"and at which k a roll locks up depends on how densely it is sampled "
+                  f"(a sparse roll's k-nearest-neighbour graph is rigid already at small k), "
+                  f"so only an n = {THESIS_N} run tests the thesis' k = {THESIS_LOCK_K}.")
+    md += ["", "## Gaps", ""] + ([f"- [{i + 1}] {t}" for i, t in enumerate(notes.texts)]
+                                 or ["- none"])
+    md += ["", "## Points", ""]
+    for key in point_keys(config):
+        record = read_point(config, FigurePoint(NAME, key))
+        if record["status"] != "missing":
+            md.append(f"- `{point_line(record)}`")
+    _plot(frame, config, paths["png"])
+    write_text_atomic(paths["csv"], frame.to_csv(index=False, float_format="%.6g"))
+    write_text_atomic(paths["md"], "\n".join(md) + "\n")
+    return [paths["csv"], paths["png"], paths["md"]]

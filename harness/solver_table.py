@@ -1,0 +1,298 @@
+"""Solver point records -> the MVU solver comparison table (thesis 3.1.4-3.1.6).
+
+``results/<profile>/tables/solver_table.csv`` is long-form, one row per (variant,
+backend, n) with every number of the record (:data:`COLUMNS`), including the time
+relative to the native solver. ``.md`` and ``.tex`` show, per variant, three grids of
+backends x n: (1) wall time, certified gap, violation and verdict; (2) objective and
+certified bound; (3) wall time relative to the native solver at the same n. Failures,
+time-outs and skips are marked cells with numbered footnotes giving the reason; the
+notes state the problem, the tolerances, the time limit, the BLAS threads and the
+machine (from the records' provenance). The points come from
+:mod:`harness.solver_points`.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from tabulate import tabulate
+
+from harness.records import read_record, write_text_atomic
+from harness.solver_points import point_path, solver_points
+from harness.tables import GAP_MARKS, Footnotes
+
+__all__ = ["TABLE", "COLUMNS", "build_solver_table", "write_solver_table"]
+
+TABLE = "solver_table"
+COLUMNS = [
+    "variant", "backend", "n", "m", "status", "verdict", "reason", "wall_seconds",
+    "time_ratio_to_native", "compile_seconds", "solve_seconds", "process_wall_seconds",
+    "cpu_seconds", "certify_seconds", "peak_memory_mb", "objective", "bound", "gap",
+    "violation", "eigenvalue", "rank", "solver_status", "tol_gap", "tol_violation",
+    "time_limit_seconds", "blas_threads", "commit",
+]
+VARIANT_TEXT = {
+    "equality": "equality (3.1.4): max tr K s.t. K ⪰ 0, sum K = 0, "
+                "K_ii + K_jj - 2 K_ij = |x_i - x_j|^2 on every edge",
+    "inequality": "inequality (3.1.6): as equality with <= on every edge",
+    "slack": "slack (3.1.6): (1 - omega) tr K - omega sum |xi| with slack xi on every edge",
+    "min_trace": "min_trace (3.1.11): min tr K under the equality constraints",
+}
+
+
+def _missing(point) -> dict:
+    return {"status": "missing", "reason": (
+        f"no record yet: run `harness solve-point --variant {point.variant} "
+        f"{point.backend} {point.n}`")}
+
+
+def _row(point, record: dict) -> dict:
+    cert = record.get("certificate") or {}
+    timing = record.get("timing") or {}
+    params = record.get("params", {})
+    git = record.get("provenance", {}).get("git", {})
+    row = {"variant": point.variant, "backend": point.backend, "n": point.n,
+           "m": record.get("problem", {}).get("m"), "status": record["status"],
+           "verdict": record.get("verdict", record["status"]),
+           "reason": record.get("reason", ""),
+           "objective": cert.get("value"), "bound": cert.get("bound"), "gap": cert.get("gap"),
+           "violation": cert.get("violation"), "eigenvalue": cert.get("eigenvalue"),
+           "rank": record.get("rank"), "solver_status": record.get("solver_status", ""),
+           "commit": (git.get("commit", "")[:10] + (" (dirty)" if git.get("dirty") else ""))}
+    for key in ("wall_seconds", "compile_seconds", "solve_seconds", "process_wall_seconds",
+                "cpu_seconds", "certify_seconds", "peak_memory_mb"):
+        row[key] = timing.get(key)
+    for key in ("tol_gap", "tol_violation", "time_limit_seconds", "blas_threads"):
+        row[key] = params.get(key)
+    return row
+
+
+def _load(config: dict) -> tuple[pd.DataFrame, list[dict]]:
+    rows, records = [], []
+    for point in solver_points(config):
+        path = point_path(config, point)
+        record = read_record(path) if path.exists() else _missing(point)
+        if path.exists():
+            records.append(record)
+        rows.append(_row(point, record))
+    frame = pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "time_ratio_to_native"])
+    return frame.astype({"m": "Int64", "rank": "Int64"}), records
+
+
+def _time_ratio(frame: pd.DataFrame) -> pd.Series:
+    """wall / native wall at the same (variant, n); both must be completed solves."""
+    done = frame["status"] == "ok"
+    wall = pd.to_numeric(frame["wall_seconds"], errors="coerce").where(done)
+    native = frame.assign(wall=wall)[frame["backend"] == "native"]
+    base = native.set_index(["variant", "n"])["wall"]
+    keys = pd.MultiIndex.from_frame(frame[["variant", "n"]])
+    return pd.Series(wall.to_numpy() / base.reindex(keys).to_numpy(), index=frame.index)
+
+
+def _table(config: dict) -> tuple[pd.DataFrame, list[dict]]:
+    frame, records = _load(config)
+    frame["time_ratio_to_native"] = _time_ratio(frame)
+    return frame[COLUMNS], records
+
+
+def build_solver_table(config: dict) -> pd.DataFrame:
+    """The long table of a validated profile: one row per point, :data:`COLUMNS`.
+
+    A point without a record has status ``missing``. ``time_ratio_to_native`` is the
+    wall time over the native solver's at the same variant and n, defined when both
+    solves completed (record status ``ok``: verdict optimal or inaccurate).
+    """
+    return _table(config)[0]
+
+
+# ---- formatting ----------------------------------------------------------------
+def _finite(x) -> bool:
+    return x is not None and not (isinstance(x, float) and math.isnan(x)) and np.isfinite(x)
+
+
+def _seconds(t) -> str:
+    if not _finite(t):
+        return "–"
+    return f"{t:.2f} s" if t < 10 else f"{t:.1f} s" if t < 100 else f"{t:.0f} s"
+
+
+def _sci(x) -> str:
+    """2 significant digits, short exponent: 4.0e-4."""
+    if not _finite(x):
+        return "∞" if x is not None and not math.isnan(x) else "–"
+    if x == 0:
+        return "0"
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def _numbers(row) -> str:
+    return (f"{_seconds(row['wall_seconds'])}, gap {_sci(row['gap'])}, "
+            f"viol {_sci(row['violation'])}")
+
+
+def _main_cell(row, notes: Footnotes) -> str:
+    if row["status"] == "ok":
+        text = f"{_numbers(row)}, {row['verdict']}"
+        if row["verdict"] != "optimal":
+            said = f"; the solver said {row['solver_status']!r}" if row["solver_status"] else ""
+            text += notes.mark(f"{row['reason']}{said}")
+        return text
+    mark = row["verdict"] if row["status"] == "failed" else GAP_MARKS.get(row["status"], row["status"])
+    text = f"{mark}{notes.mark(row['reason'])}"
+    if _finite(row["gap"]):  # a time-out that still left a certified iterate
+        text += f": {_numbers(row)}"
+    elif row["status"] == "timeout" and _finite(row["wall_seconds"]):
+        text += f" ({_seconds(row['wall_seconds'])})"
+    return text
+
+
+def _objective_cell(row) -> str:
+    if not _finite(row["objective"]):
+        return "–"
+    sign = "≥" if row["variant"] == "min_trace" else "≤"
+    bound = f"{row['bound']:.6g}" if _finite(row["bound"]) else "∞"
+    return f"{row['objective']:.6g} ({sign} {bound})"
+
+
+def _ratio_cell(row) -> str:
+    r = row["time_ratio_to_native"]
+    if not _finite(r):
+        return "–"
+    return f"{r:.2f}×" if r < 10 else f"{r:.0f}×"
+
+
+def _grid(part: pd.DataFrame, text) -> pd.DataFrame:
+    """Backends x n ('n = 40'); an n a backend does not run stays blank."""
+    sizes = sorted(part["n"].unique())
+    grid = {backend: {f"n = {row['n']}": text(row) for _, row in group.iterrows()}
+            for backend, group in part.groupby("backend", sort=False)}
+    return pd.DataFrame.from_dict(grid, orient="index")[[f"n = {n}" for n in sizes]].fillna("")
+
+
+def _blocks(frame: pd.DataFrame, notes: Footnotes) -> list[tuple[str, pd.DataFrame]]:
+    blocks = []
+    for variant in dict.fromkeys(frame["variant"]):
+        part = frame[frame["variant"] == variant]
+        blocks.append((f"{variant}: wall time, certified gap, violation, verdict",
+                       _grid(part, lambda row: _main_cell(row, notes))))
+        blocks.append((f"{variant}: objective (certified bound)", _grid(part, _objective_cell)))
+        others = part[part["backend"] != "native"]
+        if (part["backend"] == "native").any() and len(others):
+            blocks.append((f"{variant}: wall time relative to the native solver",
+                           _grid(others, _ratio_cell)))
+    return blocks
+
+
+# ---- notes ---------------------------------------------------------------------
+def _distinct(values) -> list:
+    return list(dict.fromkeys(v for v in values if v not in (None, "")))
+
+
+def _machine_lines(records: list[dict]) -> list[str]:
+    prov = [r["provenance"] for r in records if "provenance" in r]
+    if not prov:
+        return ["Machine: no records yet."]
+    machines = _distinct(
+        f"{p['machine']['node']} ({p['machine']['processor']}, {p['machine']['cpu_count']} "
+        f"CPUs, {p['machine']['platform']}), Python {p['python']}" for p in prov)
+    keep = ("numpy", "scipy", "cvxpy", "clarabel", "scs", "cvxopt", "sdpa-python", "mosek")
+    packages = _distinct(", ".join(f"{k} {p['packages'][k]}" for k in keep if k in p["packages"])
+                         for p in prov)
+    commits = _distinct(p["git"]["commit"][:10] + (" (dirty)" if p["git"]["dirty"] else "")
+                        for p in prov)
+    lines = [f"Machine{'s' if len(machines) > 1 else ''}: {'; '.join(machines)}."]
+    lines.append(f"Packages: {' | '.join(packages)}.")
+    lines.append(f"Commit{'s' if len(commits) > 1 else ''}: {', '.join(commits)}.")
+    return lines
+
+
+def _threads_line(config: dict, records: list[dict]) -> str:
+    seen = sorted({lib["num_threads"] for r in records for lib in r.get("blas_during_run") or []
+                   if lib.get("num_threads") is not None})
+    during = ", ".join(map(str, seen)) if seen else "not measured yet"
+    return (f"BLAS/OpenMP threads: blas_threads = {config['blas_threads']} "
+            f"(threadpoolctl); seen during the solves: {during}. Points run one per "
+            f"Snakemake job, possibly in parallel.")
+
+
+def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[str]) -> list[str]:
+    s = config["solver_table"]
+    edges = ", ".join(f"n = {n}: {int(m)}" for n, m in
+                      frame.dropna(subset=["m"]).groupby("n")["m"].first().items())
+    lines = [
+        "Each cell of the first grid: wall time of the solve (cvxpy backends: model "
+        "compilation and solver; native: the whole low-rank solve including its own "
+        "stopping certificate), certified relative gap, relative constraint violation, "
+        "and the harness' verdict. The certificate is recomputed by the harness "
+        "(harness.problems.mvu_certificate.certify) from the returned factor F (K = F F^T) "
+        "and edge multipliers w, never taken from the solver: gap = |bound - value| / "
+        "max(|bound|, |value|) with the weak-duality bound from w; violation = max_e "
+        "| |f_i - f_j|^2 - b_e | / max_e b_e.",
+        f"Verdict: optimal when gap <= {s['tol_gap']:g} and violation <= "
+        f"{s['tol_violation']:g}; inaccurate otherwise (the solver's own status is in the "
+        f"footnote and the CSV); timeout, failed, infeasible and skipped cells give the "
+        f"reason in a footnote; a blank cell is an n the profile does not run for that "
+        f"backend.",
+        f"Problem: Swiss roll (datasets.swiss_roll, sklearn generator, seed "
+        f"{config['seed']}) with {s['extra_noise_dims']} extra dimensions of "
+        f"N(0, {s['extra_noise_std']:g}^2) noise (thesis Fig. 3.5); clique graph of the "
+        f"k = {s['k']} nearest neighbours (3.1.4), duplicate edges removed "
+        f"(edges m: {edges or 'no records yet'}).",
+        *[f"Variant {VARIANT_TEXT[v]}." for v in s["variants"]],
+        f"Time limit: {s['time_limit_seconds']:g} s per solve (the solver's budget); its "
+        f"process is killed at {s['time_limit_seconds'] + s['grace_seconds']:g} s. Dense "
+        f"cvxpy backends are skipped beyond their size cap (methods.mvu.DENSE_SOLVER_MAX_N).",
+        "Time relative to native: wall time / the native solver's wall time at the same "
+        "variant and n, where both solves completed (optimal or inaccurate).",
+        _threads_line(config, records),
+        *_machine_lines(records),
+    ]
+    return lines + [f"[{i + 1}] {text}" for i, text in enumerate(gaps)]
+
+
+def _or_dash(value) -> str:
+    return "-" if pd.isna(value) else str(value)
+
+
+def _point_lines(frame: pd.DataFrame) -> list[str]:
+    lines = []
+    for _, r in frame[frame["status"] != "missing"].iterrows():
+        extra = "" if not _finite(r["peak_memory_mb"]) else (
+            f", process {_seconds(r['process_wall_seconds'])}, CPU "
+            f"{_seconds(r['cpu_seconds'])}, peak {r['peak_memory_mb']:.0f} MB")
+        lines.append(f"{r['variant']}/{r['backend']}/n{r['n']}: {r['status']} "
+                     f"({r['verdict']}), m={r['m']}, rank={_or_dash(r['rank'])}, wall "
+                     f"{_seconds(r['wall_seconds'])}{extra}, solver said "
+                     f"{r['solver_status'] or '-'!r}, commit={r['commit']}")
+    return lines
+
+
+def write_solver_table(config: dict) -> list[Path]:
+    """Write ``results/<profile>/tables/solver_table.{csv,md,tex}``; return the paths."""
+    frame, records = _table(config)
+    footnotes = Footnotes()
+    blocks = _blocks(frame, footnotes)
+    notes = _notes(config, frame, records, footnotes.texts)
+    title = "MVU solver comparison (thesis 3.1.4-3.1.6): certified solves per backend and n"
+
+    md = [f"# {title}", "", f"Profile `{config['profile']}`. {config.get('description', '')}", ""]
+    for label, block in blocks:
+        md += [f"## {label}", "", tabulate(block, headers="keys", tablefmt="github"), ""]
+    md += ["## Notes", ""] + [f"- {line}" for line in notes]
+    md += ["", "## Points", ""] + [f"- `{line}`" for line in _point_lines(frame)]
+
+    tex = [f"% {title}", f"% profile {config['profile']}"]
+    for label, block in blocks:
+        tex += [f"% {label}", tabulate(block, headers="keys", tablefmt="latex_booktabs"), ""]
+    tex += ["% " + line for line in notes]
+
+    out = Path(config["results_dir"]) / config["profile"] / "tables"
+    return [
+        write_text_atomic(out / f"{TABLE}.csv", frame.to_csv(index=False, float_format="%.6g")),
+        write_text_atomic(out / f"{TABLE}.md", "\n".join(md) + "\n"),
+        write_text_atomic(out / f"{TABLE}.tex", "\n".join(tex) + "\n"),
+    ]

@@ -1,0 +1,120 @@
+"""The profile's figures: section (schema and registry checks) and the command line:
+bad input is refused with a message naming the bad thing and the fix."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness.cli import main
+from harness.config import ConfigError, load_config
+from harness.experiments import FigurePoint, figure_points, parse_point, point_params
+from harness.workflow import WorkflowConfig
+
+
+def test_defaults_are_filled(profile):
+    config = profile(fig_3_24={"datasets": ["swiss_roll"]}, fig_3_28={})
+    f24, f28 = config["figures"]["fig_3_24"], config["figures"]["fig_3_28"]
+    assert f24["n_neighbors"] == 5 and f24["eval_neighbors"] == 15
+    assert f24["solver"] == "native" and f24["time_limit_seconds"] == 3600
+    assert f24["n_samples"] == {} and f24["equal_tolerance"] == 0.005
+    assert f28["k"] == [3, 4, 5, 6, 7, 8, 9, 10] and f28["n_samples"] == 1000
+    assert f28["dataset"] == "swiss_roll" and f28["dataset_params"] == {"noise": 0.0}
+    assert f28["lock_threshold"] == 0.1 and f28["n_components"] == 2
+    assert [p.id for p in figure_points(config, "fig_3_24")] == [
+        "fig_3_24/swiss_roll/max_trace", "fig_3_24/swiss_roll/min_trace"]
+    assert figure_points(config, "fig_3_28")[-1] == FigurePoint("fig_3_28", "k10")
+
+
+@pytest.mark.parametrize("figures, message", [
+    ({"fig_3_24": {"datasets": ["swiss_roll"], "bogus": 1}},
+     r"config entry figures/fig_3_24: Additional properties are not allowed \('bogus'"),
+    ({"fig_3_25": {}}, r"config entry figures: Additional properties .*'fig_3_25'"),
+    ({"fig_3_28": {"k": [0]}}, r"config entry figures/fig_3_28/k/0: 0 is less than"),
+    ({"fig_3_24": {"datasets": ["mnist"]}},
+     r"figures.fig_3_24.datasets: unknown dataset 'mnist'; valid datasets: .*swiss_roll"),
+    ({"fig_3_24": {"datasets": ["swiss_roll"], "solver": "cplex"}},
+     r"figures.fig_3_24.solver: unknown solver 'cplex'; valid solvers: native, clarabel"),
+    ({"fig_3_24": {"datasets": ["swiss_roll"], "n_samples": {"frey": 50}}},
+     r"figures.fig_3_24.n_samples: 'frey' is not in figures.fig_3_24.datasets"),
+    ({"fig_3_24": {"datasets": ["swiss_roll"], "n_samples": {"swiss_roll": 10}}},
+     r"figures.fig_3_24.eval_neighbors = 15 must be below n_samples.swiss_roll = 10"),
+    ({"fig_3_28": {"n_samples": 8, "eval_neighbors": 5}},
+     r"figures.fig_3_28.k: k = 8 must be below n_samples = 8"),
+    ({"fig_3_28": {"dataset": "nope"}}, r"figures.fig_3_28.dataset: unknown dataset 'nope'"),
+])
+def test_bad_sections_are_refused_naming_the_entry(profile, figures, message):
+    with pytest.raises(ConfigError, match=message):
+        profile(**figures)
+
+
+def test_quick_and_full_profiles_list_both_figures(repo_root, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    quick, full = load_config("config/quick.yaml"), load_config("config/full.yaml")
+    assert quick["figures"]["fig_3_24"]["solver"] == "clarabel"
+    assert max(quick["figures"]["fig_3_24"]["n_samples"].values()) <= 100
+    assert quick["figures"]["fig_3_28"]["n_samples"] <= 100
+    assert full["figures"]["fig_3_28"]["n_samples"] == 1000
+    assert full["figures"]["fig_3_28"]["solver"] == "native"
+    assert full["figures"]["fig_3_24"]["solver"] == "native"
+    outputs = WorkflowConfig("config/quick.yaml", quick).all_outputs()
+    assert "results/quick/figures/fig_3_24.png" in outputs
+    assert "results/quick/figures/fig_3_28.md" in outputs
+
+
+def test_point_ids_are_checked():
+    assert parse_point("fig_3_28/k7") == FigurePoint("fig_3_28", "k7")
+    with pytest.raises(KeyError, match="unknown figure 'fig_9_9'; valid figures: "
+                                       "fig_3_24, fig_3_28"):
+        parse_point("fig_9_9/k7")
+    with pytest.raises(ConfigError, match="must look like FIGURE/KEY"):
+        parse_point("fig_3_28")
+
+
+def test_point_keys_are_checked(profile):
+    config = profile(fig_3_24={"datasets": ["swiss_roll"]}, fig_3_28={})
+    with pytest.raises(ConfigError, match=r"fig_3_28/kx: must be fig_3_28/k<K>"):
+        point_params(config, FigurePoint("fig_3_28", "kx"))
+    with pytest.raises(ConfigError, match=r"VARIANT one of max_trace, min_trace"):
+        point_params(config, FigurePoint("fig_3_24", "swiss_roll/max"))
+    with pytest.raises(ConfigError, match=r"unknown dataset 'nope'"):
+        point_params(config, FigurePoint("fig_3_24", "nope/max_trace"))
+    # the resolved parameters are deterministic (the Snakemake rerun trigger)
+    p = FigurePoint("fig_3_28", "k4")
+    assert json.dumps(point_params(config, p)) == json.dumps(point_params(config, p))
+
+
+def test_figure_missing_from_the_profile_names_the_fix(profile):
+    config = profile(fig_3_28={})
+    with pytest.raises(ConfigError, match=r"figure fig_3_24 is not in the profile 'unit'; "
+                                          r"add a figures.fig_3_24 section"):
+        figure_points(config, "fig_3_24")
+
+
+def test_command_line_errors_name_the_bad_thing(capsys, tmp_path, repo_root):
+    profile = tmp_path / "p.yaml"
+    profile.write_text(json.dumps({
+        "profile": "cli", "results_dir": str(tmp_path / "r"),
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "tables": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca"]}},
+        "figures": {"fig_3_28": {"n_samples": 40, "k": [3], "solver": "clarabel"}},
+    }))
+    assert main(["figure-point", "--config", str(profile), "fig_9_9/k3"]) == 2
+    assert "unknown figure 'fig_9_9'" in capsys.readouterr().err
+    assert main(["figure-point", "--config", str(profile), "fig_3_28/three"]) == 2
+    assert "must be fig_3_28/k<K>" in capsys.readouterr().err
+    assert main(["figure", "--config", str(profile), "fig_3_24"]) == 2
+    assert "figure fig_3_24 is not in the profile 'cli'" in capsys.readouterr().err
+    # a point that runs: k = 3 on 40 points is a disconnected graph, a marked record
+    assert main(["figure-point", "--config", str(profile), "fig_3_28/k3"]) == 0
+    assert "fig_3_28/k3: failed (the k-nearest-neighbour graph" in capsys.readouterr().out
+    assert main(["figure", "--config", str(profile)]) == 0
+    assert capsys.readouterr().out.count("fig_3_28.") == 3
+    assert (tmp_path / "r" / "cli" / "figures" / "fig_3_28.png").exists()
+
+
+def test_list_shows_the_figures(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "figures:" in out and "fig_3_24" in out and "fig_3_28" in out

@@ -1,0 +1,48 @@
+"""One real point of the solver table per backend (native and Clarabel, n = 30): the
+record's certificate is the harness' own, and the two solvers agree within it."""
+
+import pytest
+
+from harness.config import validate_config
+from harness.records import read_record
+from harness.solver_points import SolverPoint, run_point
+
+pytest.importorskip("cvxpy")
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    config = validate_config({
+        "profile": "unit", "results_dir": str(tmp_path_factory.mktemp("results")),
+        "tables": {}, "solver_table": {"backends": ["native", "clarabel"], "n": [30],
+                                       "time_limit_seconds": 120},
+    })
+    return {b: read_record(run_point(config, SolverPoint(b, 30))) for b in ("native", "clarabel")}
+
+
+@pytest.mark.parametrize("backend", ["native", "clarabel"])
+def test_point_is_certified_by_the_harness(records, backend):
+    record = records[backend]
+    cert = record["certificate"]
+    assert record["status"] == "ok" and record["verdict"] == "optimal", record["reason"]
+    assert cert["gap"] <= 1e-3 and cert["violation"] <= 1e-4
+    assert record["problem"] == {**record["problem"], "n": 30, "k": 5, "n_features": 8}
+    assert record["params"]["extra_noise_dims"] == 5 and record["params"]["blas_threads"] == 1
+    assert all(lib["num_threads"] == 1 for lib in record["blas_during_run"])
+    timing = record["timing"]
+    assert 0 < timing["wall_seconds"] <= timing["process_wall_seconds"]
+    assert timing["peak_memory_mb"] > 10 and timing["certify_seconds"] >= 0
+    # what the solver said is kept apart and not used for the verdict
+    assert record["solver_reported"]["solver"] == backend
+
+
+def test_native_and_clarabel_agree_within_their_certificates(records):
+    native, clarabel = records["native"]["certificate"], records["clarabel"]["certificate"]
+    # weak duality: native's multipliers bound Clarabel's (feasible to ~1e-8) optimum
+    assert clarabel["value"] <= native["bound"] * (1 + 1e-6)
+    assert clarabel["value"] <= clarabel["bound"] * (1 + 1e-6)
+    # the objectives agree within the certified gaps; an iterate violating the
+    # constraints by a relative eps may exceed the optimum by a few eps
+    slack = native["gap"] + clarabel["gap"] + 10 * (native["violation"] + clarabel["violation"])
+    assert abs(native["value"] - clarabel["value"]) <= slack * clarabel["value"]
+    assert native["value"] >= clarabel["value"] * (1 - native["gap"]) - 1e-6 * clarabel["value"]

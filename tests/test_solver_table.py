@@ -1,0 +1,225 @@
+"""The solver comparison table (thesis 3.1.4-3.1.6): the profile section, the
+aggregation of point records into csv/md/tex (marked cells, footnotes, time ratios),
+the parent's handling of what the solve's child process does, and the CLI."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pandas as pd
+import pytest
+
+from harness import solver_points
+from harness.cli import main
+from harness.config import ConfigError, load_config, validate_config
+from harness.records import read_record, write_json_atomic
+from harness.solver_points import SolverPoint, point_path, run_point, solver_points as points
+from harness.solver_table import COLUMNS, build_solver_table, write_solver_table
+from harness.timelimit import ChildCrashed, TimeLimitExceeded
+from harness.workflow import WorkflowConfig
+
+SECTION = {"backends": ["native", "clarabel", "scs", "sdpa", "mosek", "cvxopt"],
+           "n": [40], "n_per_backend": {"native": [40, 100], "clarabel": [40, 100]}}
+
+
+def _config(tmp_path, **section):
+    return validate_config({"profile": "unit", "results_dir": str(tmp_path / "results"),
+                            "tables": {}, "solver_table": {**SECTION, **section}})
+
+
+PROVENANCE = {"git": {"commit": "0123456789abcdef", "dirty": False}, "python": "3.11.7",
+              "packages": {"numpy": "2.0", "cvxpy": "1.8"},
+              "machine": {"node": "box", "processor": "x86_64", "cpu_count": 2,
+                          "platform": "Linux"}, "blas": []}
+
+
+def _record(status, verdict, reason="", wall=None, value=None, bound=None, gap=None,
+            violation=None, solver_status=""):
+    cert = None if value is None else {"value": value, "bound": bound, "gap": gap,
+                                       "violation": violation, "eigenvalue": 1.0}
+    return {"status": status, "verdict": verdict, "reason": reason, "certificate": cert,
+            "rank": None if cert is None else 3, "solver_status": solver_status,
+            "timing": {"wall_seconds": wall, "peak_memory_mb": 200.0},
+            "params": {"tol_gap": 1e-3, "tol_violation": 1e-4, "time_limit_seconds": 60,
+                       "blas_threads": 1},
+            "problem": {"m": 232}, "provenance": PROVENANCE,
+            "blas_during_run": [{"internal_api": "openblas", "num_threads": 1}]}
+
+
+HAND_MADE = {
+    ("native", 40): _record("ok", "optimal", wall=2.0, value=5223.6, bound=5225.1,
+                            gap=2.8e-4, violation=8.4e-5, solver_status="optimal"),
+    ("clarabel", 40): _record("ok", "optimal", wall=3.0, value=5221.93, bound=5221.93,
+                              gap=2.6e-8, violation=4.8e-9, solver_status="optimal"),
+    ("native", 100): _record("timeout", "timeout", wall=61.0, value=13100.0, bound=13500.0,
+                             gap=3.0e-2, violation=2.0e-6,
+                             reason="stopped at its time limit of 60 s; best iterate: ..."),
+    ("clarabel", 100): _record("timeout", "timeout", wall=120.0,
+                               reason="killed at the hard limit of 120 s"),
+    ("scs", 40): _record("failed", "failed", wall=1.0, reason="SolverError: boom"),
+    ("sdpa", 40): _record("ok", "inaccurate", wall=2.0, value=5221.9, bound=5240.8,
+                          gap=3.6e-3, violation=6e-10, solver_status="optimal_inaccurate",
+                          reason="certified gap 3.61e-03 (tol 0.001)"),
+    ("mosek", 40): _record("skipped", "skipped", reason="MOSEK: no licence"),
+    # cvxopt at 40: no record (not run yet)
+}
+
+
+@pytest.fixture
+def hand_made(tmp_path):
+    config = _config(tmp_path)
+    for (backend, n), record in HAND_MADE.items():
+        write_json_atomic(point_path(config, SolverPoint(backend, n)), record)
+    return config
+
+
+def test_long_table_has_every_point_and_the_time_ratio(hand_made):
+    frame = build_solver_table(hand_made).set_index(["backend", "n"])
+    assert list(build_solver_table(hand_made).columns) == COLUMNS
+    assert len(frame) == 8
+    assert frame.loc[("clarabel", 40), "time_ratio_to_native"] == pytest.approx(1.5)
+    assert frame.loc[("native", 40), "time_ratio_to_native"] == pytest.approx(1.0)
+    assert frame.loc[("sdpa", 40), "time_ratio_to_native"] == pytest.approx(1.0)
+    # a ratio needs two completed solves
+    for key in [("clarabel", 100), ("native", 100), ("scs", 40), ("mosek", 40)]:
+        assert pd.isna(frame.loc[key, "time_ratio_to_native"]), key
+    assert frame.loc[("cvxopt", 40), "status"] == "missing"
+    assert frame.loc[("native", 100), "gap"] == pytest.approx(3e-2)
+    assert frame.loc[("sdpa", 40), "verdict"] == "inaccurate"
+
+
+def test_markdown_marks_failures_timeouts_and_skips_with_footnotes(hand_made):
+    paths = write_solver_table(hand_made)
+    assert [p.suffix for p in paths] == [".csv", ".md", ".tex"]
+    md = paths[1].read_text()
+    first_grid = md.split("## equality: wall time, certified gap")[1].split("## ")[0]
+    rows = {line.split("|")[1].strip(): line for line in first_grid.splitlines()
+            if line.startswith("| ") and "n = " not in line}
+    assert "2.00 s, gap 2.8e-4, viol 8.4e-5, optimal" in rows["native"]
+    assert "timeout[" in rows["native"] and "61.0 s, gap 3.0e-2, viol 2.0e-6" in rows["native"]
+    assert "3.00 s, gap 2.6e-8, viol 4.8e-9, optimal" in rows["clarabel"]
+    assert "timeout[" in rows["clarabel"] and "(120 s)" in rows["clarabel"]
+    assert "failed[" in rows["scs"] and "skipped[" in rows["mosek"]
+    assert "inaccurate[" in rows["sdpa"] and "not run[" in rows["cvxopt"]
+    for reason in ("SolverError: boom", "MOSEK: no licence", "killed at the hard limit",
+                   "the solver said 'optimal_inaccurate'", "harness solve-point --variant "
+                   "equality cvxopt 40"):
+        assert reason in md, reason
+    assert "1.50×" in md  # clarabel vs native at n = 40
+    assert "5223.6 (≤ 5225.1)" in md
+    for note in ("Swiss roll", "k = 5", "5 extra dimensions", "gap <= 0.001",
+                 "violation <= 0.0001", "blas_threads = 1", "seen during the solves: 1",
+                 "box (x86_64, 2 CPUs", "Commit: 0123456789"):
+        assert note in md, note
+    assert paths[2].read_text().count("\\toprule") == 3
+    csv = pd.read_csv(paths[0])
+    assert len(csv) == 8 and set(csv["status"]) == {"ok", "timeout", "failed", "skipped",
+                                                     "missing"}
+
+
+def test_profile_section_defaults_and_points(tmp_path, repo_root, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    quick = load_config("config/quick.yaml")["solver_table"]
+    assert quick["k"] == 5 and quick["extra_noise_dims"] == 5
+    assert quick["tol_gap"] == 1e-3 and quick["tol_violation"] == 1e-4
+    assert quick["variants"] == ["equality"]
+    full = load_config("config/full.yaml")["solver_table"]
+    assert 10000 in full["n_per_backend"]["native"] and "mosek" in full["backends"]
+    config = _config(tmp_path, variants=["equality", "inequality"])
+    ids = [p.id for p in points(config)]
+    assert ids[:3] == ["equality/native/n40", "equality/native/n100", "equality/clarabel/n40"]
+    assert len(ids) == 2 * 8 and "inequality/mosek/n40" in ids
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"backends": ["native", "gurobi"]},
+     r"solver_table.backends: unknown backend 'gurobi'; valid backends: native, clarabel"),
+    ({"variants": ["equality", "bogus"]}, r"unknown variant 'bogus'; valid variants: equality"),
+    ({"n": [4, 40]}, r"solver_table.n: n = 4 is too small for k = 5"),
+    ({"k": 50}, r"solver_table.n: n = 40 is too small for k = 50"),
+    ({"n_per_backend": {"native": [5]}},
+     r"solver_table.n_per_backend.native: n = 5 is too small for k = 5"),
+    ({"n_per_backend": {"sdpa": [40]}, "backends": ["native"]},
+     r"n_per_backend: backend 'sdpa' is not in solver_table.backends"),
+    ({"time_limit": 5}, r"solver_table.*'time_limit' was unexpected"),
+    ({"tol_gap": 0}, r"config entry solver_table/tol_gap"),
+])
+def test_bad_section_is_rejected_naming_the_entry(change, message):
+    section = copy.deepcopy(SECTION)
+    section.update(change)
+    if "backends" in change:
+        section["n_per_backend"] = change.get("n_per_backend", {})
+    with pytest.raises(ConfigError, match=message):
+        validate_config({"profile": "t", "tables": {}, "solver_table": section})
+
+
+def test_workflow_outputs_include_the_table_only_with_the_section(tmp_path):
+    with_section = WorkflowConfig("p.yaml", _config(tmp_path))
+    assert any(p.endswith("tables/solver_table.md") for p in with_section.all_outputs())
+    assert len(with_section.solver_point_records()) == 8
+    assert with_section.solver_point_pattern.endswith(
+        "solver_table/points/{variant}/{backend}/n{n}.json")
+    without = WorkflowConfig("p.yaml", validate_config({"profile": "t", "tables": {}}))
+    assert without.all_outputs() == [] and without.solver_point_records() == []
+    sources = with_section.solver_point_sources(type("W", (), {"backend": "native"}))
+    assert any(s.endswith("harness/solvers/native_mvu.py") for s in sources)
+    assert any(s.endswith("datasets/swiss_roll.py") for s in sources)
+
+
+# ---- the parent's side of a point: what comes back from the child ----------------
+def _fake_child(monkeypatch, exc):
+    def fake(*args, **kwargs):
+        raise exc
+    monkeypatch.setattr(solver_points, "call_with_time_limit", fake)
+
+
+def test_hard_kill_and_dead_process_become_records(tmp_path, monkeypatch):
+    config = _config(tmp_path)
+    point = SolverPoint("native", 40)
+    _fake_child(monkeypatch, TimeLimitExceeded(120.0, 120.5))
+    record = read_record(run_point(config, point))
+    assert record["status"] == "timeout" and "hard limit of 660 s" in record["reason"]
+    assert record["timing"]["wall_seconds"] == 120.5 and record["certificate"] is None
+    _fake_child(monkeypatch, ChildCrashed("died", exitcode=-9))
+    record = read_record(run_point(config, point))
+    assert record["status"] == "failed" and "exit code -9" in record["reason"]
+    assert {"git", "machine", "packages"} <= set(record["provenance"])
+
+
+def test_an_unexpected_exception_fails_loudly_and_writes_nothing(tmp_path, monkeypatch):
+    config = _config(tmp_path)
+    _fake_child(monkeypatch, ChildCrashed("Traceback ...\nKeyError: 'bug'"))
+    with pytest.raises(solver_points.PointCrashed, match="KeyError: 'bug'"):
+        run_point(config, SolverPoint("native", 40))
+    assert not point_path(config, SolverPoint("native", 40)).exists()
+
+
+def test_real_hard_time_limit_and_the_dense_cap(tmp_path):
+    config = _config(tmp_path, time_limit_seconds=0.01, grace_seconds=0)
+    record = read_record(run_point(config, SolverPoint("clarabel", 40)))
+    assert record["status"] == "timeout" and record["verdict"] == "timeout"
+    record = read_record(run_point(config, SolverPoint("clarabel", 400)))
+    assert record["status"] == "skipped" and "dense 400 x 400" in record["reason"]
+    assert record["problem"]["n"] == 400 and record["problem"]["m"] > 400
+
+
+# ---- the command line ------------------------------------------------------------
+def test_cli_bad_points_name_the_bad_thing(tmp_path, capsys):
+    profile = tmp_path / "p.yaml"
+    profile.write_text(json.dumps({"profile": "cli", "results_dir": str(tmp_path / "r"),
+                                   "tables": {}, "solver_table": SECTION}))
+    assert main(["solve-point", "--config", str(profile), "gurobi", "40"]) == 2
+    assert "unknown backend 'gurobi'" in capsys.readouterr().err
+    assert main(["solve-point", "--config", str(profile), "native", "3"]) == 2
+    assert "n = 3 is too small for k = 5" in capsys.readouterr().err
+    assert main(["solve-point", "--config", str(profile), "--variant", "x", "native", "40"]) == 2
+    assert "unknown variant 'x'" in capsys.readouterr().err
+    assert main(["solve-point", "--config", str(profile), "mosek", "400"]) == 0
+    assert "equality/mosek/n400: skipped" in capsys.readouterr().out
+    assert main(["solver-table", "--config", str(profile)]) == 0
+    assert capsys.readouterr().out.count("solver_table.") == 3
+    no_section = tmp_path / "q.yaml"
+    no_section.write_text(json.dumps({"profile": "cli", "tables": {}}))
+    assert main(["solver-table", "--config", str(no_section)]) == 2
+    assert "no solver_table section" in capsys.readouterr().err
