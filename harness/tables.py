@@ -75,9 +75,11 @@ def build_table(config: dict, table: str) -> pd.DataFrame:
                 "n_runs": summary["n"] if summary else 0,
                 "status": record["status"],
                 "reason": record.get("reason", ""),
+                "solver_note": _solver_note(record),
             })
     frame = pd.DataFrame(rows)
     frame = pd.concat([frame, _averages(frame, spec, config, table)], ignore_index=True)
+    frame["solver_note"] = frame["solver_note"].fillna("")
     frame["delta"] = frame["ours"] - frame["thesis"]
     within = (frame["delta"].abs() <= spec.tolerance).astype("boolean")
     # a stand-in is other data: its delta is shown, but it is no reproduction claim
@@ -86,8 +88,22 @@ def build_table(config: dict, table: str) -> pd.DataFrame:
     frame["deviation_note"] = _attach_deviation_notes(frame, table)
     order = ["measure", "method", "thesis_label", "dataset", "thesis_dataset", "stand_in",
              "thesis", "ours", "ours_std", "delta", "within_tolerance", "deviation_note",
-             "n_runs", "status", "reason"]
+             "n_runs", "status", "reason", "solver_note"]
     return frame[order]
+
+
+def _solver_note(record: dict) -> str:
+    """Why a cell's optimisation is not certified optimal (MVU SDP solves record a
+    ``solve_info`` with the harness' verdict), or ``""``."""
+    notes = []
+    for run in record.get("runs", []):
+        info = run.get("info", {}).get("solve_info")
+        if info and info.get("status") != "optimal":
+            notes.append(f"the SDP solve ({info.get('solver')}) is not certified optimal: "
+                         f"{info.get('status')}, certified gap {info.get('gap', math.nan):.1e}, "
+                         f"violation {info.get('violation', math.nan):.1e}; the metrics are "
+                         f"those of its best iterate")
+    return "; ".join(dict.fromkeys(notes))
 
 
 def _averages(frame: pd.DataFrame, spec: TableSpec, config: dict, table: str) -> pd.DataFrame:
@@ -173,6 +189,8 @@ def _cell_text(row: pd.Series, notes: Footnotes) -> str:
     if row["deviation_note"]:
         text += ("!" if row["deviation_note"] == UNEXPLAINED else "‡") + notes.mark(
             row["deviation_note"])
+    if isinstance(row.get("solver_note"), str) and row["solver_note"]:
+        text += "§" + notes.mark(row["solver_note"])
     return text
 
 
@@ -206,7 +224,8 @@ def _notes(config: dict, table: str, frame: pd.DataFrame, gap_notes: list[str]) 
     spec = TABLES[table]
     lines = [f"Each cell: thesis / ours / delta (ours - thesis); tolerance "
              f"{spec.tolerance} for 'reproduced'. ‡ marks a cell outside the tolerance "
-             f"with a measured explanation (config/known_deviations.yaml), ! one without."]
+             f"with a measured explanation (config/known_deviations.yaml), ! one without; "
+             f"§ a cell whose optimisation (the MVU SDP) is not certified optimal."]
     lines += list(spec.notes)
     for name in config["tables"][table]["methods"]:
         cls = registry.get_method(name)

@@ -24,12 +24,14 @@ def config(tmp_path, repo_root):
     })
 
 
-def _write(config, dataset, method, status="ok", value=0.5, reason=""):
+def _write(config, dataset, method, status="ok", value=0.5, reason="", solve_info=None):
     body = {"status": status, "reason": reason,
             "params": {"n_runs": 1, "method_params": {"n_components": 2}},
             "provenance": {"git": {"commit": "abc", "dirty": False}}}
     if status == "ok":
         body["summary"] = {m: {"mean": value, "std": 0.0, "n": 1} for m in MEASURES}
+        body["runs"] = [{"seed": 0, "measures": {m: value for m in MEASURES},
+                         "info": {} if solve_info is None else {"solve_info": solve_info}}]
     write_json_atomic(record_path(config["results_dir"], "tab", f"t3_2/{dataset}/{method}"), body)
 
 
@@ -92,3 +94,19 @@ def test_cells_outside_tolerance_carry_a_reason_or_a_warning(config, tmp_path, m
     md = write_table(config, "table_3_2")[1].read_text()
     assert "0.964 / 0.500 / -0.464‡[" in md and "measured cause" in md
     assert "0.978 / 0.500 / -0.478![" in md
+
+
+def test_uncertified_sdp_solves_are_marked(config):
+    """An MVU cell whose SDP timed out keeps its metrics, marked with the certified gap."""
+    config["tables"]["table_3_2"]["methods"] = ["isomap", "mvu"]
+    _write(config, "swiss_roll", "mvu/native", value=0.9,
+           solve_info={"status": "timeout", "solver": "native", "gap": 0.0123,
+                       "violation": 2e-5})
+    _write(config, "teapot_standin", "mvu/native", value=0.8,
+           solve_info={"status": "optimal", "solver": "native", "gap": 1e-4, "violation": 1e-6})
+    frame = build_table(config, "table_3_2").set_index(["measure", "method", "dataset"])
+    note = frame.loc[("local_trust", "mvu/native", "swiss_roll"), "solver_note"]
+    assert "timeout" in note and "1.2e-02" in note
+    assert frame.loc[("local_trust", "mvu/native", "teapot_standin"), "solver_note"] == ""
+    md = write_table(config, "table_3_2")[1].read_text()
+    assert "0.900 / " in md and "§[" in md and "not certified optimal" in md
