@@ -34,7 +34,11 @@ reproduce: $(STAMP_RUN)
 	@echo
 	@echo "Tables written to results/$(PROFILE)/tables/:"
 	@ls -1 results/$(PROFILE)/tables/ | sed 's/^/  /'
-	@echo "Open results/$(PROFILE)/tables/table_3_2.md to read Table 3.2 beside the thesis."
+	@if [ -d results/$(PROFILE)/figures ]; then echo "Figures written to results/$(PROFILE)/figures/:"; \
+		ls -1 results/$(PROFILE)/figures/ | grep -v '^points$$' | sed 's/^/  /'; fi
+	@echo "Open results/$(PROFILE)/tables/table_3_2.md to read Table 3.2 beside the thesis,"
+	@echo "results/$(PROFILE)/tables/solver_table.md for the MVU solvers and"
+	@echo "results/$(PROFILE)/figures/fig_3_24.md, fig_3_28.md for the figures."
 
 dry-run: $(STAMP_RUN)
 	$(BIN)/snakemake --workflow-profile profiles/local --configfile config/$(PROFILE).yaml -n
