@@ -34,7 +34,8 @@ from harness import registry
 from harness.config import ConfigError, params_hash
 from harness.plugin import Dataset, ExpectedFailure
 from harness.provenance import blas_info, provenance
-from harness.records import read_record, write_bytes_atomic, write_json_atomic
+from harness.records import (read_record, write_bytes_atomic, write_json_atomic,
+                              write_text_atomic)
 from harness.runner import run_limited
 from harness.tables import GAP_MARKS
 from harness.tasks.embedding import MEASURES, BadInputError, run_embedding
@@ -277,6 +278,25 @@ def point_line(record: dict) -> str:
     if git:
         parts.append(f"commit={git.get('commit', '')[:10]}" + (" (dirty)" if git.get("dirty") else ""))
     return ", ".join(parts)
+
+
+def write_figure_files(config: dict, figure: str, keys: list[str], frame, md: list[str],
+                       gap_notes: list[str], plot) -> list[Path]:
+    """Finish a figure: append the numbered gaps and the provenance line of every
+    point that has a record to the Markdown ``md``, draw ``plot(frame, config, path)``
+    and write ``<figure>.{csv,png,md}`` atomically; return the three paths."""
+    paths = figure_paths(config, figure)
+    md = md + ["", "## Gaps", ""] + ([f"- [{i + 1}] {t}" for i, t in enumerate(gap_notes)]
+                                     or ["- none"])
+    md += ["", "## Points", ""]
+    for key in keys:
+        record = read_point(config, FigurePoint(figure, key))
+        if record["status"] != "missing":
+            md.append(f"- `{point_line(record)}`")
+    plot(frame, config, paths["png"])
+    write_text_atomic(paths["csv"], frame.to_csv(index=False, float_format="%.6g"))
+    write_text_atomic(paths["md"], "\n".join(md) + "\n")
+    return [paths["csv"], paths["png"], paths["md"]]
 
 
 def check_registered_dataset(name: str, where: str) -> None:

@@ -28,10 +28,9 @@ from tabulate import tabulate
 from harness import registry
 from harness.config import ConfigError
 from harness.experiments.common import (
-    MEASURES, FigurePoint, check_registered_dataset, dataset_choice, figure_paths,
-    gap_mark, mvu_point_params, point_line, read_point, save_png,
+    MEASURES, FigurePoint, check_registered_dataset, dataset_choice,
+    gap_mark, mvu_point_params, read_point, save_png, write_figure_files,
 )
-from harness.records import write_text_atomic
 from harness.solvers.mvu_solve import MVU_SOLVERS
 from harness.tables import Footnotes
 
@@ -343,7 +342,6 @@ def _choices(config: dict) -> list[str]:
 def write(config: dict) -> list:
     """Write ``results/<profile>/figures/fig_3_24.{csv,png,md}``; return the paths."""
     frame = build(config)
-    paths = figure_paths(config, NAME)
     notes = Footnotes()
     table = _ratio_table(frame, notes)
     conf = _conf(config)
@@ -360,15 +358,4 @@ def write(config: dict) -> list:
         cls = registry.get_dataset(name)
         md.append(f"- {name} is a synthetic stand-in for the thesis' {cls.stand_in_for} "
                   f"data ({cls.description}); its ratios are no reproduction claim.")
-    md += ["", "## Gaps", ""] + ([f"- [{i + 1}] {t}" for i, t in enumerate(notes.texts)]
-                                 or ["- none"])
-    md += ["", "## Points", ""]
-    for dataset in _conf(config)["datasets"]:
-        for v in VARIANTS:
-            record = read_point(config, FigurePoint(NAME, f"{dataset}/{v}"))
-            if record["status"] != "missing":
-                md.append(f"- `{point_line(record)}`")
-    _plot(frame, config, paths["png"])
-    write_text_atomic(paths["csv"], frame.to_csv(index=False, float_format="%.6g"))
-    write_text_atomic(paths["md"], "\n".join(md) + "\n")
-    return [paths["csv"], paths["png"], paths["md"]]
+    return write_figure_files(config, NAME, point_keys(config), frame, md, notes.texts, _plot)

@@ -26,10 +26,9 @@ from tabulate import tabulate
 
 from harness.config import ConfigError
 from harness.experiments.common import (
-    MEASURES, FigurePoint, check_registered_dataset, dataset_choice, figure_paths,
-    gap_mark, harmonic_mean, mvu_point_params, point_line, read_point, save_png,
+    MEASURES, FigurePoint, check_registered_dataset, dataset_choice,
+    gap_mark, harmonic_mean, mvu_point_params, read_point, save_png, write_figure_files,
 )
-from harness.records import write_text_atomic
 from harness.solvers.mvu_solve import MVU_SOLVERS
 from harness.tables import Footnotes
 
@@ -229,7 +228,6 @@ def write(config: dict) -> list:
     """Write ``results/<profile>/figures/fig_3_28.{csv,png,md}``; return the paths."""
     conf = _conf(config)
     frame = build(config)
-    paths = figure_paths(config, NAME)
     notes = Footnotes()
     shown = []
     for row in frame.itertuples():
@@ -268,14 +266,4 @@ def write(config: dict) -> list:
                   f"and at which k a roll locks up depends on how densely it is sampled "
                   f"(a sparse roll's k-nearest-neighbour graph is rigid already at small k), "
                   f"so only an n = {THESIS_N} run tests the thesis' k = {THESIS_LOCK_K}.")
-    md += ["", "## Gaps", ""] + ([f"- [{i + 1}] {t}" for i, t in enumerate(notes.texts)]
-                                 or ["- none"])
-    md += ["", "## Points", ""]
-    for key in point_keys(config):
-        record = read_point(config, FigurePoint(NAME, key))
-        if record["status"] != "missing":
-            md.append(f"- `{point_line(record)}`")
-    _plot(frame, config, paths["png"])
-    write_text_atomic(paths["csv"], frame.to_csv(index=False, float_format="%.6g"))
-    write_text_atomic(paths["md"], "\n".join(md) + "\n")
-    return [paths["csv"], paths["png"], paths["md"]]
+    return write_figure_files(config, NAME, point_keys(config), frame, md, notes.texts, _plot)
