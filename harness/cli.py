@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
 __all__ = ["main"]
 
@@ -71,6 +70,15 @@ def cmd_list(args) -> int:
     return 0
 
 
+def _result_line(name: str, status: str, record: dict, path, *extras: str) -> str:
+    """``NAME: STATUS (REASON) EXTRA... -> PATH``, the one-line report of a run."""
+    parts = [f"{name}: {status}"]
+    if record.get("reason"):
+        parts.append(f"({record['reason']})")
+    parts += [extra for extra in extras if extra]
+    return " ".join(parts) + f" -> {path}"
+
+
 def cmd_run(args) -> int:
     from harness.config import parse_cell
     from harness.records import read_record
@@ -81,9 +89,7 @@ def cmd_run(args) -> int:
         path = run_cell(config, parse_cell(cell_id))
         record = read_record(path)
         summary = ", ".join(f"{k}={v['mean']:.3f}" for k, v in record.get("summary", {}).items())
-        print(f"{cell_id}: {record['status']}"
-              + (f" ({record['reason']})" if record["reason"] else "")
-              + (f" {summary}" if summary else "") + f" -> {path}")
+        print(_result_line(cell_id, record["status"], record, path, summary))
     return 0
 
 
@@ -110,12 +116,11 @@ def cmd_solve_point(args) -> int:
     record = read_record(path)
     cert = record["certificate"]
     numbers = "" if cert is None else (
-        f" objective={cert['value']:.6g} gap={cert['gap']:.2e} "
+        f"objective={cert['value']:.6g} gap={cert['gap']:.2e} "
         f"violation={cert['violation']:.2e}")
     wall = (record.get("timing") or {}).get("wall_seconds")
-    print(f"{record['point']}: {record['status']} ({record['verdict']})"
-          + (f" ({record['reason']})" if record["reason"] else "") + numbers
-          + (f" wall={wall:.2f}s" if wall is not None else "") + f" -> {path}")
+    print(_result_line(record["point"], f"{record['status']} ({record['verdict']})", record,
+                       path, numbers, "" if wall is None else f"wall={wall:.2f}s"))
     return 0
 
 
@@ -137,10 +142,8 @@ def cmd_figure_point(args) -> int:
         record = read_record(path)
         solve = record.get("solve") or {}
         measures = ", ".join(f"{k}={v:.3f}" for k, v in (record.get("measures") or {}).items())
-        print(f"{record['point']}: {record['status']}"
-              + (f" ({record['reason']})" if record["reason"] else "")
-              + (f" solve={solve.get('status')}" if solve else "")
-              + (f" {measures}" if measures else "") + f" -> {path}")
+        print(_result_line(record["point"], record["status"], record, path,
+                           f"solve={solve.get('status')}" if solve else "", measures))
     return 0
 
 
