@@ -121,23 +121,24 @@ def test_value_matches_a_naive_edge_loop(subproblem):
     assert sub.value(x) == pytest.approx(_naive_value(sub, x), rel=1e-12)
 
 
+def _central_differences(fun, sub, x, rng, count=5, h=1e-6):
+    """``(v, (fun(x + h v) - fun(x - h v)) / 2h)`` along random centred directions."""
+    for _ in range(count):
+        v = nm._centre(rng.standard_normal((len(x) // sub.p, sub.p))).ravel()
+        yield v, (fun(x + h * v) - fun(x - h * v)) / (2 * h)
+
+
 def test_gradient_matches_finite_differences(subproblem):
     sub, x, rng = subproblem
     g = sub.grad(x)
-    for _ in range(5):
-        v = nm._centre(rng.standard_normal((len(x) // sub.p, sub.p))).ravel()
-        h = 1e-6
-        fd = (sub.value(x + h * v) - sub.value(x - h * v)) / (2 * h)
+    for v, fd in _central_differences(sub.value, sub, x, rng):
         assert g @ v == pytest.approx(fd, rel=1e-6, abs=1e-6)
 
 
 def test_hessian_product_and_matrix_match_finite_differences(subproblem):
     sub, x, rng = subproblem
     H = sub.hessian(x)
-    for _ in range(5):
-        v = nm._centre(rng.standard_normal((len(x) // sub.p, sub.p))).ravel()
-        h = 1e-6
-        fd = (sub.grad(x + h * v) - sub.grad(x - h * v)) / (2 * h)
+    for v, fd in _central_differences(sub.grad, sub, x, rng):
         np.testing.assert_allclose(sub.hessp(x, v), fd, rtol=1e-5, atol=1e-5 * np.abs(fd).max())
         np.testing.assert_allclose(H @ v, sub.hessp(x, v), rtol=1e-10,
                                    atol=1e-10 * np.abs(fd).max())
