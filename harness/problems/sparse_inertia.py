@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["negative_pivots", "certified_bottom", "certified_top"]
+__all__ = ["negative_pivots", "bottom_at_least", "certified_bottom", "certified_top"]
 
 
 def negative_pivots(A: sp.spmatrix) -> int | None:
@@ -45,6 +45,13 @@ def _shifted(L: sp.spmatrix, t: float, sign: float) -> sp.csc_matrix:
     return sp.csc_matrix(sign * (L - t * sp.identity(n, format="csr")))
 
 
+def bottom_at_least(L: sp.spmatrix, t: float) -> bool:
+    """Proof (by inertia) that the Laplacian ``L`` has no eigenvalue below ``t`` on the
+    complement of the ones vector; ``False`` when it has one or the proof fails."""
+    count = negative_pivots(_shifted(L, t, 1.0))
+    return count is not None and count <= (1 if t > 0 else 0)
+
+
 def certified_bottom(L: sp.spmatrix, estimate: float, rel_step: float = 1e-6,
                      max_tries: int = 40) -> float:
     """A proven lower bound on ``mu``, the smallest eigenvalue of the Laplacian ``L``
@@ -56,8 +63,7 @@ def certified_bottom(L: sp.spmatrix, estimate: float, rel_step: float = 1e-6,
     step = rel_step * max(1.0, abs(estimate))
     for _ in range(max_tries):
         t = estimate - step
-        count = negative_pivots(_shifted(L, t, 1.0))
-        if count is not None and count <= (1 if t > 0 else 0):
+        if bottom_at_least(L, t):
             return float(t)
         step *= 2.0
     return -np.inf
