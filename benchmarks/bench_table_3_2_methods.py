@@ -81,6 +81,11 @@ SKIP_FROM = {
         "its dense n x n geodesic matrix (3.2 GB at n=20000) and the eigensolve on it "
         "exceed the ~120 s per-call budget of this suite"
     )),
+    "mvu": (1, (
+        "skipped: MVU's cost is its SDP, benchmarked per solver backend and n (with "
+        "track_gap / track_violation) in bench_mvu_solvers; here it would run the native "
+        "solver with k = 15 up to its 600 s time limit per call"
+    )),
 }
 
 
