@@ -51,6 +51,7 @@ from harness.problems.sparse_inertia import bottom_at_least, certified_bottom
 __all__ = ["NativeResult", "solve_native", "SUPPORTED_VARIANTS"]
 
 SUPPORTED_VARIANTS = ("equality", "inequality", "min_trace")
+_DENSE_EIG_MAX = 800  # up to this n the eigen-check uses a dense eigensolver
 
 
 @dataclasses.dataclass
@@ -385,7 +386,7 @@ def _newton(sub: _Subproblem, x: np.ndarray, gtol: float, max_iter: int, deadlin
 # ---------------------------------------------------------------------------
 # Eigen-check: bottom of L(s) on the complement of the ones vector
 # ---------------------------------------------------------------------------
-def _bottom_eigs(ops: _Edges, s: np.ndarray, guess: np.ndarray, n_extra: int = 3,
+def _bottom_eigs(ops: _Edges, s: np.ndarray, guess: np.ndarray, n_extra: int = 8,
                  tol: float = 1e-8, seed: int = 0, maxiter: int = 500):
     """Smallest eigenpairs of ``L(s)`` orthogonal to the ones vector.
 
@@ -396,6 +397,14 @@ def _bottom_eigs(ops: _Edges, s: np.ndarray, guess: np.ndarray, n_extra: int = 3
     """
     n = ops.n
     L = ops.laplacian(s)
+    if n <= _DENSE_EIG_MAX:  # small: a dense partial eigh is cheaper and never fails
+        import scipy.linalg as sla
+
+        dense = L.toarray()
+        dense += (abs(float(dense.diagonal().max())) + 1.0) * 4.0 / n  # lift 1 to the top
+        k = min(n - 1, guess.shape[1] + n_extra)
+        vals, vecs = sla.eigh(dense, subset_by_index=[0, k - 1])
+        return vals, vecs
     rng = np.random.default_rng(seed)
     guess = guess[:, : max(1, min(guess.shape[1], n // 5 - 1 - n_extra))]
     X = np.hstack([guess, rng.standard_normal((n, n_extra))])
@@ -458,6 +467,18 @@ def _escape_step(sub: _Subproblem, x: np.ndarray, v: np.ndarray, lam: float) -> 
     return None
 
 
+def _escape(ops, b, w, sigma, inequality, c, Y, neg_vals, neg_vecs, max_new: int = 8):
+    """Add one column per negative-curvature eigenvector of the dual slack (at most
+    ``max_new``), each by :func:`_escape_step`. Returns ``(Y, escaped)``."""
+    escaped = False
+    for lam, v in zip(neg_vals[:max_new], neg_vecs[:, :max_new].T):
+        sub = _Subproblem(ops, b, w, sigma, inequality, Y.shape[1], c)
+        Y_new = _escape_step(sub, Y.ravel(), _centre(v[:, None])[:, 0], float(lam))
+        if Y_new is not None:
+            Y, escaped = Y_new, True
+    return Y, escaped
+
+
 def _trim(Y: np.ndarray, rel: float = 1e-6) -> np.ndarray:
     """Rotate ``Y`` to its principal axes and drop numerically zero columns."""
     U, S, _ = np.linalg.svd(Y, full_matrices=False)
@@ -466,32 +487,63 @@ def _trim(Y: np.ndarray, rel: float = 1e-6) -> np.ndarray:
 
 
 def _restore(ops: _Edges, b: np.ndarray, Y: np.ndarray, inequality: bool,
-             steps: int = 3, tol: float = 1e-7) -> np.ndarray:
-    """Feasibility restoration: Gauss-Newton steps ``min |dY|`` s.t.
-    ``J dY = -r`` (least squares by LSQR), then for ``inequality`` the exact scaling
+             steps: int = 6, tol: float = 1e-9) -> np.ndarray:
+    """Feasibility restoration: damped Gauss-Newton steps ``min |dY|`` s.t.
+    ``J dY = -r`` (:func:`_min_norm_step`), halved until the largest violation
+    decreases; then for ``inequality`` the exact scaling
     ``Y * min(1, min_e sqrt(b_e / |y_i - y_j|^2))``. The dual bound does not depend on
     ``Y``, so a restored factor pairs with the multipliers of any iterate."""
     n, p = Y.shape
     m = ops.m
     rows = np.repeat(np.arange(m), 2 * p)
     cols = (ops.edges[:, :, None] * p + np.arange(p)).reshape(m, -1).ravel()
-    Y = Y.copy()
-    for _ in range(steps):
-        D = ops.diff(Y)
+
+    def residual(Z):
+        D = ops.diff(Z)
         r = np.einsum("ij,ij->i", D, D) - b
-        if inequality:
-            r = np.maximum(r, 0.0)
+        return D, (np.maximum(r, 0.0) if inequality else r)
+
+    Y = Y.copy()
+    D, r = residual(Y)
+    for _ in range(steps):
         if np.abs(r).max() <= tol * b.max():
             break
         J = sp.csr_matrix((2 * np.concatenate([D, -D], axis=1).ravel(), (rows, cols)),
                           shape=(m, n * p))
-        dY = spla.lsqr(J, -r, atol=1e-12, btol=1e-12, iter_lim=300)[0]
-        Y = _centre(Y + dY.reshape(n, p))
+        dY = _min_norm_step(J, r).reshape(n, p)
+        for _ in range(12):
+            Y_new = _centre(Y + dY)
+            D_new, r_new = residual(Y_new)
+            if np.abs(r_new).max() < np.abs(r).max():
+                break
+            dY *= 0.5
+        else:
+            break
+        Y, D, r = Y_new, D_new, r_new
     if inequality:
-        d2 = np.einsum("ij,ij->i", *(2 * [ops.diff(Y)]))
+        d2 = np.einsum("ij,ij->i", D, D)
         ratio = np.where(d2 > 0, b / np.maximum(d2, 1e-300), np.inf)
         Y = Y * min(1.0, float(np.sqrt(ratio.min())))
     return Y
+
+
+def _min_norm_step(J: sp.csr_matrix, r: np.ndarray, rel_reg: float = 1e-12) -> np.ndarray:
+    """The minimum-norm solution of ``J d = -r``: ``d = J^T z`` with
+    ``(J J^T + eps I) z = -r``, by a sparse LDL^T of the m x m matrix ``J J^T`` (the
+    pattern of edges that share a node), the tiny ``eps`` guarding rank deficiency."""
+    import qdldl
+
+    JJt = (J @ J.T).tocsc()
+    eps = rel_reg * max(float(JJt.diagonal().max()), 1e-300)
+    for _ in range(8):
+        try:
+            z = qdldl.Solver(JJt + eps * sp.identity(JJt.shape[0], format="csc")).solve(-r)
+        except RuntimeError:
+            z = None
+        if z is not None and np.all(np.isfinite(z)):
+            return J.T @ z
+        eps *= 100
+    return spla.lsqr(J, -r, atol=1e-12, btol=1e-12, iter_lim=300)[0]
 
 
 def _stationary_multipliers(ops: _Edges, Y: np.ndarray, c: float,
@@ -523,14 +575,18 @@ def _dual_bound(b: np.ndarray, s: np.ndarray, t: float, T: float, maximize: bool
     return max(bound, bw / nu) if nu > 0 and bw > 0 else bound
 
 
-def _better_primal(cand: dict, other: dict, tol_violation: float, maximize: bool) -> bool:
-    """Prefer factors feasible to tolerance, then the better value (else the smaller
-    violation)."""
+def _better_primal(cand: dict, other: dict, tol_violation: float, bound: float) -> bool:
+    """Prefer factors feasible to tolerance, then the one whose value is closer to the
+    best dual bound (else the smaller violation).
+
+    Closeness, not the better value: a factor that is feasible only to tolerance can
+    beat the optimum by exploiting the slack, and would then be certified with a
+    larger gap than an honest one."""
     ok, ok_other = cand["violation"] <= tol_violation, other["violation"] <= tol_violation
     if ok != ok_other:
         return ok
     if ok:
-        return cand["value"] > other["value"] if maximize else cand["value"] < other["value"]
+        return abs(cand["value"] - bound) < abs(other["value"] - bound)
     return cand["violation"] < other["violation"]
 
 
@@ -580,7 +636,8 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
                  tol_violation: float = 1e-4, time_limit: float = 600.0, seed: int = 0,
                  verbose: bool = False, n_basis: int = 10, sigma0: float = 30.0,
                  max_outer: int = 60, init: np.ndarray | None = None,
-                 extra_columns: int = 4, max_inner: int = 200) -> NativeResult:
+                 extra_columns: int = 4, max_inner: int = 200,
+                 segment: int = 40) -> NativeResult:
     """Solve the MVU SDP natively with a certified optimality gap.
 
     Parameters
@@ -616,6 +673,11 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
         subproblem, so that it can use more dimensions than the warm start has.
     max_inner : int
         Newton iterations per augmented Lagrangian subproblem.
+    segment : int
+        Newton iterations between two eigen-checks of the dual slack. A subproblem
+        that has not converged after a segment is checked for negative curvature
+        (and escaped from) and continued, with the same multipliers: multipliers are
+        only updated after an accurate solve that passed the check (HALLaR's rule).
 
     Returns
     -------
@@ -641,13 +703,16 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
     w = _stationary_multipliers(ops, Y, c)
     sigma = sigma0 * max(float(np.median(np.abs(w))), 1.0)
     Y, w = _penalty_start(ops, b, Y, sigma, inequality, c, extra_columns, seed, deadline)
+    _, neg_vals, neg_vecs = _dual_slack_check(ops, w, Y, c, seed)
+    Y, _ = _escape(ops, b, np.zeros(ops.m), sigma, inequality, c, Y, neg_vals, neg_vecs)
     history, best_dual, best_primal, r_prev = [], None, None, np.inf
+    inner_used = 0
     status = "inaccurate"
     it = 0
     for it in range(1, max_outer + 1):
         sub = _Subproblem(ops, b, w, sigma, inequality, Y.shape[1], c)
         gtol = 1e-8 * max(np.linalg.norm(Y), 1.0) * max(1.0, np.sqrt(sigma))
-        x, gn, n_newton = _newton(sub, Y.ravel(), gtol, max_inner, deadline)
+        x, gn, n_newton = _newton(sub, Y.ravel(), gtol, min(segment, max_inner), deadline)
         Y = _centre(x.reshape(-1, sub.p))
         sub._eval(Y.ravel())
         s, r = sub.s.copy(), sub.r.copy()
@@ -660,7 +725,7 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
         rr = np.einsum("ij,ij->i", Dr, Dr) - b
         viol_r = float((np.maximum(rr, 0) if inequality else np.abs(rr)).max() / b.max())
         cand = {"value": float(np.vdot(Yr, Yr)), "violation": viol_r}
-        if best_primal is None or _better_primal(cand, best_primal[0], tol_violation, maximize):
+        if best_primal is None or _better_primal(cand, best_primal[0], tol_violation, best_dual[0]):
             best_primal = (cand, Yr)
         pv, bd = best_primal[0]["value"], best_dual[0]
         viol_it = (np.maximum(r, 0) if inequality else np.abs(r)).max() / b.max()
@@ -679,15 +744,14 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
         if time.perf_counter() > deadline:
             status = "timeout"
             break
-        if neg_vals.size:  # spurious stationary point: raise the rank, same multipliers
-            escaped = False
-            for lam, v in zip(neg_vals[:3], neg_vecs[:, :3].T):
-                sub = _Subproblem(ops, b, w, sigma, inequality, Y.shape[1], c)
-                Y_new = _escape_step(sub, Y.ravel(), _centre(v[:, None])[:, 0], float(lam))
-                if Y_new is not None:
-                    Y, escaped = Y_new, True
-            if escaped:
-                continue
+        Y, escaped = _escape(ops, b, w, sigma, inequality, c, Y, neg_vals, neg_vecs)
+        if escaped:  # spurious stationary point: raise the rank, same multipliers
+            inner_used = 0
+            continue
+        inner_used += n_newton
+        if gn > gtol and inner_used < max_inner:
+            continue  # HALLaR's rule: update multipliers only after an accurate solve
+        inner_used = 0
         Y = _trim(Y)
         rn = np.linalg.norm(np.maximum(r, -w / sigma) if inequality else r)
         w = s
