@@ -24,7 +24,7 @@ HARNESS = WorkflowConfig.from_snakemake(workflow, config)
 
 
 include: "rules/cells.smk"
-include: "rules/table_3_2.smk"
+include: "rules/tables.smk"
 include: "rules/solver_table.smk"
 include: "rules/figure_points.smk"
 include: "rules/fig_3_24.smk"

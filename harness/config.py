@@ -208,7 +208,7 @@ def cell_params(config: dict, cell: Cell) -> dict[str, Any]:
     params: dict[str, Any] = {
         "table": cell.table,
         "seed": config["seed"],
-        "n_runs": tconf["n_runs"],
+        "n_runs": tconf.get("n_runs", 1),
         "time_limit_seconds": tconf["time_limit_seconds"],
         "blas_threads": config["blas_threads"],
         "dataset_params": {**dataset_cls.params, **config["datasets"].get(cell.dataset, {})},
@@ -245,10 +245,47 @@ def cell_params(config: dict, cell: Cell) -> dict[str, Any]:
             n_components_source=r_source,
             method_params=method_kwargs,
         )
+    if spec.task == "classification":
+        params.update(_classification_params(config, cell, tconf, ref_dir, thesis_dataset))
     if cell.solver is not None:
         params["solver"] = cell.solver
         params.setdefault("method_params", {})["solver"] = cell.solver
     return params
+
+
+def _classification_params(config: dict, cell: Cell, tconf: dict, ref_dir: Path,
+                           thesis_dataset: str) -> dict[str, Any]:
+    """Table 2.1's per-cell settings: k, the training fraction and the number of runs,
+    from the profile or else the thesis' Table 2.1 rows for the data set."""
+    spec = cell.spec
+
+    def thesis(quantity):
+        return reference_value(ref_dir, spec.reference_file, quantity, "", thesis_dataset)
+
+    if cell.dataset in tconf["train_fraction"]:
+        fraction, fraction_source = tconf["train_fraction"][cell.dataset], "profile"
+    elif thesis("n_training") and thesis("n_inputs"):
+        fraction = thesis("n_training") / thesis("n_inputs")
+        fraction_source = "thesis Table 2.1, # training / # inputs"
+    else:
+        fraction, fraction_source = 0.7, "thesis 2.1.6, 70/30 splits"
+    if "n_runs" in tconf:
+        runs, runs_source = tconf["n_runs"], "profile"
+    elif thesis("n_runs"):
+        runs, runs_source = int(thesis("n_runs")), "thesis Table 2.1, # runs"
+    else:
+        runs, runs_source = 1, "default"
+    if runs_source == "profile" and thesis("n_runs"):
+        runs_source = f"profile; the thesis used {int(thesis('n_runs'))}"
+    method_cls = registry.get_method(cell.method)
+    method_kwargs = {}
+    if method_cls.uses_neighbors:
+        method_kwargs["n_neighbors"] = tconf["n_neighbors"].get(cell.dataset,
+                                                                tconf["default_n_neighbors"])
+    method_kwargs.update(method_cls.table_params.get(cell.table, {}))
+    method_kwargs.update(config["methods"].get(cell.method, {}))
+    return {"n_runs": runs, "n_runs_source": runs_source, "train_fraction": fraction,
+            "train_fraction_source": fraction_source, "method_params": method_kwargs}
 
 
 def params_hash(params: dict) -> str:

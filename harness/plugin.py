@@ -154,6 +154,12 @@ class MethodPlugin:
     table_note : str
         One sentence for the notes under every table the method appears in: what the
         thesis left open and what this implementation chose.
+    measures : tuple of str or None
+        The table measures the method reports (rows it appears in); None: all of its
+        task's. An SVM, for instance, has no energy rule.
+    classifier_kind : str
+        Classification methods: ``"knn"`` (predictions by kNN under a learned metric,
+        Table 2.1's kNN and energy rows) or ``"svm"``.
     """
 
     name: ClassVar[str] = ""
@@ -164,6 +170,8 @@ class MethodPlugin:
     uses_neighbors: ClassVar[bool] = False
     table_params: ClassVar[dict[str, dict[str, Any]]] = {}
     table_note: ClassVar[str] = ""
+    measures: ClassVar[tuple[str, ...] | None] = None
+    classifier_kind: ClassVar[str] = "knn"
 
     @classmethod
     def skip(cls, dataset: Dataset | None, solver: str | None) -> tuple[bool, str]:

@@ -57,10 +57,15 @@ def build_table(config: dict, table: str) -> pd.DataFrame:
         method_cls = registry.get_method(cell.method)
         thesis_dataset, stand_in = _dataset_info(cell.dataset)
         for measure, quantity, _ in spec.measures:
-            quantity = quantity.format(**tconf)
-            thesis = reference_value(ref_dir, spec.reference_file, quantity,
-                                     method_cls.thesis_label, thesis_dataset)
+            if method_cls.measures is not None and measure not in method_cls.measures:
+                continue
+            quantity, ref_method = spec.reference_key(measure, quantity.format(**tconf),
+                                                      method_cls.thesis_label)
+            thesis = reference_value(ref_dir, spec.reference_file, quantity, ref_method,
+                                     thesis_dataset)
             summary = record.get("summary", {}).get(measure) if record["status"] == "ok" else None
+            if record["status"] == "ok" and summary is None and thesis is None:
+                continue  # a measure this method does not have (an SVM has no energy)
             ours = summary["mean"] if summary else math.nan
             rows.append({
                 "measure": measure,
@@ -78,12 +83,15 @@ def build_table(config: dict, table: str) -> pd.DataFrame:
                 "solver_note": _solver_note(record),
             })
     frame = pd.DataFrame(rows)
-    frame = pd.concat([frame, _averages(frame, spec, config, table)], ignore_index=True)
+    if spec.average:
+        frame = pd.concat([frame, _averages(frame, spec, config, table)], ignore_index=True)
     frame["solver_note"] = frame["solver_note"].fillna("")
     frame["delta"] = frame["ours"] - frame["thesis"]
     within = (frame["delta"].abs() <= spec.tolerance).astype("boolean")
     # a stand-in is other data: its delta is shown, but it is no reproduction claim
     within[frame["delta"].isna() | frame["stand_in"].astype(bool)] = pd.NA
+    if spec.compared is not None:  # CPU seconds, counts: shown, not a claim
+        within[~frame["measure"].isin(spec.compared)] = pd.NA
     frame["within_tolerance"] = within
     frame["deviation_note"] = _attach_deviation_notes(frame, table)
     order = ["measure", "method", "thesis_label", "dataset", "thesis_dataset", "stand_in",
@@ -159,10 +167,10 @@ def _attach_deviation_notes(frame: pd.DataFrame, table: str) -> pd.Series:
     return pd.Series(notes, index=frame.index, dtype="string")
 
 
-def _fmt(value: float, signed: bool = False) -> str:
+def _fmt(value: float, signed: bool = False, decimals: int = 3) -> str:
     if value is None or not np.isfinite(value):
         return "–"
-    return f"{value:+.3f}" if signed else f"{value:.3f}"
+    return f"{value:+.{decimals}f}" if signed else f"{value:.{decimals}f}"
 
 
 class Footnotes:
@@ -177,15 +185,15 @@ class Footnotes:
         return f"[{self.texts.index(text) + 1}]"
 
 
-def _cell_text(row: pd.Series, notes: Footnotes) -> str:
-    thesis = _fmt(row["thesis"])
+def _cell_text(row: pd.Series, notes: Footnotes, decimals: int = 3) -> str:
+    thesis = _fmt(row["thesis"], decimals=decimals)
     if row["status"] != "ok":
         mark = GAP_MARKS.get(row["status"], row["status"])
         return f"{thesis} / {mark}{notes.mark(row['reason'])}"
-    ours = _fmt(row["ours"])
+    ours = _fmt(row["ours"], decimals=decimals)
     if row["n_runs"] > 1:
-        ours += f"±{row['ours_std']:.3f}"
-    text = f"{thesis} / {ours} / {_fmt(row['delta'], signed=True)}"
+        ours += f"±{row['ours_std']:.{decimals}f}"
+    text = f"{thesis} / {ours} / {_fmt(row['delta'], signed=True, decimals=decimals)}"
     if row["deviation_note"]:
         text += ("!" if row["deviation_note"] == UNEXPLAINED else "‡") + notes.mark(
             row["deviation_note"])
@@ -214,7 +222,8 @@ def wide_tables(frame: pd.DataFrame, spec: TableSpec) -> tuple[list[tuple[str, p
         for method, group in part.groupby("method", sort=False):
             by_dataset = group.set_index("dataset")
             name = group["thesis_label"].iloc[0] or method
-            grid[name] = {_column_title(d, frame): _cell_text(by_dataset.loc[d], notes)
+            grid[name] = {_column_title(d, frame): _cell_text(by_dataset.loc[d], notes,
+                                                              spec.decimals)
                           for d in datasets if d in by_dataset.index}
         blocks.append((label, pd.DataFrame.from_dict(grid, orient="index")))
     return blocks, notes.texts
@@ -231,6 +240,10 @@ def _notes(config: dict, table: str, frame: pd.DataFrame, gap_notes: list[str]) 
         cls = registry.get_method(name)
         if cls.table_note:
             lines.append(f"{cls.thesis_label or name}: {cls.table_note}")
+    for name in config["tables"][table]["datasets"]:
+        note = getattr(registry.get_dataset(name), "table_note", "")
+        if note:
+            lines.append(note)
     for name in dict.fromkeys(frame.loc[frame["stand_in"], "dataset"]):
         cls = registry.get_dataset(name)
         lines.append(f"{name} is a synthetic stand-in for the thesis' {cls.stand_in_for} "
@@ -248,10 +261,16 @@ def _params_lines(config: dict, table: str) -> list[str]:
         record = read_record(path)
         params = record["params"]
         mp = params.get("method_params", {})
+        if cell.spec.task == "classification":
+            setting = (f"k={mp.get('n_neighbors', '-')}, "
+                       f"train fraction={params['train_fraction']:.3f}, "
+                       f"runs={params['n_runs']} ({params['n_runs_source']})")
+        else:
+            setting = (f"k={mp.get('n_neighbors', '-')} ({params.get('n_neighbors_source')}), "
+                       f"r={mp.get('n_components')}, l={params.get('eval_neighbors')}, "
+                       f"runs={params['n_runs']}")
         lines.append(
-            f"{cell.id}: k={mp.get('n_neighbors', '-')} ({params.get('n_neighbors_source')}), "
-            f"r={mp.get('n_components')}, l={params.get('eval_neighbors')}, "
-            f"runs={params['n_runs']}, status={record['status']}, "
+            f"{cell.id}: {setting}, status={record['status']}, "
             f"wall={record.get('timing', {}).get('wall_seconds', float('nan')):.1f}s, "
             f"commit={record['provenance']['git']['commit'][:10]}"
             + (" (dirty)" if record["provenance"]["git"]["dirty"] else "")
@@ -269,7 +288,7 @@ def write_table(config: dict, table: str) -> list[Path]:
 
     md = [f"# {spec.title}", "", f"Profile `{config['profile']}`. {config.get('description', '')}", ""]
     for label, block in blocks:
-        md += [f"## {label} (l = {config['tables'][table]['eval_neighbors']})", "",
+        md += [f"## {label}{spec.heading.format(**config['tables'][table])}", "",
                tabulate(block.fillna(""), headers="keys", tablefmt="github"), ""]
     md += ["## Notes", ""] + [f"- {line}" for line in notes]
     md += ["", "## Cells", ""] + [f"- `{line}`" for line in _params_lines(config, table)]

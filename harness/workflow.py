@@ -17,6 +17,7 @@ from pathlib import Path
 
 from harness import experiments, registry
 from harness.config import ConfigError, load_config, parse_cell, table_cells, cell_params
+from harness.table_specs import TABLES
 from harness.solver_points import (
     SolverPoint, point_params, point_path, point_sources, solver_points,
 )
@@ -86,6 +87,14 @@ class WorkflowConfig:
         if table not in self.config["tables"]:
             return []
         return [self.record_pattern.format(cell=c.id) for c in table_cells(self.config, table)]
+
+    def table_records_of(self, wildcards) -> list[str]:
+        """The cell records of the table named by the ``table`` wildcard."""
+        return self.table_records(wildcards.table)
+
+    def table_reference(self, wildcards) -> str:
+        """The thesis' reference CSV of the table named by the ``table`` wildcard."""
+        return self.reference(TABLES[wildcards.table].reference_file)
 
     def all_outputs(self) -> list[str]:
         outputs = [p for table in self.config["tables"] for p in self.table_outputs(table)]

@@ -3,8 +3,10 @@ the numbers of one run."""
 
 from harness.tasks.embedding import MEASURES as EMBEDDING_MEASURES
 from harness.tasks.embedding import run_embedding
+from harness.tasks.classification import MEASURES as CLASSIFICATION_MEASURES
+from harness.tasks.classification import run_classification
 
-TASKS = {"embedding": run_embedding}
-MEASURES = {"embedding": EMBEDDING_MEASURES}
+TASKS = {"embedding": run_embedding, "classification": run_classification}
+MEASURES = {"embedding": EMBEDDING_MEASURES, "classification": CLASSIFICATION_MEASURES}
 
 __all__ = ["TASKS", "MEASURES"]

@@ -21,8 +21,8 @@ from methods.hlle import HessianLLE
 from methods.laplacian_eigenmaps import LaplacianEigenmaps
 from tests.methods.naive_spectral import swiss_roll
 
-PLUGINS = {
-    n: c for n, c in registry.methods().items()
+PLUGINS = {  # the embedding plugins; classifiers: tests/methods/test_classifier_input.py
+    n: c for n, c in registry.methods("embedding").items()
     if not c.__module__.rsplit(".", 1)[-1].endswith("_test")  # conftest's temporary plugins
 }
 GRAPH_PLUGINS = sorted(

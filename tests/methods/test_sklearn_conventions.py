@@ -47,6 +47,8 @@ def _is_temporary_test_plugin(cls) -> bool:
 
 
 PLUGINS = {n: c for n, c in registry.methods().items() if not _is_temporary_test_plugin(c)}
+EMBEDDINGS = sorted(n for n, c in PLUGINS.items() if c.task == "embedding")
+CLASSIFIERS = sorted(n for n, c in PLUGINS.items() if c.task == "classification")
 SMALL_K = 5
 SMALL_K_OVERRIDES = {"hlle": 6}  # needs n_neighbors > n_components (n_components + 3) / 2
 
@@ -61,8 +63,11 @@ def small_instance(cls):
     """The plugin with its defaults, except a neighbourhood the checks' data can hold."""
     est = cls()
     if "n_neighbors" in est.get_params():
-        est.set_params(n_neighbors=SMALL_K_OVERRIDES.get(cls.name, SMALL_K))
-    if "solver" in est.get_params():
+        k = SMALL_K_OVERRIDES.get(cls.name, SMALL_K)
+        if cls.task == "classification":  # target neighbours need classes of > k points;
+            k = 1  # the checks' classes have 3 to 5
+        est.set_params(n_neighbors=k)
+    if SOLVER_FOR_CONVENTIONS in cls.solvers:
         est.set_params(solver=SOLVER_FOR_CONVENTIONS)
     return est
 
@@ -162,7 +167,7 @@ def test_check_data_sets_really_are_disconnected():
         assert n_comp == 2 and sorted(np.bincount(labels)) == [50, 100]
 
 
-@pytest.mark.parametrize("name", sorted(PLUGINS))
+@pytest.mark.parametrize("name", EMBEDDINGS)
 def test_accepts_negative_inputs(name):
     # what check_positive_only_tag_during_fit is about, on connected data
     X = swiss_roll(n=100, noise=0.05, seed=1)[0]
@@ -252,7 +257,7 @@ def _connected_instance(cls):
         est.set_params(n_neighbors=8)
     if "random_state" in params:
         est.set_params(random_state=0)
-    if "solver" in params:
+    if SOLVER_FOR_CONVENTIONS in cls.solvers:
         est.set_params(solver=SOLVER_FOR_CONVENTIONS)
     return est
 
@@ -268,7 +273,7 @@ def _data_for(est, X):
     return X[:40] if "solver" in est.get_params() else X
 
 
-@pytest.mark.parametrize("name", sorted(PLUGINS))
+@pytest.mark.parametrize("name", EMBEDDINGS)
 def test_fit_transform_is_the_embedding_and_deterministic(name, connected_X):
     est = _connected_instance(PLUGINS[name])
     connected_X = _data_for(est, connected_X)
@@ -281,7 +286,7 @@ def test_fit_transform_is_the_embedding_and_deterministic(name, connected_X):
     np.testing.assert_array_equal(clone(est).fit(connected_X).embedding_, Y)
 
 
-@pytest.mark.parametrize("name", sorted(PLUGINS))
+@pytest.mark.parametrize("name", EMBEDDINGS)
 def test_pickle_round_trip(name, connected_X):
     est = _connected_instance(PLUGINS[name])
     connected_X = _data_for(est, connected_X)
@@ -294,7 +299,7 @@ def test_pickle_round_trip(name, connected_X):
         np.testing.assert_array_equal(again.transform(new), est.transform(new))
 
 
-@pytest.mark.parametrize("name", sorted(PLUGINS))
+@pytest.mark.parametrize("name", EMBEDDINGS)
 def test_float32_and_list_inputs(name, connected_X):
     est = _connected_instance(PLUGINS[name])
     connected_X = _data_for(est, connected_X)
@@ -314,7 +319,7 @@ TRANSFORM_RTOL = {"lle": 0.05}
 
 
 @pytest.mark.parametrize(
-    "name", sorted(n for n, c in PLUGINS.items() if hasattr(c, "transform"))
+    "name", sorted(n for n in EMBEDDINGS if hasattr(PLUGINS[n], "transform"))
 )
 def test_transform_of_training_data_reproduces_embedding(name, connected_X):
     est = _connected_instance(PLUGINS[name])
@@ -323,3 +328,54 @@ def test_transform_of_training_data_reproduces_embedding(name, connected_X):
     np.testing.assert_allclose(est.transform(connected_X), Y, rtol=0, atol=rtol * np.abs(Y).max())
     Z = est.transform(connected_X[:7] + 0.01)
     assert Z.shape == (7, 2) and np.isfinite(Z).all()
+
+
+# --------------------------------------------------------------------------- #
+# the same conventions for classifiers (Table 2.1), on labelled data
+# --------------------------------------------------------------------------- #
+@pytest.fixture(scope="module")
+def labelled():
+    X, y = make_blobs(n_samples=90, centers=3, n_features=4, cluster_std=2.0, random_state=3)
+    X = X - 10.0  # negative inputs are fine
+    labels = np.array(["setosa", "versicolor", "virginica"])[y]  # string labels
+    return X[:60], labels[:60], X[60:]
+
+
+def _predictions(est, X_test):
+    out = [est.predict(X_test)]
+    for method in ("predict_energy",):
+        if hasattr(est, method):
+            out.append(getattr(est, method)(X_test))
+    if hasattr(est, "predict_loo"):
+        out.append(est.predict_loo())
+    return out
+
+
+@pytest.mark.parametrize("name", CLASSIFIERS)
+def test_classifier_is_deterministic_and_pickles(name, labelled):
+    X, y, X_test = labelled
+    est = PLUGINS[name]().fit(X, y)
+    first = _predictions(est, X_test)
+    assert set(first[0]) <= set(y) and first[0].dtype == y.dtype
+    again = pickle.loads(pickle.dumps(est))
+    for a, b, c in zip(first, _predictions(again, X_test), _predictions(clone(est).fit(X, y), X_test)):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, c)
+    assert again.get_params() == est.get_params()
+
+
+@pytest.mark.parametrize("name", CLASSIFIERS)
+def test_classifier_float32_and_list_inputs(name, labelled):
+    X, y, X_test = labelled
+    ref = PLUGINS[name]().fit(X.astype(np.float32).astype(np.float64), y).predict(X_test)
+    np.testing.assert_array_equal(PLUGINS[name]().fit(X.astype(np.float32), y).predict(X_test), ref)
+    np.testing.assert_array_equal(
+        PLUGINS[name]().fit(X.astype(np.float32).tolist(), list(y)).predict(X_test), ref)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in CLASSIFIERS if hasattr(PLUGINS[n], "transform")))
+def test_classifier_transform_is_the_learned_map(name, labelled):
+    X, y, X_test = labelled
+    est = PLUGINS[name]().fit(X, y)
+    np.testing.assert_allclose(est.transform(X_test), X_test @ est.components_.T, rtol=1e-12)
+    assert est.components_.shape[1] == X.shape[1]

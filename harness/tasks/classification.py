@@ -1,0 +1,116 @@
+"""The classification task (Table 2.1, thesis 2.1.6): seeded stratified train/test
+splits, a classifier fitted on the training part, and its error rates in percent.
+
+Protocol a classification method plugin follows (``task = "classification"``):
+
+- ``fit(X, y)`` on the training part (labels of any hashable type);
+- ``predict(X)``: labels of held-out points. For ``classifier_kind = "knn"``
+  (the default) this is kNN under the learned metric with the thesis' tie rule
+  (2.1.6); for ``"svm"`` the SVM's decision;
+- optional ``predict_loo()``: leave-one-out labels of the training points it was fitted
+  on ("all training error rates reported are leave-one-out estimates", 2.1.6);
+- optional ``predict_energy(X)``: the energy rule (2.12), kNN-kind methods only;
+- optional fitted ``n_active_`` (active constraints at the end, Table 2.1's
+  "# active constr.").
+
+The measures follow the thesis' row names (``results/reference/thesis_table_2_1.csv``):
+``train_knn_loo_error``, ``test_knn_error``, ``test_energy_error`` for kNN-kind methods,
+``train_svm_loo_error``, ``test_svm_error`` for SVMs, plus ``fit_cpu_seconds`` and
+``n_active``. A prediction a method does not offer is simply not measured (a gap in
+the table, not an error).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from sklearn.model_selection import StratifiedShuffleSplit
+
+from harness.plugin import Dataset, ExpectedFailure
+
+__all__ = ["MEASURES", "run_classification", "split_indices"]
+
+MEASURES = ("train_knn_loo_error", "test_knn_error", "test_energy_error",
+            "train_svm_loo_error", "test_svm_error", "fit_cpu_seconds", "n_active")
+
+
+class ClassificationInputError(ExpectedFailure):
+    """The data or parameters of one cell are unusable; the cell is marked."""
+
+
+def split_indices(y: np.ndarray, train_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A stratified random split (thesis 2.1.6: "randomly generated 70/30 splits").
+
+    Stratified so that every class keeps its share on both sides (the thesis does not
+    say; with 3 classes and ~40 test points an unstratified split can starve a class).
+
+    Raises
+    ------
+    ClassificationInputError
+        When ``train_fraction`` is not in (0, 1) or a class is too small to appear
+        on both sides.
+    """
+    if not 0 < train_fraction < 1:
+        raise ClassificationInputError(
+            f"train_fraction={train_fraction} must lie strictly between 0 and 1")
+    n = len(y)
+    n_train = int(round(train_fraction * n))
+    splitter = StratifiedShuffleSplit(n_splits=1, train_size=n_train,
+                                      test_size=n - n_train, random_state=seed)
+    try:
+        train, test = next(splitter.split(np.zeros((n, 1)), y))
+    except ValueError as exc:
+        raise ClassificationInputError(f"cannot split {n} labelled points "
+                                       f"{train_fraction:.2f}/{1 - train_fraction:.2f}: "
+                                       f"{exc}") from exc
+    return np.sort(train), np.sort(test)
+
+
+def _percent_wrong(predicted, truth) -> float:
+    return 100.0 * float(np.mean(np.asarray(predicted) != np.asarray(truth)))
+
+
+def run_classification(method_cls: type, dataset: Dataset, params: dict, seed: int) -> dict:
+    """One run: split (seeded by ``seed``), fit on the training part, measure.
+
+    ``params`` holds ``method_params`` (constructor arguments) and ``train_fraction``.
+    The method gets ``random_state=seed`` when it takes one. Errors are percentages,
+    as in Table 2.1. Returns ``{"measures", "fit_seconds", "fit_cpu_seconds",
+    "info"}``.
+    """
+    if dataset.y is None:
+        raise ClassificationInputError(f"data set {dataset.meta.get('thesis_name')} has "
+                                       f"no labels; the classification task needs them")
+    X, y = dataset.X, np.asarray(dataset.y)
+    train, test = split_indices(y, float(params["train_fraction"]), seed)
+    estimator = method_cls(**params["method_params"])
+    if "random_state" in estimator.get_params():
+        estimator.set_params(random_state=seed)
+    np.random.seed(seed)
+    wall, cpu = time.perf_counter(), time.process_time()
+    try:
+        estimator.fit(X[train], y[train])
+    except ExpectedFailure:
+        raise
+    except (ValueError, np.linalg.LinAlgError) as exc:
+        raise ClassificationInputError(f"{method_cls.name} rejected the input: {exc}") from exc
+    fit_seconds, fit_cpu = time.perf_counter() - wall, time.process_time() - cpu
+    kind = getattr(method_cls, "classifier_kind", "knn")
+    measures = {f"test_{kind}_error": _percent_wrong(estimator.predict(X[test]), y[test]),
+                "fit_cpu_seconds": fit_cpu}
+    if hasattr(estimator, "predict_loo"):
+        loo = estimator.predict_loo()
+        if loo is not None:
+            measures[f"train_{kind}_loo_error"] = _percent_wrong(loo, y[train])
+    if kind == "knn" and hasattr(estimator, "predict_energy"):
+        measures["test_energy_error"] = _percent_wrong(estimator.predict_energy(X[test]),
+                                                       y[test])
+    if hasattr(estimator, "n_active_"):
+        measures["n_active"] = float(estimator.n_active_)
+    info = {"n_train": int(len(train)), "n_test": int(len(test))}
+    for attr in ("n_iter_", "loss_", "n_components_"):
+        if hasattr(estimator, attr):
+            info[attr.rstrip("_")] = np.asarray(getattr(estimator, attr)).tolist()
+    return {"measures": measures, "fit_seconds": fit_seconds, "fit_cpu_seconds": fit_cpu,
+            "info": info}

@@ -1,0 +1,19 @@
+# The thesis' tables (Table 2.1, Table 3.2, ...; harness.table_specs): one aggregation
+# job per table of the profile reads its cell records and writes
+# results/<profile>/tables/<table>.{csv,md,tex} beside the thesis' values.
+
+
+rule table:
+    output:
+        HARNESS.table_outputs("{table}"),
+    input:
+        HARNESS.table_records_of,
+        reference=HARNESS.table_reference,
+    params:
+        configfile=HARNESS.configfile,
+        harness=HARNESS.command,
+    wildcard_constraints:
+        table=r"table_\d+_\d+",
+    localrule: True
+    shell:
+        "{params.harness} table --config {params.configfile:q} {wildcards.table}"

@@ -1,0 +1,67 @@
+"""Table 2.1 from records: thesis value / ours / delta in percent, measures a method
+does not have left out, CPU time and active constraints shown but not judged, and the
+cell parameters taken from the thesis' Table 2.1 rows."""
+
+import pandas as pd
+import pytest
+
+from harness.config import Cell, cell_params, validate_config
+from harness.records import record_path, write_json_atomic
+from harness.tables import build_table, write_table
+
+
+@pytest.fixture
+def config(tmp_path, repo_root):
+    return validate_config({
+        "profile": "tab", "results_dir": str(tmp_path),
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "tables": {"table_2_1": {"datasets": ["iris", "wine"], "methods": ["pca_knn", "svm"],
+                                 "n_runs": 4}},
+    })
+
+
+def _write(config, dataset, method, measures):
+    body = {"status": "ok", "reason": "",
+            "params": {"n_runs": 4, "n_runs_source": "profile", "train_fraction": 0.7,
+                       "method_params": {"n_neighbors": 3}},
+            "provenance": {"git": {"commit": "abc", "dirty": False}},
+            "summary": {m: {"mean": v, "std": 0.5, "n": 4} for m, v in measures.items()},
+            "runs": []}
+    write_json_atomic(record_path(config["results_dir"], "tab", f"t2_1/{dataset}/{method}"), body)
+
+
+def test_cell_params_follow_the_thesis_rows(config):
+    params = cell_params(config, Cell("table_2_1", "iris", "pca_knn", None))
+    assert params["train_fraction"] == pytest.approx(90 / 128)
+    assert params["n_runs"] == 4 and "the thesis used 100" in params["n_runs_source"]
+    assert params["method_params"] == {"n_neighbors": 3}
+    del config["tables"]["table_2_1"]["n_runs"]
+    assert cell_params(config, Cell("table_2_1", "wine", "svm", None))["n_runs"] == 100
+
+
+def test_values_deltas_and_measures_per_method(config):
+    _write(config, "iris", "pca_knn", {"train_knn_loo_error": 4.0, "test_knn_error": 7.0,
+                                       "test_energy_error": 4.0, "fit_cpu_seconds": 0.01})
+    _write(config, "iris", "svm", {"train_svm_loo_error": 3.0, "test_svm_error": 3.5,
+                                   "fit_cpu_seconds": 0.5})
+    frame = build_table(config, "table_2_1").set_index(["measure", "method", "dataset"])
+    row = frame.loc[("test_knn_error", "pca_knn", "iris")]
+    assert row["thesis"] == 4.87 and row["ours"] == 7.0
+    assert row["delta"] == pytest.approx(2.13) and not row["within_tolerance"]  # > 1.5
+    assert frame.loc[("test_svm_error", "svm", "iris"), "within_tolerance"]  # 3.45 vs 3.5
+    assert ("test_energy_error", "svm", "iris") not in frame.index
+    assert ("test_svm_error", "pca_knn", "iris") not in frame.index
+    cpu = frame.loc[("fit_cpu_seconds", "svm", "iris")]
+    assert cpu["ours"] == 0.5 and pd.isna(cpu["within_tolerance"])  # shown, not judged
+    assert frame.loc[("test_knn_error", "pca_knn", "wine"), "status"] == "missing"
+    assert "average" not in frame.index.get_level_values("dataset")
+
+
+def test_markdown_has_percent_blocks_and_dataset_notes(config):
+    _write(config, "iris", "pca_knn", {"train_knn_loo_error": 4.0, "test_knn_error": 4.5,
+                                       "test_energy_error": 4.0, "fit_cpu_seconds": 0.01})
+    md = next(p for p in write_table(config, "table_2_1") if p.suffix == ".md").read_text()
+    assert "## kNN test error (%) (k = 3)" in md
+    assert "4.87 / 4.50±0.50 / -0.37" in md
+    assert "iris: the full UCI file (150 inputs)" in md
+    assert "train fraction=0.700, runs=4 (profile)" in md
