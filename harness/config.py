@@ -21,6 +21,7 @@ import yaml
 from harness import registry
 from harness.reference import reference_value
 from harness.table_specs import TABLES, TableSpec, spec_for_prefix
+from harness.tasks.classification import K_BY_VALIDATION
 
 __all__ = [
     "ConfigError",
@@ -284,8 +285,11 @@ def _classification_params(config: dict, cell: Cell, tconf: dict, ref_dir: Path,
                                                                 tconf["default_n_neighbors"])
     method_kwargs.update(method_cls.table_params.get(cell.table, {}))
     method_kwargs.update(config["methods"].get(cell.method, {}))
-    return {"n_runs": runs, "n_runs_source": runs_source, "train_fraction": fraction,
-            "train_fraction_source": fraction_source, "method_params": method_kwargs}
+    params = {"n_runs": runs, "n_runs_source": runs_source, "train_fraction": fraction,
+              "train_fraction_source": fraction_source, "method_params": method_kwargs}
+    if method_kwargs.get("n_neighbors") == K_BY_VALIDATION:
+        params["n_neighbors_candidates"] = list(tconf["n_neighbors_candidates"])
+    return params
 
 
 def params_hash(params: dict) -> str:

@@ -24,6 +24,8 @@ __all__ = ["build_table", "write_table", "known_deviations", "AVERAGE", "GAP_MAR
 
 DEVIATIONS_FILE = Path(__file__).resolve().parent.parent / "config" / "known_deviations.yaml"
 UNEXPLAINED = "outside the tolerance and not yet explained"
+WITHIN_SPREAD = ("outside the tolerance but inside the run-to-run spread: |delta| is at "
+                 "most the standard deviation of our runs")
 
 AVERAGE = "average"
 GAP_MARKS = {"unavailable": "n/a", "failed": "failed", "skipped": "skipped",
@@ -82,6 +84,7 @@ def build_table(config: dict, table: str) -> pd.DataFrame:
                 "reason": record.get("reason", ""),
                 "solver_note": _solver_note(record),
             })
+    rows += _uncovered_thesis_datasets(rows, spec, ref_dir)
     frame = pd.DataFrame(rows)
     if spec.average:
         frame = pd.concat([frame, _averages(frame, spec, config, table)], ignore_index=True)
@@ -93,11 +96,36 @@ def build_table(config: dict, table: str) -> pd.DataFrame:
     if spec.compared is not None:  # CPU seconds, counts: shown, not a claim
         within[~frame["measure"].isin(spec.compared)] = pd.NA
     frame["within_tolerance"] = within
-    frame["deviation_note"] = _attach_deviation_notes(frame, table)
+    frame["deviation_note"] = _attach_deviation_notes(frame, table, spec.spread_counts)
     order = ["measure", "method", "thesis_label", "dataset", "thesis_dataset", "stand_in",
              "thesis", "ours", "ours_std", "delta", "within_tolerance", "deviation_note",
              "n_runs", "status", "reason", "solver_note"]
     return frame[order]
+
+
+def _uncovered_thesis_datasets(rows: list[dict], spec: TableSpec, ref_dir) -> list[dict]:
+    """Gap rows for the thesis' data sets that no data set of the profile stands for
+    (no plugin yet, or not listed): the thesis' number beside a marked gap."""
+    covered = {row["thesis_dataset"] for row in rows}
+    pairs = dict.fromkeys((row["measure"], row["method"], row["thesis_label"]) for row in rows)
+    quantities = {m: q for m, q, _ in spec.measures}
+    gaps = []
+    for dataset in spec.thesis_datasets:
+        if dataset in covered:
+            continue
+        for measure, method, label in pairs:
+            quantity, ref_method = spec.reference_key(measure, quantities[measure], label)
+            thesis = reference_value(ref_dir, spec.reference_file, quantity, ref_method, dataset)
+            gaps.append({
+                "measure": measure, "method": method, "thesis_label": label,
+                "dataset": dataset, "thesis_dataset": dataset, "stand_in": False,
+                "thesis": math.nan if thesis is None else thesis, "ours": math.nan,
+                "ours_std": math.nan, "n_runs": 0, "status": "unavailable",
+                "reason": f"not in this profile: the thesis' data sets without a data "
+                          f"set plugin here (see DATA.md) are gaps until one exists",
+                "solver_note": "",
+            })
+    return gaps
 
 
 def _solver_note(record: dict) -> str:
@@ -156,12 +184,15 @@ def known_deviations(table: str, path: Path | None = None) -> dict[tuple[str, st
     return found
 
 
-def _attach_deviation_notes(frame: pd.DataFrame, table: str) -> pd.Series:
+def _attach_deviation_notes(frame: pd.DataFrame, table: str,
+                            spread_counts: bool = False) -> pd.Series:
     reasons = known_deviations(table)
     notes = []
     for row in frame.itertuples():
         if row.status != "ok" or pd.isna(row.within_tolerance) or row.within_tolerance:
             notes.append("")
+        elif spread_counts and row.n_runs > 1 and abs(row.delta) <= row.ours_std:
+            notes.append(WITHIN_SPREAD)
         else:
             notes.append(reasons.get((row.method, row.dataset, row.measure), UNEXPLAINED))
     return pd.Series(notes, index=frame.index, dtype="string")
@@ -195,7 +226,8 @@ def _cell_text(row: pd.Series, notes: Footnotes, decimals: int = 3) -> str:
         ours += f"±{row['ours_std']:.{decimals}f}"
     text = f"{thesis} / {ours} / {_fmt(row['delta'], signed=True, decimals=decimals)}"
     if row["deviation_note"]:
-        text += ("!" if row["deviation_note"] == UNEXPLAINED else "‡") + notes.mark(
+        symbol = {UNEXPLAINED: "!", WITHIN_SPREAD: "~"}.get(row["deviation_note"], "‡")
+        text += symbol + notes.mark(
             row["deviation_note"])
     if isinstance(row.get("solver_note"), str) and row["solver_note"]:
         text += "§" + notes.mark(row["solver_note"])
@@ -222,8 +254,9 @@ def wide_tables(frame: pd.DataFrame, spec: TableSpec) -> tuple[list[tuple[str, p
         for method, group in part.groupby("method", sort=False):
             by_dataset = group.set_index("dataset")
             name = group["thesis_label"].iloc[0] or method
+            decimals = spec.measure_decimals.get(measure, spec.decimals)
             grid[name] = {_column_title(d, frame): _cell_text(by_dataset.loc[d], notes,
-                                                              spec.decimals)
+                                                              decimals)
                           for d in datasets if d in by_dataset.index}
         blocks.append((label, pd.DataFrame.from_dict(grid, orient="index")))
     return blocks, notes.texts
@@ -233,7 +266,8 @@ def _notes(config: dict, table: str, frame: pd.DataFrame, gap_notes: list[str]) 
     spec = TABLES[table]
     lines = [f"Each cell: thesis / ours / delta (ours - thesis); tolerance "
              f"{spec.tolerance} for 'reproduced'. ‡ marks a cell outside the tolerance "
-             f"with a measured explanation (config/known_deviations.yaml), ! one without; "
+             f"with a measured explanation (config/known_deviations.yaml), ! one without"
+             f"{', ~ one inside the run-to-run spread' if spec.spread_counts else ''}; "
              f"§ a cell whose optimisation (the MVU SDP) is not certified optimal."]
     lines += list(spec.notes)
     for name in config["tables"][table]["methods"]:
@@ -252,6 +286,16 @@ def _notes(config: dict, table: str, frame: pd.DataFrame, gap_notes: list[str]) 
     return lines
 
 
+def _chosen_k(record: dict, k) -> str:
+    """``k`` as configured, or for k chosen on a validation split the choices per run
+    (``validation: 3 x1, 7 x9``)."""
+    chosen = [run.get("info", {}).get("n_neighbors") for run in record.get("runs", [])]
+    if not any(c is not None for c in chosen):
+        return str(k)
+    values, counts = np.unique([c for c in chosen if c is not None], return_counts=True)
+    return f"{k}: " + ", ".join(f"{v} x{c}" for v, c in zip(values, counts))
+
+
 def _params_lines(config: dict, table: str) -> list[str]:
     lines = []
     for cell in table_cells(config, table):
@@ -262,7 +306,7 @@ def _params_lines(config: dict, table: str) -> list[str]:
         params = record["params"]
         mp = params.get("method_params", {})
         if cell.spec.task == "classification":
-            setting = (f"k={mp.get('n_neighbors', '-')}, "
+            setting = (f"k={_chosen_k(record, mp.get('n_neighbors', '-'))}, "
                        f"train fraction={params['train_fraction']:.3f}, "
                        f"runs={params['n_runs']} ({params['n_runs_source']})")
         else:

@@ -6,6 +6,21 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from methods._metric_knn import MetricKNNClassifier
 
+__all__ = ["LDAKNN", "lda_map"]
+
+
+def lda_map(X, codes, n_components=None, shrinkage="auto"):
+    """LDA's discriminant directions as rows, at most ``n_classes - 1`` of them.
+
+    scikit-learn's eigen solver with ``shrinkage`` of the within-class covariance
+    (Ledoit-Wolf for ``"auto"``); ``scalings_`` transposed, so that ``X @ map.T`` is
+    LDA's transform up to a shift (its centring moves all points alike).
+    """
+    lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage=shrinkage,
+                                     n_components=n_components).fit(X, codes)
+    r = n_components or min(int(codes.max()), X.shape[1])  # n_classes - 1
+    return lda.scalings_[:, :r].T
+
 
 class LDAKNN(MetricKNNClassifier):
     """k-nearest-neighbour classification in the space of linear discriminant analysis.
@@ -49,7 +64,4 @@ class LDAKNN(MetricKNNClassifier):
         self.shrinkage = shrinkage
 
     def _fit_map(self, X, codes):
-        lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage=self.shrinkage,
-                                         n_components=self.n_components).fit(X, codes)
-        r = self.n_components or min(int(codes.max()), X.shape[1])  # n_classes - 1
-        return lda.scalings_[:, :r].T
+        return lda_map(X, codes, self.n_components, self.shrinkage)

@@ -6,6 +6,15 @@ from sklearn.decomposition import PCA
 
 from methods._metric_knn import MetricKNNClassifier
 
+__all__ = ["PCAKNN", "pca_map"]
+
+
+def pca_map(X, n_components=None):
+    """Principal directions of ``X`` as rows (``n_components`` x ``n_features``) and
+    their variances; None keeps every component."""
+    pca = PCA(n_components=n_components, svd_solver="full").fit(X)
+    return pca.components_, pca.explained_variance_
+
 
 class PCAKNN(MetricKNNClassifier):
     """k-nearest-neighbour classification under the Euclidean distance after PCA.
@@ -42,6 +51,5 @@ class PCAKNN(MetricKNNClassifier):
         self.mu = mu
 
     def _fit_map(self, X, codes):
-        pca = PCA(n_components=self.n_components, svd_solver="full").fit(X)
-        self.explained_variance_ = pca.explained_variance_
-        return pca.components_
+        components, self.explained_variance_ = pca_map(X, self.n_components)
+        return components

@@ -20,13 +20,13 @@ def config(tmp_path, repo_root):
     })
 
 
-def _write(config, dataset, method, measures):
+def _write(config, dataset, method, measures, chosen_k=()):
     body = {"status": "ok", "reason": "",
             "params": {"n_runs": 4, "n_runs_source": "profile", "train_fraction": 0.7,
-                       "method_params": {"n_neighbors": 3}},
+                       "method_params": {"n_neighbors": "validation" if chosen_k else 3}},
             "provenance": {"git": {"commit": "abc", "dirty": False}},
             "summary": {m: {"mean": v, "std": 0.5, "n": 4} for m, v in measures.items()},
-            "runs": []}
+            "runs": [{"info": {"n_neighbors": k}} for k in chosen_k]}
     write_json_atomic(record_path(config["results_dir"], "tab", f"t2_1/{dataset}/{method}"), body)
 
 
@@ -34,7 +34,12 @@ def test_cell_params_follow_the_thesis_rows(config):
     params = cell_params(config, Cell("table_2_1", "iris", "pca_knn", None))
     assert params["train_fraction"] == pytest.approx(90 / 128)
     assert params["n_runs"] == 4 and "the thesis used 100" in params["n_runs_source"]
-    assert params["method_params"] == {"n_neighbors": 3}
+    # k chosen per run on a validation split by default, as the thesis did (2.1.6)
+    assert params["method_params"] == {"n_neighbors": "validation"}
+    assert params["n_neighbors_candidates"] == [1, 3, 5, 7, 9, 11, 13, 15]
+    config["tables"]["table_2_1"]["n_neighbors"] = {"iris": 5}
+    params = cell_params(config, Cell("table_2_1", "iris", "pca_knn", None))
+    assert params["method_params"] == {"n_neighbors": 5} and "n_neighbors_candidates" not in params
     del config["tables"]["table_2_1"]["n_runs"]
     assert cell_params(config, Cell("table_2_1", "wine", "svm", None))["n_runs"] == 100
 
@@ -59,9 +64,11 @@ def test_values_deltas_and_measures_per_method(config):
 
 def test_markdown_has_percent_blocks_and_dataset_notes(config):
     _write(config, "iris", "pca_knn", {"train_knn_loo_error": 4.0, "test_knn_error": 4.5,
-                                       "test_energy_error": 4.0, "fit_cpu_seconds": 0.01})
+                                       "test_energy_error": 4.0, "fit_cpu_seconds": 0.01},
+           chosen_k=(3, 5, 3, 3))
     md = next(p for p in write_table(config, "table_2_1") if p.suffix == ".md").read_text()
-    assert "## kNN test error (%) (k = 3)" in md
+    assert "## kNN test error (%)\n" in md
+    assert "t2_1/iris/pca_knn: k=validation: 3 x3, 5 x1, train fraction" in md
     assert "4.87 / 4.50±0.50 / -0.37" in md
     assert "iris: the full UCI file (150 inputs)" in md
     assert "train fraction=0.700, runs=4 (profile)" in md

@@ -29,7 +29,14 @@ from sklearn.model_selection import StratifiedShuffleSplit
 
 from harness.plugin import Dataset, ExpectedFailure
 
-__all__ = ["MEASURES", "run_classification", "split_indices"]
+__all__ = ["MEASURES", "run_classification", "select_n_neighbors", "split_indices",
+           "K_BY_VALIDATION", "VALIDATION_FRACTION"]
+
+#: ``n_neighbors`` value that asks the task to choose k on a validation split.
+K_BY_VALIDATION = "validation"
+#: Share of the training part held out to choose k (thesis 2.1.6: "the training
+#: sets were further partitioned into training and validation sets"; 2.1.8 uses 30 %).
+VALIDATION_FRACTION = 0.3
 
 MEASURES = ("train_knn_loo_error", "test_knn_error", "test_energy_error",
             "train_svm_loo_error", "test_svm_error", "fit_cpu_seconds", "n_active")
@@ -67,6 +74,41 @@ def split_indices(y: np.ndarray, train_fraction: float, seed: int) -> tuple[np.n
     return np.sort(train), np.sort(test)
 
 
+def select_n_neighbors(method_cls: type, method_params: dict, X: np.ndarray, y: np.ndarray,
+                       candidates, seed: int) -> tuple[int, dict]:
+    """Choose k as the thesis did: "The number of target neighbors (k) was set by cross
+    validation. (For the purpose of cross-validation, the training sets were further
+    partitioned into training and validation sets.)" (2.1.6).
+
+    The training part ``(X, y)`` is split once more, stratified and seeded,
+    ``1 - VALIDATION_FRACTION`` / ``VALIDATION_FRACTION``; the method is fitted with
+    each candidate k on the first part and the k with the lowest kNN error on the
+    second is returned (ties: the smallest k). A candidate the method rejects (a class
+    with no more than k members in the inner training part) is skipped. The thesis
+    does not say which candidates it tried, nor whether it used one split or
+    several; we use one split per run and the profile's candidates.
+
+    Returns ``(k, {k: validation error in %})``.
+    """
+    inner, valid = split_indices(y, 1 - VALIDATION_FRACTION, seed)
+    errors = {}
+    for k in sorted(int(c) for c in candidates):
+        est = method_cls(**{**method_params, "n_neighbors": k})
+        if "random_state" in est.get_params():
+            est.set_params(random_state=seed)
+        try:
+            est.fit(X[inner], y[inner])
+        except ValueError:
+            continue
+        errors[k] = _percent_wrong(est.predict(X[valid]), y[valid])
+    if not errors:
+        raise ClassificationInputError(
+            f"no candidate k in {sorted(candidates)} fits the validation split of "
+            f"{len(inner)} points; lower the candidates (n_neighbors_candidates)")
+    best = min(errors.values())
+    return min(k for k, e in errors.items() if e == best), errors
+
+
 def _percent_wrong(predicted, truth) -> float:
     return 100.0 * float(np.mean(np.asarray(predicted) != np.asarray(truth)))
 
@@ -75,8 +117,12 @@ def run_classification(method_cls: type, dataset: Dataset, params: dict, seed: i
     """One run: split (seeded by ``seed``), fit on the training part, measure.
 
     ``params`` holds ``method_params`` (constructor arguments) and ``train_fraction``.
-    The method gets ``random_state=seed`` when it takes one. Errors are percentages,
-    as in Table 2.1. Returns ``{"measures", "fit_seconds", "fit_cpu_seconds",
+    The method gets ``random_state=seed`` when it takes one. ``n_neighbors =
+    "validation"`` in ``method_params`` chooses k per run with
+    :func:`select_n_neighbors` among ``params["n_neighbors_candidates"]`` (the chosen
+    k is in ``info``; the selection is not part of the fit's CPU time, which is that
+    of the final fit as in the thesis' Table 2.1). Errors are percentages, as in
+    Table 2.1. Returns ``{"measures", "fit_seconds", "fit_cpu_seconds",
     "info"}``.
     """
     if dataset.y is None:
@@ -84,7 +130,17 @@ def run_classification(method_cls: type, dataset: Dataset, params: dict, seed: i
                                        f"no labels; the classification task needs them")
     X, y = dataset.X, np.asarray(dataset.y)
     train, test = split_indices(y, float(params["train_fraction"]), seed)
-    estimator = method_cls(**params["method_params"])
+    method_params = dict(params["method_params"])
+    info = {"n_train": int(len(train)), "n_test": int(len(test))}
+    if method_params.get("n_neighbors") == K_BY_VALIDATION:
+        wall, cpu = time.perf_counter(), time.process_time()
+        k, errors = select_n_neighbors(method_cls, method_params, X[train], y[train],
+                                       params["n_neighbors_candidates"], seed)
+        method_params["n_neighbors"] = k
+        info.update(n_neighbors=k, validation_errors={str(c): e for c, e in errors.items()},
+                    selection_cpu_seconds=time.process_time() - cpu,
+                    selection_seconds=time.perf_counter() - wall)
+    estimator = method_cls(**method_params)
     if "random_state" in estimator.get_params():
         estimator.set_params(random_state=seed)
     np.random.seed(seed)
@@ -108,7 +164,6 @@ def run_classification(method_cls: type, dataset: Dataset, params: dict, seed: i
                                                        y[test])
     if hasattr(estimator, "n_active_"):
         measures["n_active"] = float(estimator.n_active_)
-    info = {"n_train": int(len(train)), "n_test": int(len(test))}
     for attr in ("n_iter_", "loss_", "n_components_"):
         if hasattr(estimator, attr):
             info[attr.rstrip("_")] = np.asarray(getattr(estimator, attr)).tolist()

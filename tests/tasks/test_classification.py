@@ -9,7 +9,9 @@ from harness.metrics.knn_error import knn_loo_error, knn_test_error
 from harness.plugin import Dataset
 from harness.tasks.classification import (
     ClassificationInputError,
+    VALIDATION_FRACTION,
     run_classification,
+    select_n_neighbors,
     split_indices,
 )
 from methods.pca_knn import PCAKNN
@@ -74,3 +76,34 @@ def test_bad_input_becomes_a_marked_failure(iris):
     params = {"method_params": {"n_neighbors": 40}, "train_fraction": 0.7}
     with pytest.raises(ClassificationInputError, match="n_neighbors=40"):
         run_classification(PCAKNN, iris, params, seed=0)
+
+
+def test_k_chosen_on_a_validation_split_of_the_training_part(iris):
+    X, y = iris.X, iris.y
+    train, test = split_indices(y, 0.7, seed=2)
+    k, errors = select_n_neighbors(PCAKNN, {}, X[train], y[train], [1, 3, 5, 40], seed=2)
+    # 40 does not fit: a class has 24-25 members in the inner training part
+    assert set(errors) == {1, 3, 5}
+    inner, valid = split_indices(y[train], 1 - VALIDATION_FRACTION, seed=2)
+    assert len(valid) == len(train) - round((1 - VALIDATION_FRACTION) * len(train))
+    for c, e in errors.items():  # each error is that of a fit on the inner part
+        Xi, yi = X[train][inner], y[train][inner]
+        L = PCAKNN(n_neighbors=c).fit(Xi, yi).components_
+        assert e == pytest.approx(100 * knn_test_error(Xi, yi, X[train][valid],
+                                                       y[train][valid], c, transform=L))
+    assert k == min(c for c in errors if errors[c] == min(errors.values()))
+    # the task uses it: the chosen k is recorded and the final fit uses it
+    params = {"method_params": {"n_neighbors": "validation"}, "train_fraction": 0.7,
+              "n_neighbors_candidates": [1, 3, 5, 40]}
+    result = run_classification(PCAKNN, iris, params, seed=2)
+    assert result["info"]["n_neighbors"] == k
+    assert result["info"]["validation_errors"] == {str(c): e for c, e in errors.items()}
+    L = PCAKNN(n_neighbors=k).fit(X[train], y[train]).components_
+    assert result["measures"]["test_knn_error"] == pytest.approx(
+        100 * knn_test_error(X[train], y[train], X[test], y[test], k, transform=L))
+
+
+def test_no_usable_candidate_k_is_a_marked_failure(iris):
+    train, _ = split_indices(iris.y, 0.7, seed=0)
+    with pytest.raises(ClassificationInputError, match="no candidate k in \\[40, 60\\]"):
+        select_n_neighbors(PCAKNN, {}, iris.X[train], iris.y[train], [60, 40], seed=0)

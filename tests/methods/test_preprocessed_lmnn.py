@@ -1,0 +1,92 @@
+"""PCA-LMNN, LDA-LMNN and MUL-LMNN (Table 2.1 rows, thesis 2.1.6 and 2.1.8): each is
+LMNN trained in a pre-processed space, with the product map as its metric."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_wine
+
+from harness.metrics.knn_error import knn_predict, same_class_neighbors
+from methods._lmnn_core import loss_over_all_triples
+from methods.lda_knn import lda_map
+from methods.lda_lmnn import LDALMNN
+from methods.lmnn import LMNN
+from methods.mul_lmnn import MULLMNN
+from methods.pca_knn import pca_map
+from methods.pca_lmnn import PCALMNN
+
+
+@pytest.fixture(scope="module")
+def wine():
+    X, y = load_wine(return_X_y=True)
+    rng = np.random.default_rng(0)
+    idx = rng.permutation(len(X))
+    X = (X - X.mean(0)) / X.std(0)  # standardised: LMNN's PCA start is then sensible
+    return X[idx[:120]], y[idx[:120]], X[idx[120:]], y[idx[120:]]
+
+
+def test_pca_lmnn_with_every_component_is_lmnn(wine):
+    X, y, Xt, _ = wine
+    ours, plain = PCALMNN().fit(X, y), LMNN().fit(X, y)
+    # PCA with every component is a rotation: the same problem, the same loss
+    assert ours.loss_ == pytest.approx(plain.loss_, rel=2e-3)
+    np.testing.assert_array_equal(ours.target_neighbors_, plain.target_neighbors_)
+    agree = np.mean(ours.predict(Xt) == plain.predict(Xt))
+    assert agree >= 0.95
+
+
+def test_pca_lmnn_map_is_the_product_and_trains_in_the_pca_space(wine):
+    X, y, Xt, _ = wine
+    est = PCALMNN(n_components=5).fit(X, y)
+    P = pca_map(X, 5)[0]
+    np.testing.assert_allclose(est.preprocessing_, P)
+    np.testing.assert_allclose(est.components_, est.lmnn_.components_ @ P, rtol=1e-12)
+    assert est.components_.shape == (5, X.shape[1])
+    # target neighbours: Euclidean in the PCA space, not in the input
+    np.testing.assert_array_equal(est.target_neighbors_,
+                                  same_class_neighbors(X @ P.T, y, 3))
+    # loss_ and n_active_ are the exact values of (2.11) at the final map
+    exact = loss_over_all_triples(X @ est.components_.T, y, est.target_neighbors_, 0.5)
+    assert est.loss_ == pytest.approx(float(exact.loss), rel=1e-10)
+    assert est.n_active_ == int(exact.n_active)
+    np.testing.assert_array_equal(est.predict(Xt),
+                                  knn_predict(X, y, Xt, 3, est.components_))
+
+
+def test_lda_lmnn_learns_in_the_lda_space(wine):
+    X, y, Xt, yt = wine
+    est = LDALMNN().fit(X, y)
+    P = lda_map(X, y)
+    assert P.shape == (2, X.shape[1])  # n_classes - 1
+    np.testing.assert_allclose(est.preprocessing_, P)
+    np.testing.assert_allclose(est.components_, est.lmnn_.components_ @ P, rtol=1e-12)
+    assert np.mean(est.predict(Xt) != yt) < 0.1  # wine is nearly separable after LDA
+
+
+def test_mul_lmnn_one_round_is_pca_lmnn(wine):
+    X, y, Xt, _ = wine
+    one, pca = MULLMNN(n_rounds=1).fit(X, y), PCALMNN().fit(X, y)
+    np.testing.assert_array_equal(one.components_, pca.components_)
+    np.testing.assert_array_equal(one.predict_energy(Xt), pca.predict_energy(Xt))
+
+
+def test_mul_lmnn_rounds_reassign_target_neighbours_under_the_learned_metric(wine):
+    X, y, _, _ = wine
+    two = MULLMNN(n_rounds=2).fit(X, y)
+    first = PCALMNN().fit(X, y)
+    # round 2's targets: Euclidean neighbours after round 1's map (thesis 2.1.8)
+    np.testing.assert_array_equal(two.target_neighbors_,
+                                  same_class_neighbors(X @ first.components_.T, y, 3))
+    assert len(two.loss_per_round_) == 2
+    assert two.loss_per_round_[0] == pytest.approx(first.loss_, rel=1e-12)
+    assert two.n_iter_ == first.n_iter_ + two.lmnn_.n_iter_
+    np.testing.assert_allclose(two.components_,
+                               two.lmnn_.components_ @ first.components_, rtol=1e-10)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True])
+def test_mul_lmnn_rejects_bad_rounds(bad, wine):
+    X, y, _, _ = wine
+    with pytest.raises(ValueError, match=rf"n_rounds={bad!r} must be a positive integer"):
+        MULLMNN(n_rounds=bad).fit(X, y)
