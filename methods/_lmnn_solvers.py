@@ -23,7 +23,9 @@ cache became active on the way) is rejected and repeated from its start with tho
 pairs added to the cache, so the loss over all triples decreases monotonically. It
 stops when a rebuild brings no active triple the previous set lacked and the relative
 loss change of the last run is below ``tol``, or after ``max_iter`` L-BFGS iterations
-in total.
+in total. The loss it minimises comes from a *core* (:class:`SingleMetricCore`, eq.
+2.11, by default); :mod:`methods._mm_lmnn_core` supplies one for the multiple-metric
+loss of sec. 2.1.8, where ``L`` is a stack of one map per class.
 
 Both methods stop near a kink of the piecewise-linear loss, not exactly at the
 minimum: on iris both end within ~1e-4 (relative) of the best value found; on wine and
@@ -44,8 +46,8 @@ from methods._lmnn_core import (
     triplet_pass,
 )
 
-__all__ = ["SolverResult", "initial_L", "solve_lbfgs", "solve_reference", "MAX_RUN",
-           "INIT_MEAN_TARGET_DISTANCE"]
+__all__ = ["SolverResult", "SingleMetricCore", "initial_L", "solve_lbfgs",
+           "solve_reference", "MAX_RUN", "INIT_MEAN_TARGET_DISTANCE"]
 
 #: Mean squared target distance that ``init="pca"`` / ``"identity"`` are scaled to.
 INIT_MEAN_TARGET_DISTANCE = 3.0
@@ -53,6 +55,25 @@ INIT_MEAN_TARGET_DISTANCE = 3.0
 #: Longest inner L-BFGS run between two rebuilds of the candidate set.
 MAX_RUN = 32
 _FIRST_STEP = 0.01  # reference solver: first step moves M by 1 % (Frobenius norm)
+
+
+class SingleMetricCore:
+    """The loss :func:`solve_lbfgs` minimises: eq. (2.11) with one map ``L`` (r, d).
+
+    A core provides ``embed(X, L) -> Z`` (the mapped inputs the loss needs),
+    ``candidate_pairs(Z, codes, targets, slack) -> (anchors, imps)`` (impostor pairs
+    within ``max_j d_ij + 1 + slack``, sorted by key ``anchor * n + imp``) and
+    ``triplet_pass(Z, targets, anchors, imps, mu)``, a state with ``loss``,
+    ``n_active``, ``on_imp``, ``active_pair_keys(n)`` and ``grad_L(Z, X)`` (shape of
+    ``L``), like :class:`methods._lmnn_core.TripletState`.
+    """
+
+    @staticmethod
+    def embed(X, L):
+        return X @ L.T
+
+    candidate_pairs = staticmethod(candidate_pairs)
+    triplet_pass = staticmethod(triplet_pass)
 
 
 class SolverResult:
@@ -110,21 +131,26 @@ def _relative_decrease(before: float, after: float) -> float:
     return (before - after) / max(abs(before), np.finfo(float).tiny)
 
 
-def solve_lbfgs(X, codes, targets, L0, *, mu, max_iter, tol, slack) -> SolverResult:
-    """L-BFGS-B on ``L`` over cached candidate impostor pairs (see module docstring)."""
+def solve_lbfgs(X, codes, targets, L0, *, mu, max_iter, tol, slack,
+                core=SingleMetricCore) -> SolverResult:
+    """L-BFGS-B on ``L`` over cached candidate impostor pairs (see module docstring).
+
+    ``core`` defines the loss (default :class:`SingleMetricCore`, eq. 2.11); ``L0``
+    may have any shape the core's ``embed`` accepts.
+    """
     n = len(X)
     shape = L0.shape
     L = np.array(L0, dtype=np.float64)
-    Z = X @ L.T
-    pairs = candidate_pairs(Z, codes, targets, slack)
-    state = triplet_pass(Z, targets, *pairs, mu)
+    Z = core.embed(X, L)
+    pairs = core.candidate_pairs(Z, codes, targets, slack)
+    state = core.triplet_pass(Z, targets, *pairs, mu)
     curve = [state.loss]
     n_iter, run, converged = 0, 1, False
 
     def fun(w):
         L = w.reshape(shape)
-        Z = X @ L.T
-        s = triplet_pass(Z, targets, *pairs, mu)
+        Z = core.embed(X, L)
+        s = core.triplet_pass(Z, targets, *pairs, mu)
         return s.loss, s.grad_L(Z, X).ravel()
 
     while n_iter < max_iter:
@@ -133,9 +159,9 @@ def solve_lbfgs(X, codes, targets, L0, *, mu, max_iter, tol, slack) -> SolverRes
                                 "ftol": 0.1 * tol})
         n_iter += max(int(res.nit), 1)
         L_new = res.x.reshape(shape)
-        Z = X @ L_new.T
-        fresh_pairs = candidate_pairs(Z, codes, targets, slack)
-        state = triplet_pass(Z, targets, *fresh_pairs, mu)
+        Z = core.embed(X, L_new)
+        fresh_pairs = core.candidate_pairs(Z, codes, targets, slack)
+        state = core.triplet_pass(Z, targets, *fresh_pairs, mu)
         if state.loss > curve[-1]:
             # pairs outside the cache became active on the way: reject the run and
             # retry from L with those pairs cached too (the cache strictly grows, so

@@ -99,3 +99,69 @@ def naive_knn_predict(Xtr, ytr, Xte, k, exclude_self=False):
                 pred.append(winners[0])
                 break
     return np.array(pred)
+
+
+# --------------------------------------------------------------------------- #
+# MM-LMNN (thesis 2.1.8): one metric per class, labels are the codes 0 .. c-1
+# --------------------------------------------------------------------------- #
+def naive_mm_loss(X, y, Ls, targets, mu):
+    """The SDP of 2.1.8 with hinges, by triple loops; D(a, b) = |L_{y_b}(x_a - x_b)|^2
+    (eq. 2.17). Also the number of strictly positive hinges."""
+    X, y = np.asarray(X, float), np.asarray(y)
+    pull = push = 0.0
+    active = 0
+    for i in range(len(X)):
+        for j in targets[i]:
+            dij = sq_dist(Ls[y[j]], X[i], X[j])
+            pull += dij
+            for l in range(len(X)):
+                if y[l] != y[i]:
+                    h = 1.0 + dij - sq_dist(Ls[y[l]], X[i], X[l])
+                    if h > 0:
+                        push += h
+                        active += 1
+    return (1 - mu) * pull + mu * push, active
+
+
+def naive_mm_knn_predict(Xtr, ytr, Xte, Ls, k, exclude_self=False):
+    """k-NN under D(t, j) = |L_{y_j}(x_t - x_j)|^2 with the tie rule of 2.1.6."""
+    Xtr, Xte, ytr = np.asarray(Xtr, float), np.asarray(Xte, float), np.asarray(ytr)
+    pred = []
+    for t, xt in enumerate(Xte):
+        d = np.array([sq_dist(Ls[ytr[j]], xt, Xtr[j]) for j in range(len(Xtr))])
+        order = [j for j in np.argsort(d, kind="stable") if not (exclude_self and j == t)]
+        for m in range(k, 0, -1):
+            votes = {}
+            for j in order[:m]:
+                votes[ytr[j]] = votes.get(ytr[j], 0) + 1
+            best = max(votes.values())
+            winners = [c for c, v in votes.items() if v == best]
+            if len(winners) == 1:
+                pred.append(winners[0])
+                break
+    return np.array(pred)
+
+
+def naive_mm_energies(Xtr, ytr, Xte, Ls, k, mu, targets):
+    """Eq. (2.12) with D(a, b) = |L_{y_b}(x_a - x_b)|^2, the test point labelled c."""
+    Xtr, Xte, ytr = np.asarray(Xtr, float), np.asarray(Xte, float), np.asarray(ytr)
+    n_classes = len(Ls)
+    E = np.zeros((len(Xte), n_classes))
+    for t, xt in enumerate(Xte):
+        for c in range(n_classes):
+            same = [j for j in range(len(Xtr)) if ytr[j] == c]
+            tn = sorted(same, key=lambda j: sq_dist(Ls[c], xt, Xtr[j]))[:k]
+            pull = sum(sq_dist(Ls[c], xt, Xtr[j]) for j in tn)
+            push = 0.0
+            for j in tn:  # i = t
+                for l in range(len(Xtr)):
+                    if ytr[l] != c:
+                        push += max(0.0, 1 + sq_dist(Ls[c], xt, Xtr[j])
+                                    - sq_dist(Ls[ytr[l]], xt, Xtr[l]))
+            for i in range(len(Xtr)):  # l = t, measured in t's metric c
+                if ytr[i] != c:
+                    for j in targets[i]:
+                        push += max(0.0, 1 + sq_dist(Ls[ytr[j]], Xtr[i], Xtr[j])
+                                    - sq_dist(Ls[c], Xtr[i], xt))
+            E[t, c] = (1 - mu) * pull + mu * push
+    return E
