@@ -20,7 +20,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP_RUN): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e ".[peers]"
 	touch $@
 
 $(STAMP_TEST): pyproject.toml | $(BIN)/python
@@ -36,7 +36,8 @@ reproduce: $(STAMP_RUN)
 	@ls -1 results/$(PROFILE)/tables/ | sed 's/^/  /'
 	@if [ -d results/$(PROFILE)/figures ]; then echo "Figures written to results/$(PROFILE)/figures/:"; \
 		ls -1 results/$(PROFILE)/figures/ | grep -v '^points$$' | sed 's/^/  /'; fi
-	@echo "Open results/$(PROFILE)/tables/table_3_2.md to read Table 3.2 beside the thesis,"
+	@echo "Open results/$(PROFILE)/tables/table_2_1.md and table_3_2.md to read Tables 2.1 and 3.2"
+	@echo "beside the thesis, results/$(PROFILE)/tables/table_2_1_peers.md for the LMNN peers,"
 	@echo "results/$(PROFILE)/tables/solver_table.md for the MVU solvers and"
 	@echo "results/$(PROFILE)/figures/fig_3_24.md, fig_3_28.md for the figures."
 
@@ -49,7 +50,7 @@ test: $(STAMP_TEST)
 bench-check: $(STAMP_TEST)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv machine --yes > /dev/null
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv check --python=same
-	PATH=$(abspath $(BIN)):$$PATH HARNESS_BENCH_SIZES=300 HARNESS_BENCH_MVU_SIZES=30 HARNESS_BENCH_MVU_BACKENDS=native,clarabel,mosek $(BIN)/asv run --python=same --quick --dry-run --show-stderr
+	PATH=$(abspath $(BIN)):$$PATH HARNESS_BENCH_SIZES=300 HARNESS_BENCH_MVU_SIZES=30 HARNESS_BENCH_MVU_BACKENDS=native,clarabel,mosek HARNESS_BENCH_LMNN_SIZES=1000 $(BIN)/asv run --python=same --quick --dry-run --show-stderr
 
 bench: $(STAMP_TEST)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv machine --yes > /dev/null

@@ -85,6 +85,7 @@ def build_table(config: dict, table: str) -> pd.DataFrame:
                 "solver_note": _solver_note(record),
             })
     rows += _uncovered_thesis_datasets(rows, spec, ref_dir)
+    rows += _ratio_rows(rows, spec)
     frame = pd.DataFrame(rows)
     if spec.average:
         frame = pd.concat([frame, _averages(frame, spec, config, table)], ignore_index=True)
@@ -101,6 +102,28 @@ def build_table(config: dict, table: str) -> pd.DataFrame:
              "thesis", "ours", "ours_std", "delta", "within_tolerance", "deviation_note",
              "n_runs", "status", "reason", "solver_note"]
     return frame[order]
+
+
+def _ratio_rows(rows: list[dict], spec: TableSpec) -> list[dict]:
+    """``spec.ratios``: per data set, each method's mean over that of a reference
+    method (``{derived: (measure, reference method)}``), e.g. CPU time relative to our
+    LMNN in the same run -- the comparison that survives a shared, noisy machine."""
+    out = []
+    for derived, (measure, reference) in spec.ratios.items():
+        base = {r["dataset"]: r["ours"] for r in rows
+                if r["measure"] == measure and r["method"] == reference and r["status"] == "ok"}
+        for r in rows:
+            if r["measure"] != measure:
+                continue
+            denominator = base.get(r["dataset"], math.nan)
+            ok = r["status"] == "ok" and np.isfinite(denominator) and denominator > 0
+            out.append({**r, "measure": derived, "thesis": math.nan, "ours_std": math.nan,
+                        "n_runs": 1,
+                        "ours": r["ours"] / denominator if ok else math.nan,
+                        "status": r["status"] if r["status"] != "ok" or ok else "incomplete",
+                        "reason": r["reason"] if r["status"] != "ok" else
+                        ("" if ok else f"no {reference} cell on {r['dataset']} to compare with")})
+    return out
 
 
 def _uncovered_thesis_datasets(rows: list[dict], spec: TableSpec, ref_dir) -> list[dict]:

@@ -13,7 +13,7 @@ rule table:
         configfile=HARNESS.configfile,
         harness=HARNESS.command,
     wildcard_constraints:
-        table=r"table_\d+_\d+",
+        table=r"table_\d+_\d+(_peers)?",
     localrule: True
     shell:
         "{params.harness} table --config {params.configfile:q} {wildcards.table}"

@@ -72,3 +72,35 @@ def test_markdown_has_percent_blocks_and_dataset_notes(config):
     assert "4.87 / 4.50±0.50 / -0.37" in md
     assert "iris: the full UCI file (150 inputs)" in md
     assert "train fraction=0.700, runs=4 (profile)" in md
+
+
+def test_peers_table_ratios_to_our_lmnn(tmp_path, repo_root):
+    config = validate_config({
+        "profile": "tab", "results_dir": str(tmp_path),
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "tables": {"table_2_1_peers": {"datasets": ["iris", "wine"],
+                                       "methods": ["lmnn", "pca_knn"], "n_runs": 4,
+                                       "default_n_neighbors": 3}},
+    })
+
+    def write(dataset, method, cpu):
+        body = {"status": "ok", "reason": "",
+                "params": {"n_runs": 4, "n_runs_source": "profile", "train_fraction": 0.7,
+                           "method_params": {"n_neighbors": 3}},
+                "provenance": {"git": {"commit": "abc", "dirty": False}},
+                "summary": {"test_knn_error": {"mean": 5.0, "std": 0.1, "n": 4},
+                            "fit_cpu_seconds": {"mean": cpu, "std": 0.0, "n": 4}},
+                "runs": []}
+        write_json_atomic(record_path(tmp_path, "tab", f"t2_1p/{dataset}/{method}"), body)
+
+    write("iris", "lmnn", 0.5)
+    write("iris", "pca_knn", 0.05)
+    write("wine", "pca_knn", 0.02)  # no LMNN cell on wine: the ratio is a marked gap
+    frame = build_table(config, "table_2_1_peers").set_index(["measure", "method", "dataset"])
+    assert frame.loc[("fit_cpu_ratio", "lmnn", "iris"), "ours"] == pytest.approx(1.0)
+    assert frame.loc[("fit_cpu_ratio", "pca_knn", "iris"), "ours"] == pytest.approx(0.1)
+    gap = frame.loc[("fit_cpu_ratio", "pca_knn", "wine")]
+    assert gap["status"] == "incomplete" and "no lmnn cell on wine" in gap["reason"]
+    assert frame["within_tolerance"].isna().all()  # implementations compared, no verdicts
+    # the thesis' PCA row is shown beside ours
+    assert frame.loc[("test_knn_error", "pca_knn", "iris"), "thesis"] == 4.87

@@ -68,6 +68,9 @@ def test_k_out_of_range(name, k, data):
 
 @pytest.mark.parametrize("name", sorted(CLASSIFIERS))
 def test_string_labels_come_back(name, data):
+    skip, why = CLASSIFIERS[name].skip(None, None)  # a peer whose package is missing
+    if skip:
+        pytest.skip(why)
     X, y = data
     pred = CLASSIFIERS[name]().fit(X, y).predict(X[:10] + 0.01)
     assert pred.dtype == y.dtype and set(pred) <= {"left", "right"}
