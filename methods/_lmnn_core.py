@@ -51,18 +51,37 @@ __all__ = [
 ]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def sq_distance(Z, a, b):
+    """``||Z[a] - Z[b]||^2`` (one pair; inlined into the passes)."""
+    s = 0.0
+    for c in range(Z.shape[1]):
+        t = Z[a, c] - Z[b, c]
+        s += t * t
+    return s
+
+
+@njit(cache=True, nogil=True, inline="always")
+def add_hinges(dt_row, d, on_target_row, on_imp, p):
+    """``sum_m [1 + dt_row[m] - d]_+`` for one impostor pair ``p`` at squared distance
+    ``d``; counts each active hinge on its target pair and on ``p``."""
+    push = 0.0
+    for m in range(dt_row.shape[0]):
+        h = 1.0 + dt_row[m] - d
+        if h > 0.0:
+            push += h
+            on_target_row[m] += 1
+            on_imp[p] += 1
+    return push
+
+
 @njit(cache=True, nogil=True)
 def _target_sq_distances(Z, targets):
     n, k = targets.shape
     out = np.empty((n, k))
     for i in range(n):
         for m in range(k):
-            j = targets[i, m]
-            s = 0.0
-            for c in range(Z.shape[1]):
-                t = Z[i, c] - Z[j, c]
-                s += t * t
-            out[i, m] = s
+            out[i, m] = sq_distance(Z, i, targets[i, m])
     return out
 
 
@@ -76,17 +95,7 @@ def _triplet_pass(Z, targets, anchors, imps, mu):
     push = 0.0
     for p in range(anchors.shape[0]):
         a = anchors[p]
-        b = imps[p]
-        d = 0.0
-        for c in range(Z.shape[1]):
-            t = Z[a, c] - Z[b, c]
-            d += t * t
-        for m in range(k):
-            h = 1.0 + dt[a, m] - d
-            if h > 0.0:
-                push += h
-                on_target[a, m] += 1
-                on_imp[p] += 1
+        push += add_hinges(dt[a], sq_distance(Z, a, imps[p]), on_target[a], on_imp, p)
     loss = (1.0 - mu) * dt.sum() + mu * push
     return loss, on_target, on_imp
 

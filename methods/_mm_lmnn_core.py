@@ -75,7 +75,7 @@ except ImportError:  # numba is a dependency; without it the loops run as slow P
         return lambda f: f
 
 from harness.metrics.energy import BLOCK_ELEMENTS, _hinge_sums, _sq_distances
-from methods._lmnn_core import TripletState
+from methods._lmnn_core import TripletState, add_hinges, sq_distance
 from methods._lmnn_impostors import impostor_pairs
 
 __all__ = [
@@ -164,11 +164,7 @@ def _mm_target_sq_distances(Zc, pos, codes, targets):
             c = codes[j]  # eq. 2.17: the metric of the second argument's class
             a = pos[c, i]
             b = pos[c, j]
-            s = 0.0
-            for q in range(Zc.shape[1]):
-                t = Zc[a, q] - Zc[b, q]
-                s += t * t
-            out[i, m] = s
+            out[i, m] = sq_distance(Zc, a, b)
     return out
 
 
@@ -184,18 +180,8 @@ def _mm_triplet_pass(Zc, pos, codes, targets, anchors, imps, mu):
         i = anchors[p]
         l = imps[p]
         c = codes[l]
-        a = pos[c, i]
-        b = pos[c, l]
-        d = 0.0
-        for q in range(Zc.shape[1]):
-            t = Zc[a, q] - Zc[b, q]
-            d += t * t
-        for m in range(k):
-            h = 1.0 + dt[i, m] - d
-            if h > 0.0:
-                push += h
-                on_target[i, m] += 1
-                on_imp[p] += 1
+        d = sq_distance(Zc, pos[c, i], pos[c, l])
+        push += add_hinges(dt[i], d, on_target[i], on_imp, p)
     loss = (1.0 - mu) * dt.sum() + mu * push
     return loss, on_target, on_imp
 
