@@ -10,6 +10,8 @@ may set ``n_active_`` and other fitted attributes there.
 
 from __future__ import annotations
 
+import abc
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
 from sklearn.utils.multiclass import check_classification_targets
@@ -68,7 +70,8 @@ def check_labelled_input(X, y, n_neighbors: int, estimator=None
     return X, classes, codes
 
 
-class MetricKNNClassifier(MethodPlugin, ClassifierMixin, TransformerMixin, BaseEstimator):
+class MetricKNNClassifier(MethodPlugin, ClassifierMixin, TransformerMixin, BaseEstimator,
+                          abc.ABC):
     """Skeleton: learn ``L`` on the training set, classify by kNN under ``|L(x - x')|``.
 
     Fitted attributes: ``components_`` (``L``), ``classes_``, ``n_features_in_``,
@@ -82,8 +85,10 @@ class MetricKNNClassifier(MethodPlugin, ClassifierMixin, TransformerMixin, BaseE
     uses_neighbors = True
     measures = KNN_MEASURES
 
+    @abc.abstractmethod
     def _fit_map(self, X: np.ndarray, codes: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+        """Return ``L`` (``(r, n_features)``) learned on ``X`` with integer class
+        ``codes``; may set fitted attributes (``n_active_``, ``target_neighbors_``)."""
 
     def fit(self, X, y):
         """Learn the map on ``(X, y)`` and keep the mapped training set."""

@@ -48,6 +48,7 @@ own import or ``fit`` call, and each applies only when it is needed:
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import importlib
 import importlib.util
@@ -267,11 +268,13 @@ class PeerMetricKNN(MetricKNNClassifier):
     def _check_params(self, n_features: int) -> None:
         return None
 
+    @abc.abstractmethod
     def _make_peer(self, module: types.ModuleType):
-        raise NotImplementedError
+        """The peer's estimator, unfitted, built from ``module``."""
 
+    @abc.abstractmethod
     def _read_peer(self, peer) -> np.ndarray:
-        raise NotImplementedError
+        """``L`` of the fitted ``peer``; may set fitted attributes (``n_iter_``)."""
 
     def _fit_map(self, X, codes):
         self._check_params(X.shape[1])

@@ -63,16 +63,11 @@ class MULLMNN(PreprocessedLMNN):
         self.n_components = n_components
         self.n_rounds = n_rounds
 
-    def _fit_map(self, X, codes):
+    def _n_rounds(self):
         rounds = self.n_rounds
         if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or rounds < 1:
             raise ValueError(f"n_rounds={rounds!r} must be a positive integer (1 is PCA-LMNN)")
-        P = pca_map(X, self.n_components)[0]
-        self.loss_per_round_, n_iter = [], 0
-        for _ in range(int(rounds)):
-            lmnn = self._new_lmnn().fit(X @ P.T, codes)
-            P = lmnn.components_ @ P
-            n_iter += lmnn.n_iter_
-            self.loss_per_round_.append(lmnn.loss_)
-        self._adopt(lmnn, P, n_iter=n_iter)
-        return P
+        return int(rounds)
+
+    def _preprocess(self, X, codes):
+        return pca_map(X, self.n_components)[0]
