@@ -33,13 +33,7 @@ grows with the pairs, the NumPy overhead more so.
 from __future__ import annotations
 
 import numpy as np
-
-try:
-    from numba import njit
-except ImportError:  # numba is a dependency; without it the loops run as slow Python
-    def njit(*args, **kwargs):
-        return lambda f: f
-
+from numba import njit  # a dependency (pyproject.toml)
 from methods._lmnn_impostors import impostor_pairs
 
 __all__ = [

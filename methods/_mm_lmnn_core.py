@@ -66,13 +66,8 @@ asymmetric distance from a query ``t`` to a training point ``j``, ``\hat D(x_t, 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit  # a dependency (pyproject.toml)
 from sklearn.neighbors import NearestNeighbors
-
-try:
-    from numba import njit
-except ImportError:  # numba is a dependency; without it the loops run as slow Python
-    def njit(*args, **kwargs):
-        return lambda f: f
 
 from harness.metrics.energy import BLOCK_ELEMENTS, _hinge_sums, _sq_distances
 from methods._lmnn_core import TripletState, add_hinges, sq_distance
