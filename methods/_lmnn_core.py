@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit  # a dependency (pyproject.toml)
+
 from methods._lmnn_impostors import impostor_pairs
 
 __all__ = [
