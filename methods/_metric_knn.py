@@ -90,12 +90,18 @@ class MetricKNNClassifier(MethodPlugin, ClassifierMixin, TransformerMixin, BaseE
         """Return ``L`` (``(r, n_features)``) learned on ``X`` with integer class
         ``codes``; may set fitted attributes (``n_active_``, ``target_neighbors_``)."""
 
+    def _input_target_neighbors(self, X, codes):
+        """The ``k`` nearest same-class points of each training point by Euclidean
+        distance in ``X`` (thesis 2.1.2)."""
+        return same_class_neighbors(X, codes, self.n_neighbors, self.classes_)
+
     def fit(self, X, y):
         """Learn the map on ``(X, y)`` and keep the mapped training set."""
         X, self.classes_, codes = check_labelled_input(X, y, self.n_neighbors, self)
-        self.target_neighbors_ = same_class_neighbors(X, codes, self.n_neighbors,
-                                                      self.classes_)
+        self.target_neighbors_ = None  # _fit_map may choose them (LMNN: in its input)
         self.components_ = np.asarray(self._fit_map(X, codes), dtype=np.float64)
+        if self.target_neighbors_ is None:
+            self.target_neighbors_ = self._input_target_neighbors(X, codes)
         self._fit_Z = X @ self.components_.T
         self._fit_y = self.classes_[codes]
         return self

@@ -142,9 +142,9 @@ class LMNN(MetricKNNClassifier):
         return int(r)
 
     def _fit_map(self, X, codes):
-        """Learn ``L`` on ``(X, codes)`` from the target neighbours ``fit`` chose."""
+        """Learn ``L`` on ``(X, codes)`` from Euclidean target neighbours in ``X``."""
         r = self._check_params(X.shape[1])
-        targets = self.target_neighbors_
+        targets = self.target_neighbors_ = self._input_target_neighbors(X, codes)
         L0 = initial_L(X, targets, r, self.init)
         if self.solver == "lbfgs":
             res = solve_lbfgs(X, codes, targets, L0, mu=self.mu, max_iter=self.max_iter,
