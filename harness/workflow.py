@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from harness import experiments, registry
+from harness.tables import DEVIATIONS_FILE
 from harness.config import ConfigError, load_config, parse_cell, table_cells, cell_params
 from harness.table_specs import TABLES
 from harness.solver_points import (
@@ -95,6 +96,12 @@ class WorkflowConfig:
     def table_reference(self, wildcards) -> str:
         """The thesis' reference CSV of the table named by the ``table`` wildcard."""
         return self.reference(TABLES[wildcards.table].reference_file)
+
+    @property
+    def known_deviations_file(self) -> str:
+        """``config/known_deviations.yaml``: the measured reasons printed beside cells
+        (an input of every table, so that a new or changed reason rebuilds it)."""
+        return str(DEVIATIONS_FILE)
 
     def all_outputs(self) -> list[str]:
         outputs = [p for table in self.config["tables"] for p in self.table_outputs(table)]

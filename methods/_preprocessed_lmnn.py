@@ -30,7 +30,7 @@ LMNN_PARAMETERS_DOC = """n_neighbors : int, default=3
         LMNN's solver (:class:`methods.lmnn.LMNN`).
     max_iter : int, default=1000
         LMNN's iteration limit (per LMNN run).
-    tol : float, default=1e-5
+    tol : float, default=1e-4
         LMNN's stopping tolerance."""
 
 

@@ -41,7 +41,7 @@ class LDALMNN(PreprocessedLMNN):
                   "(Ledoit-Wolf shrinkage; the thesis does not say how it regularised "
                   "LDA); target neighbours Euclidean in the LDA space.")
 
-    def __init__(self, *, n_neighbors=3, mu=0.5, solver="lbfgs", max_iter=1000, tol=1e-5,
+    def __init__(self, *, n_neighbors=3, mu=0.5, solver="lbfgs", max_iter=1000, tol=1e-4,
                  n_components=None, shrinkage="auto"):
         self.n_neighbors = n_neighbors
         self.mu = mu

@@ -52,10 +52,14 @@ class LMNN(MetricKNNClassifier):
     max_iter : int, default=1000
         L-BFGS iterations in total (``"lbfgs"``) or subgradient steps
         (``"reference"``).
-    tol : float, default=1e-5
+    tol : float, default=1e-4
         Relative loss change below which the solver stops once no new active triple
         appears (``"lbfgs"``: between two candidate refreshes; ``"reference"``: over
         the last ``active_set_refresh`` steps, confirmed by an exact search).
+        Measured on digits (20 stratified 70/30 splits, k = 3): 1e-4 ends with a
+        loss 0.1-0.2 % above tol=1e-7 (less than the 1-3 % by which any kink-stopping
+        solver misses the minimum, see :mod:`methods._lmnn_solvers`) at 0.47 instead
+        of 0.71 CPU-s (L-BFGS), with the same test errors (131 vs 133 of 10800).
     candidate_slack : float, default=0.25
         ``"lbfgs"`` only: cached pairs lie within ``max_j D(i, j) + 1 +
         candidate_slack`` of their anchor.
@@ -114,7 +118,7 @@ class LMNN(MetricKNNClassifier):
     )
 
     def __init__(self, *, n_neighbors=3, mu=0.5, n_components=None, solver="lbfgs",
-                 init="pca", max_iter=1000, tol=1e-5, candidate_slack=0.25,
+                 init="pca", max_iter=1000, tol=1e-4, candidate_slack=0.25,
                  active_set_refresh=10, random_state=None):
         self.n_neighbors = n_neighbors
         self.mu = mu

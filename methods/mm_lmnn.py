@@ -62,7 +62,7 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
     max_iter : int, default=1000
         L-BFGS iterations in total, of the single-metric fit and again of the
         multiple-metric fit.
-    tol : float, default=1e-5
+    tol : float, default=1e-4
         Stopping tolerance of both fits (relative loss change between two candidate
         refreshes once no new active triple appears).
     candidate_slack : float, default=0.25
@@ -131,7 +131,7 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
     )
 
     def __init__(self, *, n_neighbors=3, mu=0.5, n_components=None, max_iter=1000,
-                 tol=1e-5, candidate_slack=0.25, random_state=None):
+                 tol=1e-4, candidate_slack=0.25, random_state=None):
         self.n_neighbors = n_neighbors
         self.mu = mu
         self.n_components = n_components

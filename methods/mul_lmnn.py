@@ -53,7 +53,7 @@ class MULLMNN(PreprocessedLMNN):
                   "thesis chose the number of runs on a validation split and does not "
                   "print it.")
 
-    def __init__(self, *, n_neighbors=3, mu=0.5, solver="lbfgs", max_iter=1000, tol=1e-5,
+    def __init__(self, *, n_neighbors=3, mu=0.5, solver="lbfgs", max_iter=1000, tol=1e-4,
                  n_components=None, n_rounds=3):
         self.n_neighbors = n_neighbors
         self.mu = mu

@@ -38,7 +38,7 @@ class PCALMNN(PreprocessedLMNN):
                   "PCA space) after PCA (all components on the small data sets); kNN "
                   "with the tie rule of 2.1.6 and the energy rule (2.12) as printed.")
 
-    def __init__(self, *, n_neighbors=3, mu=0.5, solver="lbfgs", max_iter=1000, tol=1e-5,
+    def __init__(self, *, n_neighbors=3, mu=0.5, solver="lbfgs", max_iter=1000, tol=1e-4,
                  n_components=None):
         self.n_neighbors = n_neighbors
         self.mu = mu

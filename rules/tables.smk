@@ -9,6 +9,7 @@ rule table:
     input:
         HARNESS.table_records_of,
         reference=HARNESS.table_reference,
+        deviations=HARNESS.known_deviations_file,
     params:
         configfile=HARNESS.configfile,
         harness=HARNESS.command,
