@@ -68,7 +68,8 @@ DATASET = "swiss_roll"
 RECORD_STATUS = {"optimal": "ok", "inaccurate": "ok", "timeout": "timeout",
                  "skipped": "skipped", "failed": "failed", "infeasible": "failed"}
 # the module holding each backend's solver; cvxpy backends share one
-BACKEND_MODULES = {"native": "harness.solvers.native_mvu"}
+BACKEND_MODULES = {"native": "harness.solvers.native_mvu",
+                   "native_lowrank": "harness.solvers.native_mvu"}
 CVXPY_MODULE = "harness.solvers.cvxpy_backend"
 
 

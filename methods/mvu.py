@@ -51,8 +51,11 @@ class MVU(ManifoldEmbedding):
     n_components : int, default=2
         Output dimension r.
     solver : str, default="native"
-        ``native`` or a cvxpy backend (``clarabel``, ``scs``, ``cvxopt``, ``sdpa``,
-        ``mosek``; dense, so limited to ``DENSE_SOLVER_MAX_N`` points).
+        ``native`` (a dense interior-point method for small problems, the low-rank
+        solver for large ones, see :func:`harness.solvers.native_mvu.solve_native`),
+        ``native_lowrank`` (the low-rank solver at every size) or a cvxpy backend
+        (``clarabel``, ``scs``, ``cvxopt``, ``sdpa``, ``mosek``; dense, so limited to
+        ``DENSE_SOLVER_MAX_N`` points).
     variant : {"equality", "inequality", "slack", "min_trace"}, default="equality"
     omega : float, default=0.9
         Slack weight of the ``slack`` variant.
@@ -105,7 +108,7 @@ class MVU(ManifoldEmbedding):
     @classmethod
     def skip(cls, dataset, solver):
         skip, why = super().skip(dataset, solver)
-        if skip or dataset is None or solver in (None, "native"):
+        if skip or dataset is None or solver in (None, "native", "native_lowrank"):
             return skip, why
         if dataset.n_samples > DENSE_SOLVER_MAX_N:
             return True, (f"{solver} solves a dense {dataset.n_samples} x "

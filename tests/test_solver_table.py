@@ -134,7 +134,7 @@ def test_profile_section_defaults_and_points(tmp_path, repo_root, monkeypatch):
 
 @pytest.mark.parametrize("change, message", [
     ({"backends": ["native", "gurobi"]},
-     r"solver_table.backends: unknown backend 'gurobi'; valid backends: native, clarabel"),
+     r"solver_table.backends: unknown backend 'gurobi'; valid backends: native, native_lowrank, clarabel"),
     ({"variants": ["equality", "bogus"]}, r"unknown variant 'bogus'; valid variants: equality"),
     ({"n": [4, 40]}, r"solver_table.n: n = 4 is too small for k = 5"),
     ({"k": 50}, r"solver_table.n: n = 40 is too small for k = 50"),

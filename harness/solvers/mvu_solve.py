@@ -1,7 +1,10 @@
 """One entry point for every MVU solver backend: ``solve_mvu(problem, solver)``.
 
-``native`` is :func:`harness.solvers.native_mvu.solve_native` (low-rank, its own
-certificate and time limit); the others go through cvxpy
+``native`` is :func:`harness.solvers.native_mvu.solve_native` with
+``method="auto"`` (the dense interior-point method of
+:mod:`harness.solvers.mvu_ipm` for small problems, the low-rank augmented
+Lagrangian for large ones); ``native_lowrank`` forces the low-rank method at every
+size (to compare the two). The others go through cvxpy
 (:func:`harness.solvers.cvxpy_backend.solve_cvxpy`). Either way the result is a
 :class:`~harness.solvers.result.SolveResult` whose status comes from the
 certificate recomputed from the problem data.
@@ -17,26 +20,29 @@ from harness.solvers.result import SolveResult, judge
 
 __all__ = ["MVU_SOLVERS", "solve_mvu"]
 
-MVU_SOLVERS = ("native", *CVXPY_NAMES)
+NATIVE_METHODS = {"native": "auto", "native_lowrank": "lowrank"}
+MVU_SOLVERS = (*NATIVE_METHODS, *CVXPY_NAMES)
 NATIVE_VARIANTS = ("equality", "inequality", "min_trace")
 
 
-def _solve_native(problem: MVUProblem, *, time_limit: float, tol_gap: float,
+def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_gap: float,
                   tol_violation: float, seed: int, init) -> SolveResult:
-    from harness.solvers.native_mvu import solve_native
+    from harness.solvers.native_mvu import IPM_AUTO_MAX_EDGES, solve_native
 
     if problem.variant not in NATIVE_VARIANTS:
         return SolveResult("skipped", f"the native solver handles {', '.join(NATIVE_VARIANTS)}, "
-                           f"not {problem.variant!r}; use a cvxpy backend", "native")
+                           f"not {problem.variant!r}; use a cvxpy backend", solver)
     start = time.perf_counter()
-    if init is None and not problem.maximize:
-        return SolveResult("skipped", "the native minimum-trace solve starts from the "
-                           "inputs (init=); none were given", "native")
+    method = NATIVE_METHODS[solver]
+    lowrank = method == "lowrank" or problem.m > IPM_AUTO_MAX_EDGES
+    if init is None and not problem.maximize and lowrank:
+        return SolveResult("skipped", "the native low-rank minimum-trace solve starts "
+                           "from the inputs (init=); none were given", solver)
     native = solve_native(problem, tol_gap=tol_gap, tol_violation=tol_violation,
-                          time_limit=time_limit, seed=seed, init=init)
+                          time_limit=time_limit, seed=seed, init=init, method=method)
     wall = time.perf_counter() - start
     F = problem.centred(native.F)
-    result = SolveResult("inaccurate", "", "native", F=F, w=native.w,
+    result = SolveResult("inaccurate", "", solver, F=F, w=native.w,
                          certificate=native.certificate,
                          solver_status=native.status, compile_seconds=0.0,
                          solve_seconds=native.seconds, wall_seconds=wall)
@@ -52,11 +58,12 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
               init=None) -> SolveResult:
     """Solve an MVU problem with one backend; the status is the harness' verdict.
 
-    ``init`` (n x q, e.g. the inputs' principal coordinates) is the native solver's
-    starting factor; it is required there for ``min_trace`` and ignored by cvxpy.
+    ``init`` (n x q, e.g. the inputs' principal coordinates) is the native low-rank
+    solver's starting factor; it is required there for ``min_trace`` and ignored by
+    the interior-point method and by cvxpy.
     """
-    if solver == "native":
-        return _solve_native(problem, time_limit=time_limit, tol_gap=tol_gap,
+    if solver in NATIVE_METHODS:
+        return _solve_native(problem, solver, time_limit=time_limit, tol_gap=tol_gap,
                              tol_violation=tol_violation, seed=seed, init=init)
     if solver in CVXPY_NAMES:
         return solve_cvxpy(problem, solver, time_limit=time_limit, tol_gap=tol_gap,

@@ -35,7 +35,7 @@ def test_defaults_are_filled(profile):
     ({"fig_3_24": {"datasets": ["mnist"]}},
      r"figures.fig_3_24.datasets: unknown dataset 'mnist'; valid datasets: .*swiss_roll"),
     ({"fig_3_24": {"datasets": ["swiss_roll"], "solver": "cplex"}},
-     r"figures.fig_3_24.solver: unknown solver 'cplex'; valid solvers: native, clarabel"),
+     r"figures.fig_3_24.solver: unknown solver 'cplex'; valid solvers: native, native_lowrank, clarabel"),
     ({"fig_3_24": {"datasets": ["swiss_roll"], "n_samples": {"frey": 50}}},
      r"figures.fig_3_24.n_samples: 'frey' is not in figures.fig_3_24.datasets"),
     ({"fig_3_24": {"datasets": ["swiss_roll"], "n_samples": {"swiss_roll": 10}}},

@@ -1,4 +1,4 @@
-"""The native low-rank MVU solver: certified against Clarabel's optimum on small data,
+"""The native low-rank MVU solver (method="lowrank"): certified against Clarabel's optimum on small data,
 and never reporting "optimal" without a certificate that says so."""
 
 import numpy as np
@@ -26,7 +26,7 @@ def _clarabel_value(P):
 @pytest.fixture(scope="module")
 def small_equality():
     P = MVUProblem.from_points(_noisy_roll(40), 5)
-    return P, _clarabel_value(P), solve_native(P, time_limit=60.0)
+    return P, _clarabel_value(P), solve_native(P, time_limit=60.0, method="lowrank")
 
 
 def test_native_matches_clarabel_within_the_certified_gap(small_equality):
@@ -57,7 +57,7 @@ def test_factor_is_centred_and_low_rank(small_equality):
 def test_inequality_variant_native_vs_clarabel():
     P = MVUProblem.from_points(_noisy_roll(40, seed=1), 5, variant="inequality")
     clarabel = _clarabel_value(P)
-    res = solve_native(P, time_limit=60.0)
+    res = solve_native(P, time_limit=60.0, method="lowrank")
     cert = mc.certify(P, res.F, res.w)
     assert (res.w >= 0).all()
     assert cert.bound >= clarabel * (1 - 1e-6)
@@ -69,7 +69,7 @@ def test_inequality_variant_native_vs_clarabel():
 def test_locked_noise_free_instance_is_never_wrongly_optimal():
     X = SwissRoll().load(n_samples=60, seed=3).X
     P = MVUProblem.from_points(X, 7)
-    res = solve_native(P, time_limit=30.0)
+    res = solve_native(P, time_limit=30.0, method="lowrank")
     cert = mc.certify(P, res.F, res.w)
     assert res.status in ("optimal", "inaccurate", "timeout")
     if res.status == "optimal":
@@ -153,17 +153,18 @@ def test_min_trace_native_vs_clarabel():
     X = _noisy_roll(40, seed=2)
     P = MVUProblem.from_points(X, 5, variant="min_trace")
     clarabel = _clarabel_value(P)
-    res = solve_native(P, time_limit=60.0, init=_principal_coordinates(X))
+    res = solve_native(P, time_limit=60.0, init=_principal_coordinates(X), method="lowrank")
     cert = mc.certify(P, res.F, res.w)  # recomputed: a lower bound for minimisation
     assert res.status == "optimal", cert
     assert cert.gap <= 1e-3 and cert.violation <= 1e-4
     assert cert.bound <= clarabel * (1 + 1e-6)
     assert cert.value <= clarabel * (1 + 1e-3)
     # the minimum-trace factor has smaller trace than the maximum-trace one
-    assert cert.value < solve_native(MVUProblem.from_points(X, 5), time_limit=60).certificate.value
+    assert cert.value < solve_native(MVUProblem.from_points(X, 5), time_limit=60,
+                                     method="lowrank").certificate.value
 
 
 def test_min_trace_needs_a_starting_factor():
     P = MVUProblem.from_points(_noisy_roll(20), 4, variant="min_trace")
     with pytest.raises(ValueError, match="init"):
-        solve_native(P)
+        solve_native(P, method="lowrank")
