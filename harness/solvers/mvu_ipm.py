@@ -46,6 +46,7 @@ import scipy.linalg as sla
 
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify, trace_bound
+from harness.solvers.result import final_status
 
 __all__ = ["solve_ipm", "IPM_VARIANTS", "IPM_MAX_N"]
 
@@ -285,9 +286,6 @@ def solve_ipm(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: floa
     if lp:
         w = np.maximum(w, 0.0)
     final = certify(problem, F, w, T=trace_bound(problem))
-    if final.gap <= tol_gap and final.violation <= tol_violation:
-        status = "optimal"
-    elif status == "optimal":
-        status = "inaccurate"
+    status = final_status(final, status, tol_gap, tol_violation)
     return NativeResult(F=F, w=w, status=status, certificate=final, iterations=it,
                         seconds=time.perf_counter() - t0, history=history)

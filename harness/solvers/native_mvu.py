@@ -53,6 +53,7 @@ from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import Certificate, certify, trace_bound
 from harness.problems.sparse_inertia import bottom_at_least, certified_bottom
 from harness.solvers.mvu_ipm import IPM_VARIANTS, solve_ipm
+from harness.solvers.result import final_status
 
 __all__ = ["NativeResult", "solve_native", "SUPPORTED_VARIANTS", "METHODS",
            "IPM_AUTO_MAX_EDGES"]
@@ -814,9 +815,6 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
     Y, w_cert = best_primal[1], best_dual[1]
     F = Y * np.sqrt(scale)
     final = certify(problem, F, w_cert, T=T * scale)
-    if final.gap <= tol_gap and final.violation <= tol_violation:
-        status = "optimal"
-    elif status == "optimal":
-        status = "inaccurate"
+    status = final_status(final, status, tol_gap, tol_violation)
     return NativeResult(F=F, w=w_cert, status=status, certificate=final, iterations=it,
                         seconds=time.perf_counter() - t0, history=history)

@@ -8,7 +8,7 @@ import numpy as np
 
 from harness.problems.mvu_certificate import Certificate
 
-__all__ = ["STATUSES", "SolveResult", "judge"]
+__all__ = ["STATUSES", "SolveResult", "judge", "final_status"]
 
 STATUSES = ("optimal", "inaccurate", "infeasible", "failed", "timeout", "skipped")
 
@@ -62,3 +62,12 @@ def judge(certificate: Certificate, tol_gap: float, tol_violation: float) -> tup
         return "optimal", ""
     return "inaccurate", (f"certified gap {certificate.gap:.2e} (tol {tol_gap:g}), "
                           f"violation {certificate.violation:.2e} (tol {tol_violation:g})")
+
+
+def final_status(certificate: Certificate, status: str, tol_gap: float,
+                 tol_violation: float) -> str:
+    """A native solver's last word: "optimal" when the recomputed certificate meets
+    both tolerances, else its own status ("timeout", "inaccurate"), never "optimal"."""
+    if judge(certificate, tol_gap, tol_violation)[0] == "optimal":
+        return "optimal"
+    return "inaccurate" if status == "optimal" else status

@@ -4,7 +4,6 @@ to ~1e-6 on every variant, a certificate recomputed here, and its dispatch."""
 import numpy as np
 import pytest
 
-from datasets.swiss_roll import SwissRoll
 from harness.problems import mvu_certificate as mc
 from harness.problems.mvu import MVUProblem
 from harness.solvers import mvu_ipm
@@ -12,29 +11,20 @@ from harness.solvers.mvu_ipm import solve_ipm
 from harness.solvers.mvu_solve import solve_mvu
 from harness.solvers.native_mvu import solve_native
 
+from tests.problems.mvu_data import clarabel_value, noisy_roll
+
 cp = pytest.importorskip("cvxpy")
-
-
-def _roll(n, seed=0):
-    return SwissRoll().load(n_samples=n, extra_noise_dims=5, extra_noise_std=0.1,
-                            seed=seed).X
-
-
-def _clarabel_value(P):
-    problem, _, _ = P.to_cvxpy()
-    problem.solve(solver="CLARABEL")
-    return problem.value
 
 
 @pytest.mark.parametrize("variant", ["equality", "inequality", "min_trace"])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_ipm_matches_clarabel_and_certifies_itself(variant, seed):
-    P = MVUProblem.from_points(_roll(40, seed), 5, variant=variant)
+    P = MVUProblem.from_points(noisy_roll(40, seed), 5, variant=variant)
     res = solve_ipm(P)
     cert = mc.certify(P, res.F, res.w)  # recomputed here, not trusted
     assert res.status == "optimal"
     assert cert.gap <= 1e-6 and cert.violation <= 1e-6, cert
-    assert cert.value == pytest.approx(_clarabel_value(P), rel=1e-5)
+    assert cert.value == pytest.approx(clarabel_value(P), rel=1e-5)
     # the bound is on the right side of the value (weak duality)
     if P.maximize:
         assert cert.bound >= cert.value * (1 - 1e-9)
@@ -46,7 +36,7 @@ def test_ipm_matches_clarabel_and_certifies_itself(variant, seed):
 
 
 def test_ipm_reaches_what_the_low_rank_solver_certifies():
-    P = MVUProblem.from_points(_roll(60, 2), 5)
+    P = MVUProblem.from_points(noisy_roll(60, 2), 5)
     ipm = solve_ipm(P)
     lowrank = solve_native(P, time_limit=60.0, method="lowrank")
     # both certificates are valid bounds on the same optimum
@@ -56,7 +46,7 @@ def test_ipm_reaches_what_the_low_rank_solver_certifies():
 
 
 def test_a_perturbed_ipm_solution_is_not_certified():
-    P = MVUProblem.from_points(_roll(40, 3), 5)
+    P = MVUProblem.from_points(noisy_roll(40, 3), 5)
     res = solve_ipm(P)
     bad_w = res.w * (1 + 0.05 * np.random.default_rng(0).standard_normal(P.m))
     assert mc.certify(P, res.F, bad_w).gap > 1e-3
@@ -64,7 +54,7 @@ def test_a_perturbed_ipm_solution_is_not_certified():
 
 
 def test_auto_dispatch_and_backend_names():
-    P = MVUProblem.from_points(_roll(40, 4), 5, variant="min_trace")
+    P = MVUProblem.from_points(noisy_roll(40, 4), 5, variant="min_trace")
     # the interior-point method needs no starting factor, even for minimum trace
     assert solve_mvu(P, "native").status == "optimal"
     skipped = solve_mvu(P, "native_lowrank")
@@ -73,10 +63,10 @@ def test_auto_dispatch_and_backend_names():
 
 
 def test_bad_input_is_refused():
-    P = MVUProblem.from_points(_roll(30), 4, variant="slack")
+    P = MVUProblem.from_points(noisy_roll(30), 4, variant="slack")
     with pytest.raises(ValueError, match="variants"):
         solve_ipm(P)
-    P = MVUProblem.from_points(_roll(30), 4)
+    P = MVUProblem.from_points(noisy_roll(30), 4)
     with pytest.raises(ValueError, match="max_n"):
         solve_ipm(P, max_n=20)
     with pytest.raises(ValueError, match="method"):
@@ -84,7 +74,7 @@ def test_bad_input_is_refused():
 
 
 def test_time_limit_returns_a_certified_iterate():
-    P = MVUProblem.from_points(_roll(60, 5), 5)
+    P = MVUProblem.from_points(noisy_roll(60, 5), 5)
     res = solve_ipm(P, time_limit=0.0)
     assert res.status == "timeout" and res.iterations == 1
     cert = mc.certify(P, res.F, res.w)
@@ -99,7 +89,7 @@ def test_complement_basis_is_orthonormal_and_centred():
 
 def test_schur_matrix_matches_its_definition():
     rng = np.random.default_rng(0)
-    P = MVUProblem.from_points(_roll(12, 6), 3)
+    P = MVUProblem.from_points(noisy_roll(12, 6), 3)
     ops = mvu_ipm._Operators(P.n, P.edges)
     A = rng.standard_normal((11, 11))
     X, Zi = A @ A.T, np.linalg.inv(A.T @ A + np.eye(11))
@@ -115,7 +105,7 @@ def test_schur_matrix_matches_its_definition():
 def test_auto_falls_back_to_the_low_rank_method_when_the_ipm_stalls(monkeypatch):
     import harness.solvers.native_mvu as nm
 
-    P = MVUProblem.from_points(_roll(40, 7), 5)
+    P = MVUProblem.from_points(noisy_roll(40, 7), 5)
     stalled = solve_ipm(P, max_iter=3)  # a genuine early iterate: not optimal
     assert stalled.status != "optimal"
     monkeypatch.setattr(nm, "solve_ipm", lambda *a, **k: stalled)

@@ -9,24 +9,15 @@ from harness.problems import mvu_certificate as mc
 from harness.problems.mvu import MVUProblem
 from harness.solvers.native_mvu import NativeResult, solve_native
 
+from tests.problems.mvu_data import clarabel_value, noisy_roll
+
 cp = pytest.importorskip("cvxpy")
-
-
-def _noisy_roll(n, seed=0):
-    return SwissRoll().load(n_samples=n, extra_noise_dims=5, extra_noise_std=0.1,
-                            seed=seed).X
-
-
-def _clarabel_value(P):
-    problem, K, edge = P.to_cvxpy()
-    problem.solve(solver="CLARABEL")
-    return problem.value
 
 
 @pytest.fixture(scope="module")
 def small_equality():
-    P = MVUProblem.from_points(_noisy_roll(40), 5)
-    return P, _clarabel_value(P), solve_native(P, time_limit=60.0, method="lowrank")
+    P = MVUProblem.from_points(noisy_roll(40), 5)
+    return P, clarabel_value(P), solve_native(P, time_limit=60.0, method="lowrank")
 
 
 def test_native_matches_clarabel_within_the_certified_gap(small_equality):
@@ -55,8 +46,8 @@ def test_factor_is_centred_and_low_rank(small_equality):
 
 
 def test_inequality_variant_native_vs_clarabel():
-    P = MVUProblem.from_points(_noisy_roll(40, seed=1), 5, variant="inequality")
-    clarabel = _clarabel_value(P)
+    P = MVUProblem.from_points(noisy_roll(40, seed=1), 5, variant="inequality")
+    clarabel = clarabel_value(P)
     res = solve_native(P, time_limit=60.0, method="lowrank")
     cert = mc.certify(P, res.F, res.w)
     assert (res.w >= 0).all()
@@ -80,7 +71,7 @@ def test_locked_noise_free_instance_is_never_wrongly_optimal():
 
 
 def test_unsupported_variant_is_rejected():
-    P = MVUProblem.from_points(_noisy_roll(20), 4, variant="slack")
+    P = MVUProblem.from_points(noisy_roll(20), 4, variant="slack")
     with pytest.raises(ValueError, match="equality"):
         solve_native(P)
 
@@ -93,7 +84,7 @@ from harness.solvers import native_mvu as nm  # noqa: E402
                 ids=["max", "max_ineq", "min"])
 def subproblem(request):
     variant, c = request.param
-    P = MVUProblem.from_points(_noisy_roll(30), 4)
+    P = MVUProblem.from_points(noisy_roll(30), 4)
     ops = nm._Edges(P.n, P.edges)
     rng = np.random.default_rng(0)
     b = P.sq_lengths / P.sq_lengths.mean()
@@ -150,9 +141,9 @@ def test_hessian_product_and_matrix_match_finite_differences(subproblem):
 def test_min_trace_native_vs_clarabel():
     from methods.mvu import _principal_coordinates
 
-    X = _noisy_roll(40, seed=2)
+    X = noisy_roll(40, seed=2)
     P = MVUProblem.from_points(X, 5, variant="min_trace")
-    clarabel = _clarabel_value(P)
+    clarabel = clarabel_value(P)
     res = solve_native(P, time_limit=60.0, init=_principal_coordinates(X), method="lowrank")
     cert = mc.certify(P, res.F, res.w)  # recomputed: a lower bound for minimisation
     assert res.status == "optimal", cert
@@ -165,6 +156,6 @@ def test_min_trace_native_vs_clarabel():
 
 
 def test_min_trace_needs_a_starting_factor():
-    P = MVUProblem.from_points(_noisy_roll(20), 4, variant="min_trace")
+    P = MVUProblem.from_points(noisy_roll(20), 4, variant="min_trace")
     with pytest.raises(ValueError, match="init"):
         solve_native(P, method="lowrank")
