@@ -11,6 +11,7 @@ may set ``n_active_`` and other fitted attributes there.
 from __future__ import annotations
 
 import abc
+import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
@@ -21,10 +22,24 @@ from harness.metrics.energy import energy_predict
 from harness.metrics.knn_error import knn_loo_predict, knn_predict, same_class_neighbors
 from harness.plugin import MethodPlugin
 
-__all__ = ["MetricKNNClassifier", "check_labelled_input", "KNN_MEASURES"]
+__all__ = ["MetricKNNClassifier", "check_labelled_input", "check_mu", "check_positive_int",
+           "KNN_MEASURES"]
 
 KNN_MEASURES = ("train_knn_loo_error", "test_knn_error", "test_energy_error",
                 "fit_cpu_seconds", "n_active")
+
+
+def check_mu(mu, why: str = "thesis eq. 2.8") -> None:
+    """``mu`` (weight of the push term of eq. 2.11) must be a real in [0, 1]."""
+    if isinstance(mu, bool) or not isinstance(mu, numbers.Real) or not 0.0 <= mu <= 1.0:
+        raise ValueError(f"mu={mu!r} must lie in [0, 1] ({why})")
+
+
+def check_positive_int(name: str, value, hint: str = "") -> int:
+    """``value`` must be an integer >= 1 (not a bool); returns it as ``int``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ValueError(f"{name}={value!r} must be a positive integer{hint}")
+    return int(value)
 
 
 def check_labelled_input(X, y, n_neighbors: int, estimator=None

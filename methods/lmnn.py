@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from methods._metric_knn import MetricKNNClassifier
+from methods._metric_knn import MetricKNNClassifier, check_mu
 from methods._lmnn_core import loss_over_all_triples
 from methods._lmnn_solvers import initial_L, solve_lbfgs, solve_reference
 
@@ -132,8 +132,7 @@ class LMNN(MetricKNNClassifier):
         self.random_state = random_state
 
     def _check_params(self, d):
-        if not 0.0 <= self.mu <= 1.0:
-            raise ValueError(f"mu={self.mu!r} must lie in [0, 1] (thesis eq. 2.8)")
+        check_mu(self.mu)
         if self.solver not in SOLVERS:
             raise ValueError(f"solver={self.solver!r} is not one of {SOLVERS}")
         r = d if self.n_components is None else self.n_components

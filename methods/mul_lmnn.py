@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import numbers
-
+from methods._metric_knn import check_positive_int
 from methods._preprocessed_lmnn import LMNN_PARAMETERS_DOC, PreprocessedLMNN
 from methods.pca_knn import pca_map
 
@@ -64,10 +63,7 @@ class MULLMNN(PreprocessedLMNN):
         self.n_rounds = n_rounds
 
     def _n_rounds(self):
-        rounds = self.n_rounds
-        if isinstance(rounds, bool) or not isinstance(rounds, numbers.Integral) or rounds < 1:
-            raise ValueError(f"n_rounds={rounds!r} must be a positive integer (1 is PCA-LMNN)")
-        return int(rounds)
+        return check_positive_int("n_rounds", self.n_rounds, " (1 is PCA-LMNN)")
 
     def _preprocess(self, X, codes):
         return pca_map(X, self.n_components)[0]

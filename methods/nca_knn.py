@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from methods._metric_knn import check_mu
 from methods._peer import PeerMetricKNN
 
 
@@ -71,8 +72,7 @@ class NCAKNN(PeerMetricKNN):
         self.random_state = random_state
 
     def _check_params(self, n_features):
-        if not 0.0 <= self.mu <= 1.0:
-            raise ValueError(f"mu={self.mu!r} must lie in [0, 1] (thesis eq. 2.8)")
+        check_mu(self.mu)
 
     def _make_peer(self, module):
         return module.NeighborhoodComponentsAnalysis(

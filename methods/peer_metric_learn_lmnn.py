@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-import numbers
-
+from methods._metric_knn import check_mu, check_positive_int
 from methods._peer import PeerMetricKNN
 
 
@@ -87,12 +86,9 @@ class MetricLearnLMNN(PeerMetricKNN):
         self.random_state = random_state
 
     def _check_params(self, n_features):
-        if not isinstance(self.mu, numbers.Real) or not 0.0 <= self.mu <= 1.0:
-            raise ValueError(f"mu={self.mu!r} must lie in [0, 1] (thesis eq. 2.8)")
+        check_mu(self.mu)
         for key in ("max_iter", "min_iter"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-                raise ValueError(f"{key}={value!r} must be a positive integer")
+            check_positive_int(key, getattr(self, key))
 
     def _make_peer(self, module):
         return module.LMNN(n_neighbors=int(self.n_neighbors), regularization=1.0 - self.mu,

@@ -8,6 +8,7 @@ import warnings
 
 from sklearn.exceptions import ConvergenceWarning
 
+from methods._metric_knn import check_positive_int
 from methods._peer import PeerMetricKNN
 
 
@@ -91,9 +92,7 @@ class PyLMNN(PeerMetricKNN):
         if not isinstance(self.mu, numbers.Real) or not 0.0 < self.mu <= 1.0:
             raise ValueError(f"mu={self.mu!r} must lie in (0, 1] (pylmnn divides by it)")
         for key in ("max_iter", "max_impostors"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-                raise ValueError(f"{key}={value!r} must be a positive integer")
+            check_positive_int(key, getattr(self, key))
 
     def _make_peer(self, module):
         # pylmnn checks types with isinstance(x, int) / float: plain Python values

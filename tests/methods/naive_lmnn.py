@@ -82,6 +82,19 @@ def naive_energies(Xtr, ytr, Xte, L, k, mu, targets):
     return E, np.array(classes)
 
 
+def _tie_rule_vote(order, ytr, k):
+    """The label the ``k`` first of ``order`` vote for, shrinking ``k`` until one class
+    has the most votes (thesis 2.1.6)."""
+    for m in range(k, 0, -1):
+        votes = {}
+        for j in order[:m]:
+            votes[ytr[j]] = votes.get(ytr[j], 0) + 1
+        best = max(votes.values())
+        winners = [c for c, v in votes.items() if v == best]
+        if len(winners) == 1:
+            return winners[0]
+
+
 def naive_knn_predict(Xtr, ytr, Xte, k, exclude_self=False):
     """k-NN with the tie rule of 2.1.6 (shrink k until one class has the most votes)."""
     Xtr, Xte, ytr = np.asarray(Xtr, float), np.asarray(Xte, float), np.asarray(ytr)
@@ -89,15 +102,7 @@ def naive_knn_predict(Xtr, ytr, Xte, k, exclude_self=False):
     for t, xt in enumerate(Xte):
         order = [j for j in np.argsort(((Xtr - xt) ** 2).sum(1), kind="stable")
                  if not (exclude_self and j == t)]
-        for m in range(k, 0, -1):
-            votes = {}
-            for j in order[:m]:
-                votes[ytr[j]] = votes.get(ytr[j], 0) + 1
-            best = max(votes.values())
-            winners = [c for c, v in votes.items() if v == best]
-            if len(winners) == 1:
-                pred.append(winners[0])
-                break
+        pred.append(_tie_rule_vote(order, ytr, k))
     return np.array(pred)
 
 
@@ -130,15 +135,7 @@ def naive_mm_knn_predict(Xtr, ytr, Xte, Ls, k, exclude_self=False):
     for t, xt in enumerate(Xte):
         d = np.array([sq_dist(Ls[ytr[j]], xt, Xtr[j]) for j in range(len(Xtr))])
         order = [j for j in np.argsort(d, kind="stable") if not (exclude_self and j == t)]
-        for m in range(k, 0, -1):
-            votes = {}
-            for j in order[:m]:
-                votes[ytr[j]] = votes.get(ytr[j], 0) + 1
-            best = max(votes.values())
-            winners = [c for c, v in votes.items() if v == best]
-            if len(winners) == 1:
-                pred.append(winners[0])
-                break
+        pred.append(_tie_rule_vote(order, ytr, k))
     return np.array(pred)
 
 
