@@ -45,7 +45,7 @@ import numpy as np
 import scipy.linalg as sla
 
 from harness.problems.mvu import MVUProblem
-from harness.problems.mvu_certificate import certify, trace_bound
+from harness.problems.mvu_certificate import certify, trace_bound, weighted_laplacian
 from harness.solvers.result import final_status
 
 __all__ = ["solve_ipm", "IPM_VARIANTS", "IPM_MAX_N"]
@@ -69,7 +69,7 @@ class _Operators:
 
     def __init__(self, n: int, edges: np.ndarray):
         self.V = _complement_basis(n)
-        self.i, self.j = edges[:, 0], edges[:, 1]
+        self.edges, self.i, self.j = edges, edges[:, 0], edges[:, 1]
         self.n = n
 
     def lift(self, X: np.ndarray) -> np.ndarray:
@@ -82,13 +82,7 @@ class _Operators:
         return K[i, i] + K[j, j] - 2.0 * K[i, j]
 
     def AT(self, y: np.ndarray) -> np.ndarray:
-        n, i, j = self.n, self.i, self.j
-        L = np.zeros((n, n))
-        np.add.at(L, (i, i), y)
-        np.add.at(L, (j, j), y)
-        np.add.at(L, (i, j), -y)
-        np.add.at(L, (j, i), -y)
-        return self.V.T @ L @ self.V
+        return self.V.T @ (weighted_laplacian(self.n, self.edges, y) @ self.V)
 
     def edge_gram(self, K: np.ndarray) -> np.ndarray:
         """``B K B^T`` (m x m): ``(a_e^T K a_f)`` for a symmetric n x n ``K``."""

@@ -27,15 +27,14 @@ NATIVE_VARIANTS = ("equality", "inequality", "min_trace")
 
 def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_gap: float,
                   tol_violation: float, seed: int, init) -> SolveResult:
-    from harness.solvers.native_mvu import IPM_AUTO_MAX_EDGES, solve_native
+    from harness.solvers.native_mvu import solve_native, starts_lowrank
 
     if problem.variant not in NATIVE_VARIANTS:
         return SolveResult("skipped", f"the native solver handles {', '.join(NATIVE_VARIANTS)}, "
                            f"not {problem.variant!r}; use a cvxpy backend", solver)
     start = time.perf_counter()
     method = NATIVE_METHODS[solver]
-    lowrank = method == "lowrank" or problem.m > IPM_AUTO_MAX_EDGES
-    if init is None and not problem.maximize and lowrank:
+    if init is None and not problem.maximize and starts_lowrank(problem, method):
         return SolveResult("skipped", "the native low-rank minimum-trace solve starts "
                            "from the inputs (init=); none were given", solver)
     native = solve_native(problem, tol_gap=tol_gap, tol_violation=tol_violation,

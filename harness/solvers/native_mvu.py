@@ -55,8 +55,8 @@ from harness.problems.sparse_inertia import bottom_at_least, certified_bottom
 from harness.solvers.mvu_ipm import IPM_VARIANTS, solve_ipm
 from harness.solvers.result import final_status
 
-__all__ = ["NativeResult", "solve_native", "SUPPORTED_VARIANTS", "METHODS",
-           "IPM_AUTO_MAX_EDGES"]
+__all__ = ["NativeResult", "solve_native", "starts_lowrank", "SUPPORTED_VARIANTS",
+           "METHODS", "IPM_AUTO_MAX_EDGES"]
 
 SUPPORTED_VARIANTS = ("equality", "inequality", "min_trace")
 _DENSE_EIG_MAX = 800  # up to this n the eigen-check uses a dense eigensolver
@@ -657,6 +657,14 @@ def _initial_factor(ops, b, problem_n, init, n_basis, seed, maximize):
     return _centre(_variational_start(ops, b, n_basis, seed))
 
 
+def starts_lowrank(problem: MVUProblem, method: str = "auto") -> bool:
+    """Whether :func:`solve_native` runs the low-rank method first (``"auto"``: more
+    than :data:`IPM_AUTO_MAX_EDGES` edges) rather than the interior-point one."""
+    if method == "auto":
+        return problem.m > IPM_AUTO_MAX_EDGES or problem.variant not in IPM_VARIANTS
+    return method == "lowrank"
+
+
 def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float = 1e-3,
                  tol_violation: float = 1e-4, time_limit: float = 600.0, seed: int = 0,
                  verbose: bool = False, n_basis: int = 10, sigma0: float = 30.0,
@@ -723,8 +731,7 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
                          f"got {problem.variant!r}")
     if method not in METHODS:
         raise ValueError(f"method={method!r} is not one of {METHODS}")
-    if method == "ipm" or (method == "auto" and problem.m <= IPM_AUTO_MAX_EDGES
-                           and problem.variant in IPM_VARIANTS):
+    if not starts_lowrank(problem, method):
         t_ipm = time.perf_counter()
         ipm = solve_ipm(problem, tol_gap=tol_gap, tol_violation=tol_violation,
                         time_limit=time_limit, verbose=verbose)
