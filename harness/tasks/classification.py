@@ -29,8 +29,8 @@ from sklearn.model_selection import StratifiedShuffleSplit
 
 from harness.plugin import Dataset, ExpectedFailure
 
-__all__ = ["MEASURES", "run_classification", "select_n_neighbors", "split_indices",
-           "K_BY_VALIDATION", "VALIDATION_FRACTION"]
+__all__ = ["MEASURES", "dataset_split", "run_classification", "select_n_neighbors",
+           "split_indices", "K_BY_VALIDATION", "VALIDATION_FRACTION"]
 
 #: ``n_neighbors`` value that asks the task to choose k on a validation split.
 K_BY_VALIDATION = "validation"
@@ -74,6 +74,27 @@ def split_indices(y: np.ndarray, train_fraction: float, seed: int) -> tuple[np.n
     return np.sort(train), np.sort(test)
 
 
+def dataset_split(dataset: Dataset, train_fraction: float,
+                  seed: int) -> tuple[np.ndarray, np.ndarray, str]:
+    """The training and test indices of one run, and how they were chosen.
+
+    A data set with a pre-defined split (thesis 2.1.6: "Isolet and MNIST have
+    pre-defined training/test splits") says so with
+    ``meta["split_protocol"]["predefined_n_train"]``: its first ``n_train`` rows are
+    the training set and the rest the test set, in every run (the runs then differ
+    only in the method's seed). Any other data set gets :func:`split_indices`.
+    """
+    n_train = (dataset.meta.get("split_protocol") or {}).get("predefined_n_train")
+    if n_train is None:
+        return (*split_indices(np.asarray(dataset.y), train_fraction, seed), "random")
+    n = dataset.n_samples
+    if not 0 < int(n_train) < n:
+        raise ClassificationInputError(
+            f"pre-defined split of {n} points with {n_train} training points is empty "
+            f"on one side")
+    return np.arange(int(n_train)), np.arange(int(n_train), n), "predefined"
+
+
 def select_n_neighbors(method_cls: type, method_params: dict, X: np.ndarray, y: np.ndarray,
                        candidates, seed: int) -> tuple[int, dict]:
     """Choose k as the thesis did: "The number of target neighbors (k) was set by cross
@@ -114,7 +135,8 @@ def _percent_wrong(predicted, truth) -> float:
 
 
 def run_classification(method_cls: type, dataset: Dataset, params: dict, seed: int) -> dict:
-    """One run: split (seeded by ``seed``), fit on the training part, measure.
+    """One run: split (seeded by ``seed``; :func:`dataset_split`), fit on the
+    training part, measure.
 
     ``params`` holds ``method_params`` (constructor arguments) and ``train_fraction``.
     The method gets ``random_state=seed`` when it takes one. ``n_neighbors =
@@ -129,9 +151,9 @@ def run_classification(method_cls: type, dataset: Dataset, params: dict, seed: i
         raise ClassificationInputError(f"data set {dataset.meta.get('thesis_name')} has "
                                        f"no labels; the classification task needs them")
     X, y = dataset.X, np.asarray(dataset.y)
-    train, test = split_indices(y, float(params["train_fraction"]), seed)
+    train, test, split = dataset_split(dataset, float(params["train_fraction"]), seed)
     method_params = dict(params["method_params"])
-    info = {"n_train": int(len(train)), "n_test": int(len(test))}
+    info = {"n_train": int(len(train)), "n_test": int(len(test)), "split": split}
     if method_params.get("n_neighbors") == K_BY_VALIDATION:
         wall, cpu = time.perf_counter(), time.process_time()
         k, errors = select_n_neighbors(method_cls, method_params, X[train], y[train],

@@ -10,6 +10,7 @@ from harness.plugin import Dataset
 from harness.tasks.classification import (
     ClassificationInputError,
     VALIDATION_FRACTION,
+    dataset_split,
     run_classification,
     select_n_neighbors,
     split_indices,
@@ -39,6 +40,33 @@ def test_split_is_stratified_seeded_and_a_partition(iris):
 def test_split_rejects_a_bad_fraction(iris, fraction):
     with pytest.raises(ClassificationInputError, match="train_fraction"):
         split_indices(iris.y, fraction, seed=0)
+
+
+def _predefined(iris, n_train):
+    meta = {**iris.meta, "split_protocol": {"predefined_n_train": n_train}}
+    return Dataset(iris.X, iris.y, meta)
+
+
+def test_predefined_split_takes_the_first_rows_for_training_in_every_run(iris):
+    data = _predefined(iris, 100)
+    for seed in (0, 7):
+        train, test, how = dataset_split(data, 0.3, seed)
+        assert how == "predefined"
+        assert np.array_equal(train, np.arange(100)) and np.array_equal(test, np.arange(100, 150))
+    train, test, how = dataset_split(iris, 0.7, 5)  # no predefined split: random
+    assert how == "random" and np.array_equal(train, split_indices(iris.y, 0.7, 5)[0])
+    result = run_classification(PCAKNN, data, {"method_params": {"n_neighbors": 3},
+                                               "train_fraction": 0.7}, seed=1)
+    assert result["info"]["n_train"] == 100 and result["info"]["split"] == "predefined"
+    # the test rows 100..149 are all from the third class: the error is that of kNN
+    # trained on 50 setosa + 50 versicolor, i.e. every virginica test point is wrong
+    assert result["measures"]["test_knn_error"] == pytest.approx(100.0)
+
+
+@pytest.mark.parametrize("n_train", [0, 150, 200])
+def test_predefined_split_that_empties_a_side_is_a_marked_failure(iris, n_train):
+    with pytest.raises(ClassificationInputError, match="empty on one side"):
+        dataset_split(_predefined(iris, n_train), 0.7, 0)
 
 
 def test_knn_run_matches_the_metrics_on_the_same_split(iris):
