@@ -29,7 +29,8 @@ class Letter(PackageRebuiltDataset):
     name = "letter"
     thesis_name = "letters"
     tasks = ("classification",)
-    description = "UCI letter recognition (20000 x 16, 26 classes; rebuilt from Debian r-cran-mlbench)"
+    description = ("UCI letter recognition (20000 x 16, 26 classes; rebuilt from Debian "
+                   "r-cran-mlbench)")
     url = ("https://archive.ics.uci.edu/ml/machine-learning-databases/letter-recognition/"
            "letter-recognition.data")
     filename = "letter-recognition.data"
@@ -38,6 +39,8 @@ class Letter(PackageRebuiltDataset):
                    "r-cran-mlbench_2.1-3-1_amd64.deb")
     package_sha256 = "2f1127f7b5e7d08703b13b52ef1976a0c355a7660d6ac575e29b87b13921bc06"
     package_name = "Debian r-cran-mlbench 2.1-3-1 (LetterRecognition.rda)"
+    table_note = ("letters: 10 random stratified 70/30 splits of the 20000 letters "
+                  "(14000 / 6000, the thesis' sizes).")
     thesis_split = {"n_inputs": 20000, "n_training": 14000, "n_testing": 6000,
                     "pct_validation": 0, "n_runs": 10}
 
