@@ -1,0 +1,39 @@
+"""The full profile (the thesis' sizes) as a user first meets it: a dry run that lists
+every cell, solver point and figure point of the profile, in well under 30 s."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from harness.config import load_config
+from harness.workflow import WorkflowConfig
+
+pytestmark = pytest.mark.slow
+
+
+def test_full_profile_dry_run_lists_every_job_quickly(repo_root, tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty-cache"))  # no data: still listed
+    started = time.perf_counter()
+    run = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "2",
+                          "--configfile", "config/full.yaml"],
+                         cwd=repo_root, capture_output=True, text=True, timeout=120)
+    seconds = time.perf_counter() - started
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert seconds < 30, f"the full profile's dry run took {seconds:.1f} s"
+    listed = set(re.findall(r"output: (results/full/\S+?\.json)", run.stdout))
+    monkeypatch.chdir(repo_root)
+    harness = WorkflowConfig("config/full.yaml", load_config("config/full.yaml"))
+    expected = {r for table in harness.config["tables"] for r in harness.table_records(table)}
+    expected |= set(harness.solver_point_records())
+    expected |= {r for figure in harness.config["figures"]
+                 for r in harness.figure_point_records(figure)}
+    assert expected == listed
+    # the thesis' Table 2.1 and 3.2 data sets are all there (gaps or not)
+    for cell in ("t2_1/mnist/pca_lmnn", "t2_1/letter/mm_lmnn", "t3_2/teapot/mvu/native"):
+        assert f"results/full/cells/{cell}.json" in listed
+    assert len(listed) > 150
