@@ -132,10 +132,21 @@ def _uncovered_thesis_datasets(rows: list[dict], spec: TableSpec, ref_dir) -> li
     covered = {row["thesis_dataset"] for row in rows}
     pairs = dict.fromkeys((row["measure"], row["method"], row["thesis_label"]) for row in rows)
     quantities = {m: q for m, q, _ in spec.measures}
+    plugins = {}
+    for name, cls in registry.datasets().items():
+        plugins.setdefault(cls.thesis_name or name, []).append(name)
     gaps = []
     for dataset in spec.thesis_datasets:
         if dataset in covered:
             continue
+        if dataset in plugins:
+            names = ", ".join(plugins[dataset])
+            reason = (f"not in this profile: data set plugin(s) {names} provide this column; "
+                      f"list them under tables.{spec.name}.datasets (config/full.yaml does; "
+                      f"`harness fetch {names.split(',')[0]}` first)")
+        else:
+            reason = ("not in this profile: the thesis' data sets without a data set plugin "
+                      "here (see DATA.md) are gaps until one exists")
         for measure, method, label in pairs:
             quantity, ref_method = spec.reference_key(measure, quantities[measure], label)
             thesis = reference_value(ref_dir, spec.reference_file, quantity, ref_method, dataset)
@@ -144,9 +155,7 @@ def _uncovered_thesis_datasets(rows: list[dict], spec: TableSpec, ref_dir) -> li
                 "dataset": dataset, "thesis_dataset": dataset, "stand_in": False,
                 "thesis": math.nan if thesis is None else thesis, "ours": math.nan,
                 "ours_std": math.nan, "n_runs": 0, "status": "unavailable",
-                "reason": f"not in this profile: the thesis' data sets without a data "
-                          f"set plugin here (see DATA.md) are gaps until one exists",
-                "solver_note": "",
+                "reason": reason, "solver_note": "",
             })
     return gaps
 

@@ -104,3 +104,20 @@ def test_peers_table_ratios_to_our_lmnn(tmp_path, repo_root):
     assert frame["within_tolerance"].isna().all()  # implementations compared, no verdicts
     # the thesis' PCA row is shown beside ours
     assert frame.loc[("test_knn_error", "pca_knn", "iris"), "thesis"] == 4.87
+
+
+def test_thesis_columns_outside_the_profile_say_whether_a_plugin_exists(config, monkeypatch):
+    from harness import registry
+
+    _write(config, "iris", "pca_knn", {"test_knn_error": 5.0})
+    frame = build_table(config, "table_2_1").set_index(["measure", "method", "dataset"])
+    mnist = frame.loc[("test_knn_error", "pca_knn", "mnist")]
+    assert mnist["status"] == "unavailable" and mnist["thesis"] == 2.12
+    assert "plugin(s) mnist provide this column" in mnist["reason"]
+    assert "harness fetch mnist" in mnist["reason"]
+    everything = registry.datasets()
+    monkeypatch.setattr(registry, "datasets", lambda task=None: {
+        name: cls for name, cls in everything.items() if name != "mnist"})
+    frame = build_table(config, "table_2_1").set_index(["measure", "method", "dataset"])
+    assert "without a data set plugin" in frame.loc[("test_knn_error", "pca_knn", "mnist"),
+                                                    "reason"]
