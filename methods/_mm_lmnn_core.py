@@ -69,7 +69,7 @@ import numpy as np
 from numba import njit  # a dependency (pyproject.toml)
 from sklearn.neighbors import NearestNeighbors
 
-from harness.metrics.energy import BLOCK_ELEMENTS, _hinge_sums, _sq_distances
+from harness.metrics.energy import BLOCK_ELEMENTS, _sq_distances, nearest_and_impostor_hinges
 from methods._lmnn_core import TripletState, add_hinges, sq_distance
 from methods._lmnn_impostors import impostor_pairs
 
@@ -344,8 +344,9 @@ def mm_class_energies(X_train, codes, X_test, Ls, targets, k, mu) -> np.ndarray:
     (n_test, n_classes); see the module docstring for which metric each term uses.
 
     Blocked over test points (:data:`harness.metrics.energy.BLOCK_ELEMENTS`
-    test-training distances per block); the ``i = t`` hinge sums use sorted rows and
-    prefix sums as :mod:`harness.metrics.energy` does.
+    test-training distances per block); the ``i = t`` hinge sums are
+    :func:`harness.metrics.energy.nearest_and_impostor_hinges`, as in the
+    single-metric rule.
     """
     Z = class_maps(X_train, Ls)
     n, n_classes = len(X_train), len(Ls)
@@ -365,11 +366,7 @@ def mm_class_energies(X_train, codes, X_test, Ls, targets, k, mu) -> np.ndarray:
             D_o = Dc[:, others[c]]
             for m in range(radius.shape[1]):
                 push_l[:, c] += np.maximum(radius[others[c], m][None, :] - D_o, 0.0).sum(axis=1)
-        S_all = np.sort(A, axis=1)
         for c in range(n_classes):
-            S_c = np.sort(A[:, groups[c]], axis=1)
-            near = S_c[:, :k]  # the test point's target neighbours in class c
-            r = 1.0 + near
-            push_t = (_hinge_sums(S_all, r) - _hinge_sums(S_c, r)).sum(axis=1)
+            near, push_t = nearest_and_impostor_hinges(A, codes, groups[c], c, k)
             E[s:s + rows, c] = (1.0 - mu) * near.sum(axis=1) + mu * (push_t + push_l[:, c])
     return E

@@ -56,7 +56,8 @@ from harness.metrics.knn_error import (
     same_class_neighbors,
 )
 
-__all__ = ["BLOCK_ELEMENTS", "energy_predict", "energy_test_error", "class_energies"]
+__all__ = ["BLOCK_ELEMENTS", "energy_predict", "energy_test_error", "class_energies",
+           "nearest_and_impostor_hinges"]
 
 #: Test-by-training distances held per block (2**21 float64 = 16 MiB).
 BLOCK_ELEMENTS = 2**21
@@ -70,29 +71,39 @@ def _sq_distances(A: np.ndarray, B: np.ndarray, sqB: np.ndarray) -> np.ndarray:
     return np.maximum(D, 0.0, out=D)
 
 
+def nearest_and_impostor_hinges(D, codes, idx, c, k) -> tuple[np.ndarray, np.ndarray]:
+    """For a test point labelled ``c``: its target neighbours' distances and the
+    ``i = t`` hinge sums of (2.12).
+
+    ``near[t]`` are the ``k`` smallest ``D[t, idx]`` (``idx``: the training points of
+    class ``c``; unordered); ``push[t] = sum_{l: codes[l] != c} sum_m
+    [1 + near[t, m] - D[t, l]]_+``, visiting only the training points inside the
+    largest radius (the others contribute 0).
+    """
+    near = np.partition(D[:, idx], k - 1, axis=1)[:, :k]
+    r = 1.0 + near
+    rows, cols = np.nonzero(D < r.max(axis=1)[:, None])
+    other = codes[cols] != c
+    rows, cols = rows[other], cols[other]
+    hinge = np.maximum(r[rows] - D[rows, cols][:, None], 0.0).sum(axis=1)
+    return near, np.bincount(rows, weights=hinge, minlength=len(D))
+
+
 def class_energies(D, codes, groups, radius, k, mu) -> np.ndarray:
     """Energies (2.12), shape (n_test, n_classes), from test-training distances ``D``.
 
     ``groups[c]`` are the training indices of class ``c``; ``radius[i, m] = 1 +
     D(x_i, x_{j_m})`` over the fixed training target neighbours ``j_m`` of ``i``.
     """
-    b = len(D)
     g = np.zeros_like(D)  # g[t, i] = sum_m [1 + D(i, j_m) - D(i, t)]_+
     for m in range(radius.shape[1]):
         g += np.maximum(radius[:, m][None, :] - D, 0.0)
     onehot = np.zeros((D.shape[1], len(groups)))
     onehot[np.arange(D.shape[1]), codes] = 1.0
     push_l = g.sum(axis=1)[:, None] - g @ onehot  # over training points of other classes
-    E = np.empty((b, len(groups)))
+    E = np.empty((len(D), len(groups)))
     for c, idx in enumerate(groups):
-        near = np.partition(D[:, idx], k - 1, axis=1)[:, :k]  # target neighbours in c
-        r = 1.0 + near
-        # impostors l (other classes) inside a radius: only D[t, l] < max_m r[t, m] count
-        rows, cols = np.nonzero(D < r.max(axis=1)[:, None])
-        other = codes[cols] != c
-        rows, cols = rows[other], cols[other]
-        hinge = np.maximum(r[rows] - D[rows, cols][:, None], 0.0).sum(axis=1)
-        push_t = np.bincount(rows, weights=hinge, minlength=b)
+        near, push_t = nearest_and_impostor_hinges(D, codes, idx, c, k)
         E[:, c] = (1.0 - mu) * near.sum(axis=1) + mu * (push_t + push_l[:, c])
     return E
 
