@@ -285,6 +285,7 @@ def _classification_params(config: dict, cell: Cell, tconf: dict, ref_dir: Path,
                                                                 tconf["default_n_neighbors"])
     method_kwargs.update(method_cls.table_params.get(cell.table, {}))
     method_kwargs.update(config["methods"].get(cell.method, {}))
+    method_kwargs.update(tconf["method_params"].get(cell.dataset, {}).get(cell.method, {}))
     params = {"n_runs": runs, "n_runs_source": runs_source, "train_fraction": fraction,
               "train_fraction_source": fraction_source, "method_params": method_kwargs}
     if method_kwargs.get("n_neighbors") == K_BY_VALIDATION:

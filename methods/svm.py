@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.model_selection import GridSearchCV, LeaveOneOut, StratifiedKFold, cross_val_predict
+from sklearn.model_selection import (
+    GridSearchCV,
+    LeaveOneOut,
+    ParameterGrid,
+    StratifiedKFold,
+    cross_val_predict,
+)
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
@@ -41,7 +47,10 @@ class SVM(MethodPlugin, ClassifierMixin, BaseEstimator):
     loo_max_samples : int, default=2000
         Above this, ``predict_loo`` returns None (no training error).
     param_grid : sequence of dict or None, default=None
-        None: :data:`DEFAULT_GRID`.
+        None: :data:`DEFAULT_GRID`. A grid with a single candidate is fitted directly,
+        without cross validation (e.g. the thesis' MNIST setting, a non-homogeneous
+        polynomial kernel of degree four: ``[{"svc__kernel": ["poly"],
+        "svc__degree": [4], "svc__coef0": [1.0]}]``).
 
     Attributes
     ----------
@@ -72,11 +81,17 @@ class SVM(MethodPlugin, ClassifierMixin, BaseEstimator):
         self.n_features_in_ = X.shape[1]
         folds = min(int(self.cv), int(np.bincount(codes).min()))
         grid = list(DEFAULT_GRID if self.param_grid is None else self.param_grid)
-        search = GridSearchCV(make_pipeline(StandardScaler(), SVC()), grid,
-                              cv=StratifiedKFold(max(folds, 2), shuffle=False))
-        search.fit(X, codes)
-        self.best_params_ = search.best_params_
-        self.model_ = search.best_estimator_
+        pipeline = make_pipeline(StandardScaler(), SVC())
+        candidates = list(ParameterGrid(grid))
+        if len(candidates) == 1:  # nothing to choose: no cross validation
+            self.best_params_ = candidates[0]
+            self.model_ = pipeline.set_params(**candidates[0]).fit(X, codes)
+        else:
+            search = GridSearchCV(pipeline, grid,
+                                  cv=StratifiedKFold(max(folds, 2), shuffle=False))
+            search.fit(X, codes)
+            self.best_params_ = search.best_params_
+            self.model_ = search.best_estimator_
         self._fit_X, self._fit_codes = X, codes
         return self
 

@@ -42,6 +42,12 @@ def test_cell_params_follow_the_thesis_rows(config):
     assert params["method_params"] == {"n_neighbors": 5} and "n_neighbors_candidates" not in params
     del config["tables"]["table_2_1"]["n_runs"]
     assert cell_params(config, Cell("table_2_1", "wine", "svm", None))["n_runs"] == 100
+    # per data set and method constructor arguments (the thesis' MNIST SVM kernel)
+    grid = [{"svc__kernel": ["poly"], "svc__degree": [4], "svc__coef0": [1.0]}]
+    config["tables"]["table_2_1"]["method_params"] = {"wine": {"svm": {"param_grid": grid}}}
+    assert cell_params(config, Cell("table_2_1", "wine", "svm", None))["method_params"] == {
+        "param_grid": grid}
+    assert cell_params(config, Cell("table_2_1", "iris", "svm", None))["method_params"] == {}
 
 
 def test_values_deltas_and_measures_per_method(config):

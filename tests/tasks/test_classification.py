@@ -135,3 +135,15 @@ def test_no_usable_candidate_k_is_a_marked_failure(iris):
     train, _ = split_indices(iris.y, 0.7, seed=0)
     with pytest.raises(ClassificationInputError, match="no candidate k in \\[40, 60\\]"):
         select_n_neighbors(PCAKNN, {}, iris.X[train], iris.y[train], [60, 40], seed=0)
+
+
+def test_svm_with_one_candidate_fits_it_without_cross_validation(iris, monkeypatch):
+    import sklearn.model_selection
+
+    grid = [{"svc__kernel": ["poly"], "svc__degree": [4], "svc__coef0": [1.0]}]
+    monkeypatch.setattr(sklearn.model_selection.GridSearchCV, "fit", None)  # must not run
+    est = SVM(param_grid=grid).fit(iris.X, iris.y)
+    assert est.best_params_ == {"svc__coef0": 1.0, "svc__degree": 4, "svc__kernel": "poly"}
+    svc = est.model_.named_steps["svc"]
+    assert (svc.kernel, svc.degree, svc.coef0) == ("poly", 4, 1.0)
+    assert (est.predict(iris.X) == iris.y).mean() > 0.95
