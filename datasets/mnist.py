@@ -13,6 +13,7 @@ import numpy as np
 from scipy import ndimage
 
 from datasets._package_rebuild import PackageRebuiltDataset, wheel_member, write_verified
+from datasets._preprocess import pca_project
 from datasets._remote import file_hash
 from harness.data_cache import data_dir
 from harness.plugin import DataUnavailableError
@@ -263,10 +264,6 @@ class MNIST(PackageRebuiltDataset):
                                     "thesis_n_testing": N_TEST},
                  "table_note": self.table_note}
         if n_components is not None:
-            from sklearn.decomposition import PCA
-
-            pca = PCA(n_components=int(n_components), svd_solver="covariance_eigh").fit(X[:n_tr])
-            X = pca.transform(X)
+            X, extra["pca_variance_captured"] = pca_project(X, n_components, fit_rows=n_tr)
             extra["pca_components"] = int(n_components)
-            extra["pca_variance_captured"] = float(pca.explained_variance_ratio_.sum())
         return X, y, extra
