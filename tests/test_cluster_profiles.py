@@ -1,68 +1,123 @@
-"""Cluster execution through existing Snakemake executors: the cluster-generic
-profile end to end with a stand-in scheduler that runs each job script on this
-machine, the SLURM profile as a dry run, and every rule's resources covered."""
+"""Cluster execution through existing Snakemake executors (profiles/slurm,
+profiles/cluster-generic): both profiles give every rule of rules/*.smk its
+resources; the cluster-generic profile runs end to end with a stand-in scheduler that
+runs each job script on this machine; the SLURM profile runs as a dry run only."""
 
 from __future__ import annotations
 
-import json
+import math
 import re
+import shlex
 import subprocess
-import sys
 
 import pytest
 import yaml
 
-from tests.test_workflow_e2e import _workdir
+from harness.records import STATUSES, read_record
+from tests.test_workflow_e2e import SNAKEMAKE, _workdir
 
-SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+PROFILES = ("slurm", "cluster-generic")
+# The rules the profiles were written for; a rule added later is caught by the
+# comparison with rules/*.smk below.
+KNOWN_RULES = {"cell", "solver_point", "figure_point", "table", "solver_table",
+               "fig_3_24", "fig_3_28"}
 FAKE_SUBMIT = """#!/bin/bash
-# A stand-in scheduler: runs the job script (the last argument) in the background on
-# this machine and prints its process id as the job id.
+# A stand-in scheduler: logs its arguments, runs the job script (the last argument) in
+# the background on this machine and prints its process id as the job id.
+echo "$*" >> "$(dirname "$0")/submitted.log"
 jobscript="${@: -1}"
 nohup bash "$jobscript" > /dev/null 2>&1 &
 echo "$!"
 """
 
 
-def _profiles(repo_root):
+def _profiles(repo_root) -> dict[str, dict]:
     return {name: yaml.safe_load((repo_root / "profiles" / name / "config.yaml").read_text())
-            for name in ("slurm", "cluster-generic")}
+            for name in PROFILES}
 
 
-def test_profiles_name_their_executor_and_cover_every_remote_rule(repo_root):
-    profiles = _profiles(repo_root)
-    assert profiles["slurm"]["executor"] == "slurm"
-    assert profiles["cluster-generic"]["executor"] == "cluster-generic"
-    assert "{resources.mem_mb}" in profiles["cluster-generic"]["cluster-generic-submit-cmd"]
-    rules_text = "\n".join(p.read_text() for p in (repo_root / "rules").glob("*.smk"))
-    blocks = re.split(r"^rule (\w+):", rules_text, flags=re.M)[1:]
-    remote = {name for name, body in zip(blocks[::2], blocks[1::2])
-              if "localrule: True" not in body}
-    assert remote == {"cell", "solver_point", "figure_point"}
-    for name, body in zip(blocks[::2], blocks[1::2]):
-        if name in remote:  # a job sent to a scheduler says what it needs
-            assert "threads:" in body and "runtime=" in body and "mem_mb=" in body, name
+def _rules(repo_root) -> dict[str, str]:
+    """Every rule of rules/*.smk: name -> the text of its block."""
+    rules = {}
+    for path in sorted((repo_root / "rules").glob("*.smk")):
+        parts = re.split(r"^rule (\w+):", path.read_text(), flags=re.M)[1:]
+        rules.update(zip(parts[::2], parts[1::2]))
+    return rules
+
+
+def test_profiles_give_every_rule_its_resources(repo_root):
+    rules = _rules(repo_root)
+    assert KNOWN_RULES <= set(rules)
+    for name, profile in _profiles(repo_root).items():
+        assert profile["executor"] == name
+        assert profile["rerun-incomplete"] is True
+        assert {"mem_mb", "runtime"} <= set(profile["default-resources"]), name
+        threads, resources = profile["set-threads"], profile["set-resources"]
+        # A rule without an entry (or an entry for a rule that is gone) fails here.
+        assert set(threads) == set(rules), f"{name}: set-threads vs rules/*.smk"
+        assert set(resources) == set(rules), f"{name}: set-resources vs rules/*.smk"
+        for rule, body in rules.items():
+            assert isinstance(threads[rule], int) and threads[rule] >= 1, (name, rule)
+            wanted = resources[rule]
+            assert isinstance(wanted["mem_mb"], int) and wanted["mem_mb"] > 0, (name, rule)
+            # Runtime comes from the rule where it declares one (the profile's time
+            # limits), else from the profile: exactly one of the two.
+            in_rule = re.search(r"^\s+runtime=", body, flags=re.M) is not None
+            assert in_rule != ("runtime" in wanted), (name, rule)
+            if name == "slurm":
+                assert wanted["cpus_per_task"] == threads[rule], rule
+    slurm, generic = _profiles(repo_root).values()
+    assert {"slurm_partition", "slurm_account"} <= set(slurm["default-resources"])
+    submit = generic["cluster-generic-submit-cmd"]
+    for placeholder in ("{threads}", "{resources.mem_mb}", "{resources.runtime}"):
+        assert placeholder in submit
+
+
+def test_batch_rules_declare_their_runtime(repo_root):
+    """Every rule that is sent to a scheduler states its time limit itself."""
+    for rule, body in _rules(repo_root).items():
+        if "localrule: True" not in body:
+            assert re.search(r"^\s+runtime=", body, flags=re.M), rule
 
 
 @pytest.mark.slow
 def test_cluster_generic_profile_end_to_end(tmp_path, repo_root, monkeypatch):
-    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty-cache"))
+    empty = tmp_path / "empty-cache"
+    empty.mkdir()
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(empty))
     work = _workdir(tmp_path, repo_root, ["swiss_roll"], ["pca", "isomap"])
     submit = work / "fake_submit.sh"
     submit.write_text(FAKE_SUBMIT)
     submit.chmod(0o755)
+    # The profile's own submit command, with the stand-in in place of sbatch.
+    command = _profiles(repo_root)["cluster-generic"]["cluster-generic-submit-cmd"]
+    assert command.startswith("sbatch ")
+    command = shlex.quote(str(submit)) + command[len("sbatch"):]
     run = subprocess.run(
         [*SNAKEMAKE, "--workflow-profile", str(repo_root / "profiles" / "cluster-generic"),
-         "--configfile", "tiny.yaml", "--cluster-generic-submit-cmd", str(submit),
-         "--latency-wait", "5", "--jobs", "2"],
-        cwd=work, capture_output=True, text=True, timeout=600)
+         "--configfile", "tiny.yaml", "--cluster-generic-submit-cmd", command,
+         "--latency-wait", "5", "--jobs", "2", "--seconds-between-status-checks", "1"],
+        cwd=work, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
+
+    # Two cells went through the scheduler, the table was aggregated locally.
     assert len(re.findall(r"Submitted job \d+ with external jobid '\d+'", run.stderr)) == 2
+    submitted = (work / "submitted.log").read_text().splitlines()
+    runtime = math.ceil(120 / 60) + 1  # the rule's runtime from tiny.yaml's time limit
+    assert len(submitted) == 2
+    for line in submitted:  # resources from the profile (mem, cpus) and the rule (time)
+        assert f"--cpus-per-task=1 --mem=4000 --time={runtime} " in line, line
+        assert line.endswith(".sh")  # the job script comes last
     for method in ("pca", "isomap"):
-        record = json.loads((work / f"results/tiny/cells/t3_2/swiss_roll/{method}.json")
-                            .read_text())
-        assert record["status"] == "ok"
-    assert "swiss_roll" in (work / "results/tiny/tables/table_3_2.md").read_text()
+        record = read_record(work / f"results/tiny/cells/t3_2/swiss_roll/{method}.json")
+        assert record["status"] == "ok" and record["status"] in STATUSES
+        assert record["cell"] == f"t3_2/swiss_roll/{method}"
+        measures = record["runs"][0]["measures"]
+        assert all(0 <= measures[m] <= 1 for m in
+                   ("local_continuity", "local_trust", "neighborhood_intersection"))
+    assert not [p for p in (work / "results").rglob("*") if p.name.endswith(".tmp")]
+    table = (work / "results/tiny/tables/table_3_2.md").read_text()
+    assert "swiss_roll" in table and "isomap" in table
 
 
 @pytest.mark.slow
@@ -74,5 +129,21 @@ def test_slurm_profile_dry_run(tmp_path, repo_root, monkeypatch):
          "--configfile", "tiny.yaml"],
         cwd=work, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "cell" in run.stdout and "table_3_2" in run.stdout
-    assert "slurm_partition=CHANGE-ME" in run.stdout
+    assert "t3_2/swiss_roll/pca" in run.stdout and "t3_2/swiss_roll/isomap" in run.stdout
+    assert re.search(r"^table\s+1$", run.stdout, flags=re.M), run.stdout
+    assert re.search(r"^cell\s+2$", run.stdout, flags=re.M), run.stdout
+    # What each job would ask SLURM for: runtime from the rule (cells) or the profile
+    # (the local table job), memory and CPUs from the profile.
+    asked = {}
+    for rule, block in re.findall(r"^rule (\w+):\n(.*?)(?=^\S|\Z)", run.stdout,
+                                  flags=re.M | re.S):
+        found = re.search(r"resources: (.*)", block)
+        asked.setdefault(rule, []).append(dict(kv.split("=", 1)
+                                               for kv in found.group(1).split(", ")))
+    runtime = str(math.ceil(120 / 60) + 1)
+    assert len(asked["cell"]) == 2 and len(asked["table"]) == 1
+    for job in asked["cell"]:
+        assert (job["runtime"], job["mem_mb"], job["cpus_per_task"]) == (runtime, "4000", "1")
+        assert job["slurm_partition"] == job["slurm_account"] == "CHANGE-ME"
+    table = asked["table"][0]
+    assert (table["runtime"], table["mem_mb"], table["cpus_per_task"]) == ("10", "2000", "1")
