@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -23,7 +24,7 @@ import numpy as np
 from harness.data_cache import DATA_DIR_ENV, data_dir
 from harness.plugin import Dataset, DatasetPlugin, DataUnavailableError
 
-__all__ = ["RemoteDataset", "file_hash"]
+__all__ = ["RemoteDataset", "RemoteFile", "file_hash"]
 
 def file_hash(path: str | Path, algorithm: str) -> str:
     """Hex digest of a file: ``sha256``, ``md5`` or ``gitblob`` (git's blob SHA-1)."""
@@ -38,48 +39,91 @@ def file_hash(path: str | Path, algorithm: str) -> str:
     return digest.hexdigest()
 
 
-class RemoteDataset(DatasetPlugin):
-    """Base of the downloaded data sets.
+@dataclass(frozen=True)
+class RemoteFile:
+    """One downloaded file of a data set.
 
-    Class attributes
-    ----------------
+    Parameters
+    ----------
     url : str
         Canonical URL.
     filename : str
         Name of the file in the cache directory.
     known_hash : str or None
         ``"sha256:<hex>"``, ``"gitblob:<hex>"`` or ``"md5:<hex>"``; None when no hash
-        was ever published (trust on first use).
+        was ever published (trust on first use: the first download pins a sha256).
+    """
+
+    url: str
+    filename: str
+    known_hash: str | None = None
+
+    def path(self) -> Path:
+        return data_dir() / self.filename
+
+    def pin_path(self) -> Path:
+        return self.path().with_name(self.filename + ".pinned-sha256")
+
+    def expected_hash(self) -> str | None:
+        pin = self.pin_path()
+        if self.known_hash is None and pin.exists():
+            return f"sha256:{pin.read_text().strip()}"
+        return self.known_hash
+
+    def describe(self) -> str:
+        expected = self.expected_hash() or "none published (pinned on first download)"
+        return f"file {self.filename!r} from {self.url} (hash {expected})"
+
+
+class RemoteDataset(DatasetPlugin):
+    """Base of the downloaded data sets.
+
+    Class attributes
+    ----------------
+    url, filename, known_hash : str, str, str or None
+        The data set's (first) file: see :class:`RemoteFile`. Its path is what
+        :meth:`parse` receives.
+    extra_files : tuple of RemoteFile
+        Further files of the same data set (e.g. a separate test file); each is
+        downloaded, hash-checked and pinned exactly like the first, and
+        :meth:`file_path` gives their cached paths inside :meth:`parse`.
     """
 
     url: ClassVar[str] = ""
     filename: ClassVar[str] = ""
     known_hash: ClassVar[str | None] = None
+    extra_files: ClassVar[tuple[RemoteFile, ...]] = ()
+
+    def remote_files(self) -> tuple[RemoteFile, ...]:
+        """Every file of the data set, the one :meth:`parse` receives first."""
+        return (RemoteFile(self.url, self.filename, self.known_hash), *self.extra_files)
 
     def path(self) -> Path:
         return data_dir() / self.filename
 
-    def _pinned_hash(self) -> str | None:
-        pin = self.path().with_name(self.filename + ".pinned-sha256")
-        return f"sha256:{pin.read_text().strip()}" if pin.exists() else None
+    def file_path(self, filename: str) -> Path:
+        """Cached path of one of :meth:`remote_files` (by file name)."""
+        names = [f.filename for f in self.remote_files()]
+        if filename not in names:
+            raise KeyError(f"{self.name} has no file {filename!r} (files: {names})")
+        return data_dir() / filename
 
     def expected_hash(self) -> str | None:
-        return self.known_hash or self._pinned_hash()
+        return self.remote_files()[0].expected_hash()
 
-    def _describe(self) -> str:
-        expected = self.expected_hash() or "none published (pinned on first download)"
+    def _describe(self, remote: RemoteFile | None = None) -> str:
+        remote = remote or self.remote_files()[0]
         return (
-            f"file {self.filename!r} from {self.url} (hash {expected}); "
-            f"run `{self.fetch_command()}` where the network is reachable, or put the "
-            f"file by hand at {self.path()} (set ${DATA_DIR_ENV} to use another folder)"
+            f"{remote.describe()}; run `{self.fetch_command()}` where the network is "
+            f"reachable, or put the file by hand at {remote.path()} (set ${DATA_DIR_ENV} "
+            f"to use another folder)"
         )
 
-    def verify(self) -> tuple[bool, str]:
-        """Check the cached file against its hash; ``(ok, reason)``."""
-        path = self.path()
+    def _verify_file(self, remote: RemoteFile) -> tuple[bool, str]:
+        path = remote.path()
         if not path.exists():
-            return False, f"{self.name} is not available offline: {self._describe()}"
-        expected = self.expected_hash()
+            return False, f"{self.name} is not available offline: {self._describe(remote)}"
+        expected = remote.expected_hash()
         if expected is None:
             return True, "no published hash and none pinned yet"
         algorithm, _, hexdigest = expected.partition(":")
@@ -92,31 +136,47 @@ class RemoteDataset(DatasetPlugin):
             )
         return True, ""
 
+    def verify(self) -> tuple[bool, str]:
+        """Check every cached file against its hash; ``(ok, reason)`` (the first
+        problem found, or the note of a file still waiting for its pin)."""
+        notes = []
+        for remote in self.remote_files():
+            ok, reason = self._verify_file(remote)
+            if not ok:
+                return False, reason
+            notes.append(reason)
+        return True, next((note for note in notes if note), "")
+
     def available(self) -> tuple[bool, str]:
         return self.verify()
 
-    def fetch(self) -> str:
-        """Download into the cache (pooch), verify, pin a hash if none was published."""
+    def _fetch_file(self, remote: RemoteFile) -> str:
         import pooch
 
-        if not self.verify()[0] or not self.path().exists():
+        if not self._verify_file(remote)[0]:
             try:
-                pooch.retrieve(self.url, known_hash=None, fname=self.filename,
+                pooch.retrieve(remote.url, known_hash=None, fname=remote.filename,
                                path=data_dir(), progressbar=False)
             except Exception as exc:  # network errors come in many types
                 raise DataUnavailableError(
                     f"{self.name}: download failed ({type(exc).__name__}: {exc}); "
-                    f"{self._describe()}"
+                    f"{self._describe(remote)}"
                 ) from None
-        ok, reason = self.verify()
+        ok, reason = self._verify_file(remote)
         if not ok:
-            self.path().unlink(missing_ok=True)
+            remote.path().unlink(missing_ok=True)
             raise DataUnavailableError(reason + " (the downloaded file was deleted)")
-        if self.expected_hash() is None:
-            digest = file_hash(self.path(), "sha256")
-            self.path().with_name(self.filename + ".pinned-sha256").write_text(digest + "\n")
-            return f"{self.name}: downloaded {self.path()}; no published hash, pinned sha256 {digest}"
-        return f"{self.name}: {self.path()} verified ({self.expected_hash()})"
+        if remote.expected_hash() is None:
+            digest = file_hash(remote.path(), "sha256")
+            remote.pin_path().write_text(digest + "\n")
+            return (f"{self.name}: downloaded {remote.path()}; no published hash, pinned "
+                    f"sha256 {digest}")
+        return f"{self.name}: {remote.path()} verified ({remote.expected_hash()})"
+
+    def fetch(self) -> str:
+        """Download every file into the cache (pooch), verify each, pin a hash where
+        none was published."""
+        return "\n".join(self._fetch_file(remote) for remote in self.remote_files())
 
     @abc.abstractmethod
     def parse(self, path: Path, **params) -> tuple[np.ndarray, np.ndarray | None, dict]:
@@ -139,4 +199,10 @@ class RemoteDataset(DatasetPlugin):
             "description": self.description,
             **extra,
         }
+        if self.extra_files:
+            meta["extra_files"] = {
+                remote.filename: {"url": remote.url, "sha256": file_hash(remote.path(), "sha256"),
+                                  "hash_checked": remote.expected_hash()
+                                  or "none (trust on first use)"}
+                for remote in self.extra_files}
         return Dataset(np.ascontiguousarray(X, dtype=np.float64), y, meta)
