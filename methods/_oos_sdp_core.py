@@ -16,6 +16,7 @@ from methods._out_of_sample import OutOfSampleExtension
 __all__ = ["SDPExtensionBase", "SDP_PARAMETERS", "SOLVERS"]
 
 SOLVERS = ("native", "clarabel", "scs", "cvxopt", "mosek")
+CENTRES = ("neighbors", "origin")
 SDP_PARAMETERS = """
     Parameters
     ----------
@@ -30,6 +31,17 @@ SDP_PARAMETERS = """
         The top-left block of S: I, as the text and (3.31)-(3.33) require, or only
         its diagonal fixed, as constraint (2) is printed (cvxpy solvers only); see
         :mod:`harness.problems.out_of_sample`.
+    centre : {"neighbors", "origin"}, default="neighbors"
+        Where the origin of S's coordinates lies. The objective's s >= |y_t|^2 pulls
+        y_t towards the origin; with the embedding's own origin ("origin", the
+        printed problem read literally) a point whose neighbourhood is small against
+        its distance from the embedding's centre is pulled inwards even when its
+        distances are exact (moving by delta towards the origin saves 2 |y_t| delta
+        of s and costs at most 2 sum_i |y_t - y_i| delta of slack). "neighbors"
+        (default) solves in coordinates centred on the k neighbours' mean and
+        shifts back, which makes the extension translation invariant and exact for
+        consistent distances. The thesis does not say; the choice is stated in
+        Fig. 3.23's notes.
     tol_gap : float, default=1e-5
         Recomputed relative duality gap below which a point counts as optimal.
 """
@@ -77,6 +89,8 @@ class SDPExtensionBase(OutOfSampleExtension):
             raise ValueError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
         if self.top_left not in TOP_LEFT:
             raise ValueError(f"top_left must be one of {TOP_LEFT}, got {self.top_left!r}")
+        if self.centre not in CENTRES:
+            raise ValueError(f"centre must be one of {CENTRES}, got {self.centre!r}")
         if self.solver == "native" and self.top_left != "identity":
             raise ValueError("the native solver solves top_left='identity' only; use a "
                              "cvxpy solver (e.g. solver='clarabel') for 'diagonal'")
@@ -115,8 +129,11 @@ class SDPExtensionBase(OutOfSampleExtension):
     def _extend(self, X, neighbors, sq_dists):
         self._check_solver()
         anchors = self.embedding_[neighbors]
-        Y, info = self._solve(anchors, sq_dists)
-        return self._refine(Y, anchors, sq_dists, info), info
+        shift = anchors.mean(axis=1) if self.centre == "neighbors" else np.zeros(
+            (len(anchors), anchors.shape[2]))
+        Y, info = self._solve(anchors - shift[:, None, :], sq_dists)
+        info["centre"] = self.centre
+        return self._refine(Y + shift, anchors, sq_dists, info), info
 
     def _refine(self, Y, anchors, sq_dists, info):
         return Y
