@@ -27,6 +27,7 @@ include: "rules/cells.smk"
 include: "rules/tables.smk"
 include: "rules/solver_table.smk"
 include: "rules/figure_points.smk"
+include: "rules/fig_3_23.smk"
 include: "rules/fig_3_24.smk"
 include: "rules/fig_3_28.smk"
 

@@ -42,7 +42,7 @@ SDP_PARAMETERS = """
         shifts back, which makes the extension translation invariant and exact for
         consistent distances. The thesis does not say; the choice is stated in
         Fig. 3.23's notes.
-    tol_gap : float, default=1e-5
+    tol_gap : float, default=1e-4
         Recomputed relative duality gap below which a point counts as optimal.
 """
 

@@ -27,7 +27,7 @@ class SDPExtension(SDPExtensionBase):
     references = ("thesis 3.1.10 (eqs. 3.30-3.33), Fig. 3.23",)
 
     def __init__(self, *, n_neighbors=5, solver="native", top_left="identity",
-                 centre="neighbors", tol_gap=1e-5):
+                 centre="neighbors", tol_gap=1e-4):
         self.n_neighbors = n_neighbors
         self.solver = solver
         self.top_left = top_left

@@ -55,7 +55,7 @@ class SDPCGExtension(SDPExtensionBase):
     references = ("thesis 3.1.10 and 3.1.8 (CG refinement), Fig. 3.23",)
 
     def __init__(self, *, n_neighbors=5, solver="native", top_left="identity",
-                 centre="neighbors", tol_gap=1e-5, omega=0.9, cg_maxiter=100):
+                 centre="neighbors", tol_gap=1e-4, omega=0.9, cg_maxiter=100):
         self.n_neighbors = n_neighbors
         self.solver = solver
         self.top_left = top_left

@@ -1,6 +1,9 @@
 """The thesis figures the harness regenerates, one module each, on a shared engine.
 
 ======================  ===============================================================
+``fig_3_23``            3.1.10: consistency of three out-of-sample extensions relative
+                        to MVU (one point per data set x trial: four MVU solves and
+                        every extension)
 ``fig_3_24``            3.1.11: min-trace / max-trace ratio of local continuity, trust
                         and intersection on four data sets (one point per data set x
                         SDP variant)
@@ -10,7 +13,11 @@
 
 A figure module provides ``NAME``, ``check(config)`` (profile checks beyond the
 schema), ``point_keys(config)``, ``point_params(config, key)`` and
-``write(config) -> paths``. Each point is one Snakemake job (``harness figure-point
+``write(config) -> paths``, and optionally ``work(params) -> record body`` (the
+child's work of one point; default: one MVU embedding, :func:`common.mvu_point_work`),
+``sources(params) -> plugin classes`` (extra plugins whose edit reruns a point) and
+``claims(config) -> list of dict`` (the thesis' statements with verdicts, for the
+report). Each point is one Snakemake job (``harness figure-point
 FIGURE/KEY``, :func:`run_point`), each figure one aggregation job (``harness figure
 FIGURE``, :func:`write_figure`) writing ``results/<profile>/figures/<figure>.{csv,png,md}``.
 The profile's ``figures:`` section (``config/schema.yaml``) configures them.
@@ -24,9 +31,10 @@ from types import ModuleType
 
 from harness import registry
 from harness.config import ConfigError
-from harness.experiments import fig_3_24, fig_3_28
+from harness.experiments import fig_3_23, fig_3_24, fig_3_28
 from harness.experiments.common import (
-    METHOD, FigurePoint, figure_paths, point_path, points_dir, run_point as _run_point,
+    METHOD, FigurePoint, figure_paths, mvu_point_work, point_path, points_dir,
+    run_point as _run_point,
 )
 from harness.registry import UnknownNameError
 
@@ -36,7 +44,7 @@ __all__ = [
     "write_figure", "figure_paths",
 ]
 
-FIGURES: dict[str, ModuleType] = {m.NAME: m for m in (fig_3_24, fig_3_28)}
+FIGURES: dict[str, ModuleType] = {m.NAME: m for m in (fig_3_23, fig_3_24, fig_3_28)}
 
 
 def get_figure(name: str) -> ModuleType:
@@ -96,7 +104,9 @@ def point_params(config: dict, point: FigurePoint) -> dict:
 
 def run_point(config: dict, point: FigurePoint) -> Path:
     """Run one point of a validated profile and write its record; return its path."""
-    return _run_point(config, point, point_params(config, point))
+    module = get_figure(point.figure)
+    return _run_point(config, point, point_params(config, point),
+                      work=getattr(module, "work", mvu_point_work))
 
 
 def point_sources(config: dict, point: FigurePoint) -> list[str]:
@@ -106,7 +116,9 @@ def point_sources(config: dict, point: FigurePoint) -> list[str]:
     from harness.solver_points import point_sources as solver_sources
 
     params = point_params(config, point)
-    plugins = (registry.get_dataset(params["dataset"]), registry.get_method(METHOD))
+    module = get_figure(point.figure)
+    plugins = (registry.get_dataset(params["dataset"]), registry.get_method(METHOD),
+               *(module.sources(params) if hasattr(module, "sources") else ()))
     files = {str(Path(inspect.getsourcefile(c)).resolve()) for c in plugins}
     files.update(solver_sources(params["solver"]))
     return sorted(files)

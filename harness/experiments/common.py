@@ -212,15 +212,18 @@ def mvu_point_work(params: dict) -> dict:
     return body
 
 
-def run_point(config: dict, point: FigurePoint, params: dict) -> Path:
+def run_point(config: dict, point: FigurePoint, params: dict, work=None) -> Path:
     """Run one figure point with its resolved ``params``; write and return its record.
+
+    ``work`` is the child's work (a module-level function of ``params`` returning the
+    record body); default :func:`mvu_point_work`.
 
     Raises
     ------
     harness.runner.CellCrashed
         An unexpected exception in the work; no record is written.
     """
-    body = run_limited(mvu_point_work, params, limit=float(params["time_limit_seconds"]),
+    body = run_limited(work or mvu_point_work, params, limit=float(params["time_limit_seconds"]),
                        label=f"figure point {point.id}")
     body.pop("runs", None)
     record = {"point": point.id, "figure": point.figure, "key": point.key,

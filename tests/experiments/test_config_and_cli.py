@@ -66,7 +66,7 @@ def test_quick_and_full_profiles_list_both_figures(repo_root, monkeypatch):
 def test_point_ids_are_checked():
     assert parse_point("fig_3_28/k7") == FigurePoint("fig_3_28", "k7")
     with pytest.raises(KeyError, match="unknown figure 'fig_9_9'; valid figures: "
-                                       "fig_3_24, fig_3_28"):
+                                       "fig_3_23, fig_3_24, fig_3_28"):
         parse_point("fig_9_9/k7")
     with pytest.raises(ConfigError, match="must look like FIGURE/KEY"):
         parse_point("fig_3_28")

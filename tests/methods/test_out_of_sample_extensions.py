@@ -32,7 +32,7 @@ def test_sdp_extension_reproduces_an_isometric_embedding():
     est = SDPExtension(n_neighbors=6).fit(X[:100], Y[:100])
     P, info = est.extend(X[100:])
     np.testing.assert_allclose(P, Y[100:], atol=1e-4)
-    assert info["n_optimal"] == info["n_points"] == 20 and info["max_gap"] <= 1e-5
+    assert info["n_optimal"] == info["n_points"] == 20 and info["max_gap"] <= 1e-4
     np.testing.assert_array_equal(est.predict(X[100:]), P)
 
 

@@ -1,0 +1,105 @@
+"""Fig. 3.23 (thesis 3.1.10): the alignment error of (3.34), one real point on a
+tiny Swiss roll, and the aggregation, gaps and claim verdicts from hand-made records."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from harness.config import ConfigError
+from harness.experiments import fig_3_23, point_params, run_point, FigurePoint
+from harness.records import read_record
+from tests.experiments.conftest import write_point
+
+SECTION = {"datasets": ["swiss_roll", "teapot_standin", "teapot"],
+           "n_samples": {"swiss_roll": 60, "teapot_standin": 60},
+           "default_split": [20, 15], "n_trials": 2, "time_limit_seconds": 120}
+EXT = ("oos_sdp", "oos_sdp_cg", "oos_lle")
+
+
+def test_alignment_error_is_the_least_squares_residual():
+    rng = np.random.default_rng(0)
+    Y = rng.standard_normal((30, 2))
+    Q = np.array([[0.3, -2.0], [1.5, 0.7]])
+    assert fig_3_23.alignment_error(Y @ Q.T, Y) == pytest.approx(0.0, abs=1e-10)
+    shifted = Y @ Q.T + 1.0
+    assert fig_3_23.alignment_error(shifted, Y) > 1.0  # linear Q cannot translate
+    assert fig_3_23.alignment_error(shifted, Y, "affine") == pytest.approx(0.0, abs=1e-10)
+    X = rng.standard_normal((30, 2))
+    expected = np.linalg.norm(X - Y @ np.linalg.lstsq(Y, X, rcond=None)[0])
+    assert fig_3_23.alignment_error(X, Y) == pytest.approx(expected)
+
+
+def test_one_point_runs_four_mvu_solves_and_every_extension(profile):
+    config = profile(fig_3_23={**SECTION, "datasets": ["swiss_roll"],
+                               "dataset_params": {"swiss_roll": {"noise": 0.0}}})
+    record = read_record(run_point(config, FigurePoint("fig_3_23", "swiss_roll/trial0")))
+    assert record["status"] == "ok", record["reason"]
+    assert set(record["mvu_solves"]) == {"AC", "BC", "A", "B"}
+    assert set(record["measures"]) == set(EXT) and record["denominator"] > 0
+    for name in EXT:
+        m = record["measures"][name]
+        assert m["ratio"] == pytest.approx(m["numerator"] / record["denominator"])
+    sdp = record["extension_info"]["oos_sdp"][0]
+    assert sdp["n_points"] == sdp["n_optimal"] == 15 and sdp["max_gap"] <= 1e-4
+    assert record["params"]["n_ab"] == 20 and record["params"]["n_c"] == 15
+
+
+def test_splits_that_do_not_fit_are_refused(profile):
+    with pytest.raises(ConfigError, match="exceeds n_samples.swiss_roll = 60"):
+        profile(fig_3_23={**SECTION, "default_split": [30, 15]})
+    with pytest.raises(ConfigError, match="unknown extension 'nystrom'"):
+        profile(fig_3_23={**SECTION, "extensions": ["nystrom"]})
+
+
+def _ok(ratios: dict) -> dict:
+    return {"measures": {k: {"ratio": v, "numerator": v} for k, v in ratios.items()},
+            "denominator": 1.0, "mvu_certified": True, "n_samples": 60}
+
+
+@pytest.fixture
+def config(profile):
+    config = profile(fig_3_23=SECTION)
+    for t, scale in enumerate((1.0, 3.0)):
+        write_point(config, f"fig_3_23/swiss_roll/trial{t}", **_ok(
+            {"oos_sdp": 4.0 * scale, "oos_sdp_cg": 2.0 * scale, "oos_lle": 1.5 * scale}))
+        write_point(config, f"fig_3_23/teapot/trial{t}", **_ok(
+            {"oos_sdp": 0.8, "oos_sdp_cg": 0.9, "oos_lle": 0.5}))
+    write_point(config, "fig_3_23/teapot_standin/trial0", **_ok(
+        {"oos_sdp": 9.0, "oos_sdp_cg": 9.0, "oos_lle": 9.0}))
+    write_point(config, "fig_3_23/teapot_standin/trial1", status="failed",
+                reason="MVU on A: the k-nearest-neighbour graph has 2 components")
+    return config
+
+
+def test_harmonic_mean_over_trials_and_marked_gaps(config):
+    frame = fig_3_23.build(config).set_index(["dataset", "extension"])
+    row = frame.loc[("swiss_roll", "oos_sdp")]
+    assert row.ratio_harmonic_mean == pytest.approx(2 / (1 / 4 + 1 / 12))
+    assert (row.ratio_min, row.ratio_max, row.n_trials) == (4.0, 12.0, 2)
+    partial = frame.loc[("teapot_standin", "oos_lle")]
+    assert partial.n_trials == 1 and "2 components" in partial.reason
+    gap = frame.loc[("mnist_fives", "oos_sdp")]
+    assert gap.status == "unavailable" and math.isnan(gap.ratio_harmonic_mean)
+
+
+def test_claims_get_verdicts_and_stand_ins_never_count(config):
+    verdicts = {c["claim"].split(" (3.1.10)")[0]: c for c in fig_3_23.claims(config)}
+    below2 = verdicts["On real data (MNIST fives, frey, teapot) every ratio is below 2"]
+    assert below2["verdict"] == "holds" and "teapot_standin" not in below2["evidence"]
+    assert verdicts["On teapot all three ratios are below 1"]["verdict"] == "holds"
+    assert verdicts["'lle' has the lowest ratio on every data set"]["verdict"] == "holds"
+    cg = verdicts["CG post-processing lowers the ratio on the Swiss roll only"]
+    assert cg["verdict"] == "holds"  # helps on the Swiss roll (6 -> 3), not on teapot
+    assert {c["source"] for c in verdicts.values()} == {"fig_3_23"}
+
+
+def test_figure_files_name_claims_gaps_and_choices(config):
+    paths = fig_3_23.write(config)
+    md = paths[2].read_text()
+    for text in ("**holds**", "stand-in", "(1/2 trials)", "2 components", "MNIST fives",
+                 "top-left block of S is I", "harmonic mean"):
+        assert text in md
+    assert paths[1].stat().st_size > 5_000
