@@ -100,8 +100,8 @@ def _newton_step(B, y, g0, res, q, tau):
     return step, grad
 
 
-def solve_out_of_sample(anchors, sq_dists, *, tol: float = 1e-8, tol_gap: float = 1e-6,
-                        mu: float = 50.0, max_newton: int = 200) -> OutOfSampleSolution:
+def solve_out_of_sample(anchors, sq_dists, *, tol: float = 1e-7, tol_gap: float = 1e-4,
+                        mu: float = 200.0, max_newton: int = 200) -> OutOfSampleSolution:
     """Solve the out-of-sample SDP (top-left block I) for m points at once.
 
     Parameters
@@ -110,14 +110,14 @@ def solve_out_of_sample(anchors, sq_dists, *, tol: float = 1e-8, tol_gap: float 
         Embedding coordinates of each new point's k neighbours.
     sq_dists : ndarray of shape (m, k)
         Squared input distances to those neighbours.
-    tol : float, default 1e-8
+    tol : float, default 1e-7
         Recomputed relative gap at which a centred point stops; otherwise the barrier
         weight grows, until no descent is left in floating point. Each point returns
         its centred iterate with the smallest recomputed gap.
-    tol_gap : float, default 1e-6
+    tol_gap : float, default 1e-4
         Recomputed relative gap (objective - D(w)) / max(objective, mean d_i) below
         which a point is ``optimal``.
-    mu : float, default 50
+    mu : float, default 200
         Factor by which the barrier weight grows between centring steps.
     max_newton : int, default 200
         Newton steps per point at most; a point still above ``tol`` then is
