@@ -39,7 +39,7 @@ reproduce: $(STAMP_RUN)
 	@echo "Open results/$(PROFILE)/tables/table_2_1.md and table_3_2.md to read Tables 2.1 and 3.2"
 	@echo "beside the thesis, results/$(PROFILE)/tables/table_2_1_peers.md for the LMNN peers,"
 	@echo "results/$(PROFILE)/tables/solver_table.md for the MVU solvers and"
-	@echo "results/$(PROFILE)/figures/fig_3_24.md, fig_3_28.md for the figures."
+	@echo "results/$(PROFILE)/figures/fig_3_23.md, fig_3_24.md, fig_3_28.md for the figures."
 
 dry-run: $(STAMP_RUN)
 	$(BIN)/snakemake --workflow-profile profiles/local --configfile config/$(PROFILE).yaml -n
