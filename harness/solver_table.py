@@ -25,9 +25,10 @@ from harness.solver_points import point_path, solver_points
 from harness.solvers.native_mvu import IPM_AUTO_MAX_EDGES
 from harness.tables import GAP_MARKS, Footnotes
 
-__all__ = ["TABLE", "COLUMNS", "build_solver_table", "write_solver_table"]
+__all__ = ["TABLE", "TITLE", "COLUMNS", "build_solver_table", "blocks", "write_solver_table"]
 
 TABLE = "solver_table"
+TITLE = "MVU solver comparison (thesis 3.1.4-3.1.6): certified solves per backend and n"
 COLUMNS = [
     "variant", "backend", "n", "m", "status", "verdict", "reason", "wall_seconds",
     "time_ratio_to_native", "compile_seconds", "solve_seconds", "process_wall_seconds",
@@ -174,18 +175,27 @@ def _grid(part: pd.DataFrame, text) -> pd.DataFrame:
     return pd.DataFrame.from_dict(grid, orient="index")[[f"n = {n}" for n in sizes]].fillna("")
 
 
-def _blocks(frame: pd.DataFrame, notes: Footnotes) -> list[tuple[str, pd.DataFrame]]:
-    blocks = []
+def blocks(frame: pd.DataFrame, notes: Footnotes, cell=None) -> list[tuple[str, pd.DataFrame]]:
+    """Per variant, the grids of backends x n: (1) wall time, gap, violation and
+    verdict, (2) objective and certified bound, (3) time relative to native.
+
+    ``cell(row, text)``, if given, makes what a grid holds from the long table's row
+    and the cell's text (the report wraps the text with the row's verdict); by
+    default the grid holds the text.
+    """
+    wrap = cell or (lambda row, text: text)
+    found = []
     for variant in dict.fromkeys(frame["variant"]):
         part = frame[frame["variant"] == variant]
-        blocks.append((f"{variant}: wall time, certified gap, violation, verdict",
-                       _grid(part, lambda row: _main_cell(row, notes))))
-        blocks.append((f"{variant}: objective (certified bound)", _grid(part, _objective_cell)))
+        found.append((f"{variant}: wall time, certified gap, violation, verdict",
+                      _grid(part, lambda row: wrap(row, _main_cell(row, notes)))))
+        found.append((f"{variant}: objective (certified bound)",
+                      _grid(part, lambda row: wrap(row, _objective_cell(row)))))
         others = part[part["backend"] != "native"]
         if (part["backend"] == "native").any() and len(others):
-            blocks.append((f"{variant}: wall time relative to the native solver",
-                           _grid(others, _ratio_cell)))
-    return blocks
+            found.append((f"{variant}: wall time relative to the native solver",
+                          _grid(others, lambda row: wrap(row, _ratio_cell(row)))))
+    return found
 
 
 # ---- notes ---------------------------------------------------------------------
@@ -279,18 +289,18 @@ def write_solver_table(config: dict) -> list[Path]:
     """Write ``results/<profile>/tables/solver_table.{csv,md,tex}``; return the paths."""
     frame, records = _table(config)
     footnotes = Footnotes()
-    blocks = _blocks(frame, footnotes)
+    grids = blocks(frame, footnotes)
     notes = _notes(config, frame, records, footnotes.texts)
-    title = "MVU solver comparison (thesis 3.1.4-3.1.6): certified solves per backend and n"
+    title = TITLE
 
     md = [f"# {title}", "", f"Profile `{config['profile']}`. {config.get('description', '')}", ""]
-    for label, block in blocks:
+    for label, block in grids:
         md += [f"## {label}", "", tabulate(block, headers="keys", tablefmt="github"), ""]
     md += ["## Notes", ""] + [f"- {line}" for line in notes]
     md += ["", "## Points", ""] + [f"- `{line}`" for line in _point_lines(frame)]
 
     tex = [f"% {title}", f"% profile {config['profile']}"]
-    for label, block in blocks:
+    for label, block in grids:
         tex += [f"% {label}", tabulate(block, headers="keys", tablefmt="latex_booktabs"), ""]
     tex += ["% " + line for line in notes]
 

@@ -20,7 +20,8 @@ from harness.records import read_record, record_path, write_text_atomic
 from harness.reference import reference_value
 from harness.table_specs import TABLES, TableSpec
 
-__all__ = ["build_table", "write_table", "known_deviations", "AVERAGE", "GAP_MARKS", "Footnotes"]
+__all__ = ["build_table", "write_table", "wide_tables", "known_deviations", "AVERAGE",
+           "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "Footnotes"]
 
 DEVIATIONS_FILE = Path(__file__).resolve().parent.parent / "config" / "known_deviations.yaml"
 UNEXPLAINED = "outside the tolerance and not yet explained"
@@ -275,9 +276,16 @@ def _column_title(dataset: str, frame: pd.DataFrame) -> str:
     return dataset
 
 
-def wide_tables(frame: pd.DataFrame, spec: TableSpec) -> tuple[list[tuple[str, pd.DataFrame]], list[str]]:
-    """One wide block per measure: methods x data sets, 'thesis / ours / delta'."""
+def wide_tables(frame: pd.DataFrame, spec: TableSpec, cell=None
+                ) -> tuple[list[tuple[str, pd.DataFrame]], list[str]]:
+    """One wide block per measure: methods x data sets, 'thesis / ours / delta'.
+
+    ``cell(row, text)``, if given, makes what a grid holds from the long table's row
+    and the cell's text (the report wraps the text with the row's tolerance class);
+    by default the grid holds the text.
+    """
     notes = Footnotes()
+    cell = cell or (lambda row, text: text)
     datasets = list(dict.fromkeys(frame["dataset"]))
     blocks = []
     for measure, _, label in spec.measures:
@@ -287,8 +295,8 @@ def wide_tables(frame: pd.DataFrame, spec: TableSpec) -> tuple[list[tuple[str, p
             by_dataset = group.set_index("dataset")
             name = group["thesis_label"].iloc[0] or method
             decimals = spec.measure_decimals.get(measure, spec.decimals)
-            grid[name] = {_column_title(d, frame): _cell_text(by_dataset.loc[d], notes,
-                                                              decimals)
+            grid[name] = {_column_title(d, frame): cell(by_dataset.loc[d], _cell_text(
+                              by_dataset.loc[d], notes, decimals))
                           for d in datasets if d in by_dataset.index}
         blocks.append((label, pd.DataFrame.from_dict(grid, orient="index")))
     return blocks, notes.texts
