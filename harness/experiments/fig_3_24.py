@@ -26,6 +26,7 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness import registry
+from harness.claims import make_claim
 from harness.config import ConfigError
 from harness.experiments.common import (
     MEASURES, FigurePoint, check_registered_dataset, dataset_choice,
@@ -35,7 +36,7 @@ from harness.solvers.mvu_solve import MVU_SOLVERS
 from harness.tables import Footnotes
 
 __all__ = ["NAME", "VARIANTS", "THESIS_DATASETS", "check", "point_keys", "point_params",
-           "build", "write"]
+           "build", "claims", "write"]
 
 NAME = "fig_3_24"
 TITLE = "Fig. 3.24: minimum-trace relative to maximum-trace MVU (thesis 3.1.11)"
@@ -237,6 +238,36 @@ def summary(frame: pd.DataFrame) -> str:
     if not parts or frame["status"].eq("ok").sum() == 0:
         return "no ratio measured yet; " + "; ".join(parts)
     return "; ".join(parts)
+
+
+def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
+    """The thesis' claim with a verdict (interface: :mod:`harness.claims`): one check
+    per measured ratio of real data, passed when below 1 (a ratio equal to 1 within
+    ``equal_tolerance`` is not below 1); stand-ins are shown, not counted."""
+    frame = build(config) if frame is None else frame
+    measured = frame[frame["status"] == "ok"]
+    real = measured[~measured["stand_in"].astype(bool)]
+    parts = []
+    for label, part in (("", real), ("stand-ins, not counted: ",
+                                      measured[measured["stand_in"].astype(bool)])):
+        for dataset, rows in part.groupby("dataset", sort=False):
+            ratios = ", ".join(f"{LABELS[r.measure]} {r.ratio:.3f}"
+                               + ("" if r.certified else "†") for r in rows.itertuples())
+            parts.append(f"{label}{dataset}: {ratios}")
+    if (real["verdict"].str.startswith("equal")).any():
+        parts.append(f"a ratio within ±{_conf(config)['equal_tolerance']:g} of 1 counts as "
+                     f"not below 1")
+    if not measured["certified"].astype(bool).all():
+        parts.append("† from solves not certified optimal")
+    gaps = frame.loc[frame["status"] != "ok"].drop_duplicates("dataset")
+    if len(gaps):
+        parts.append("not measured: " + ", ".join(f"{r.dataset} ({gap_mark(r.status)})"
+                                                  for r in gaps.itertuples()))
+    text = ("Minimum-trace MVU is worse than maximum-trace MVU on every data set and "
+            "metric: every ratio min-trace / max-trace of local continuity, trust and "
+            "intersection is below 1 (3.1.11, Fig. 3.24)")
+    return [make_claim(NAME, text, real["verdict"].str.startswith("below"),
+                       "; ".join(parts) + ".")]
 
 
 # ---- outputs ---------------------------------------------------------------------

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
+from harness.claims import make_claim
 from harness.config import ConfigError
 from harness.experiments.common import (
     MEASURES, FigurePoint, check_registered_dataset, dataset_choice,
@@ -33,7 +34,7 @@ from harness.solvers.mvu_solve import MVU_SOLVERS
 from harness.tables import Footnotes
 
 __all__ = ["NAME", "THESIS_LOCK_K", "check", "point_keys", "point_params", "build",
-           "lock_verdict", "write"]
+           "lock_verdict", "claims", "write"]
 
 NAME = "fig_3_28"
 TITLE = "Fig. 3.28: MVU of a noise-free Swiss roll under varying k (thesis 3.1.12)"
@@ -154,6 +155,36 @@ def lock_verdict(frame: pd.DataFrame, threshold: float) -> tuple[float, str]:
     return float(k), (f"locks at k = {k} (first measured k with third normalised "
                       f"eigenvalue > {threshold:g}); {agree} the thesis' k = "
                       f"{THESIS_LOCK_K}{caveat}")
+
+
+def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
+    """The thesis' two statements with verdicts (interface: :mod:`harness.claims`):
+    the roll locks at k = 7 (the first measured locked k is 7), and k = 4, 5, 6 are the
+    best choices (the highest harmonic mean is at one of them)."""
+    frame = build(config) if frame is None else frame
+    measured = frame[frame["status"] == "ok"]
+    n = frame["n_samples"].dropna()
+    size = (f"n = {int(n.iloc[0]) if len(n) else _conf(config)['n_samples']}"
+            f"{'' if len(n) and int(n.iloc[0]) == THESIS_N else f', the thesis: n = {THESIS_N}'}")
+    lock_k = frame["our_lock_k"].iloc[0] if len(frame) else math.nan
+    out = [make_claim(
+        NAME, f"The noise-free Swiss roll locks up at k = {THESIS_LOCK_K}: for k >= "
+              f"{THESIS_LOCK_K} three dimensions carry almost equal variance, like the PCA "
+              f"spectrum of the input (3.1.12, Fig. 3.28)",
+        [] if measured.empty else [lock_k == THESIS_LOCK_K],
+        f"{frame['verdict'].iloc[0] if len(frame) else 'no k measured yet'} ({size}).")]
+    best = ""
+    if measured["harmonic_mean"].notna().any():
+        top = measured.loc[measured["harmonic_mean"].idxmax()]
+        best = (f"highest harmonic mean at k = {int(top['k'])} ({top['harmonic_mean']:.3f}); "
+                + ", ".join(f"k = {int(r.k)}: {r.harmonic_mean:.3f}" for r in measured.itertuples()))
+    out.append(make_claim(
+        NAME, f"k = {', '.join(map(str, THESIS_BEST_K))} are clearly the best choices: the "
+              "highest harmonic mean of local continuity, trust and intersection of the "
+              "2-D embedding (3.1.12, Fig. 3.28)",
+        [int(top["k"]) in THESIS_BEST_K] if best else [],
+        f"{best or 'no k measured yet'} ({size})."))
+    return out
 
 
 # ---- outputs ---------------------------------------------------------------------
