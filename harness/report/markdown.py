@@ -1,0 +1,68 @@
+"""A :class:`~harness.report.build.Report` as Markdown: the HTML page's twin, with the
+same sections and tables (cells as in the tables' own Markdown, ✓ inside the
+tolerance) and the figures linked as ``figures/<figure>.png`` beside it."""
+
+from __future__ import annotations
+
+import re
+
+from tabulate import tabulate
+
+from harness.report.build import TITLE, Report
+from harness.report.sections import CLASSES, Section
+
+__all__ = ["render_markdown"]
+
+LEGEND = ("Cells read thesis / ours / delta (ours − thesis). Marks: "
+          + "; ".join(text for css, text in CLASSES.items() if css != "plain") + ".")
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _section(section: Section, run_line: str) -> list[str]:
+    out = [f"## {section.title}", ""]
+    if section.missing:
+        out += [f"**Not generated:** {section.missing}", ""]
+    if section.summary:
+        out += [f"**{section.summary}.**", ""]
+    out += [f"Records: {run_line}.", ""]
+    if section.grids and section.kind == "table":
+        out += [LEGEND, ""]
+    for grid in section.grids:
+        out += [f"### {grid.label}", "",
+                tabulate(grid.frame.map(_cell), headers="keys", tablefmt="github"), ""]
+    out += [f"- [{i + 1}] {text}" for i, text in enumerate(section.footnotes)]
+    if section.footnotes:
+        out.append("")
+    if section.notes:
+        out += ["### Notes", ""] + [f"- {n}" for n in section.notes] + [""]
+    if section.png:
+        out += [f"![{section.title}](figures/{section.key}.png)", ""]
+    if section.markdown:  # the figure's own headings one level down
+        out += [re.sub(r"^(#+) ", r"#\1 ", section.markdown, flags=re.M), ""]
+    return out
+
+
+def render_markdown(report: Report) -> str:
+    """The whole Markdown report."""
+    claims = [[c["source"], c["verdict"], c["claim"], c["evidence"]] for c in report.claims]
+    out = [f"# {TITLE}", "", f"Profile `{report.profile}`. {report.description}", "",
+           "## Summary", ""]
+    out += [f"- {s.title}: {report.overview(s)}" for s in report.sections]
+    if report.not_in_profile:
+        out += ["", f"Not in this profile: {', '.join(report.not_in_profile)}."]
+    out += ["", "## The thesis' claims and our verdicts", "",
+            f"{len(report.claims)} claims: {report.tally() or 'none'}. Stand-in data never counts as the "
+            f"thesis' data set.", "",
+            tabulate([[_cell(v) for v in row] for row in claims],
+                     headers=["source", "verdict", "claim (thesis section)", "evidence"],
+                     tablefmt="github"), ""]
+    for section in report.sections:
+        out += _section(section, report.runs[section.key].line())
+    out += ["## Provenance", "", "### Records and time per table and figure", ""]
+    out += [f"- {s.key}: {report.runs[s.key].line()}" for s in report.sections]
+    out += ["", "### Commits, packages, machine, threads", ""]
+    out += [f"- {what}: {value}" for what, value in report.provenance]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,347 @@
+"""The reproduction report (results/<profile>/report.{html,md}) from hand-made records:
+every table, figure and claim is there, cells are coloured by the tolerance, gaps
+show their reason, images are embedded, nothing is fetched from the network, a missing
+output becomes a marked section, and `snakemake -n` lists the report job."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+import yaml
+
+from harness import claims as claims_module
+from harness.claims import VERDICTS, check_claim, make_claim, verdict_of
+from harness.cli import main
+from harness.config import validate_config
+from harness.experiments import fig_3_24, fig_3_28, write_figure
+from harness.records import record_path, write_json_atomic
+from harness.report import build_report, write_report
+from harness.report.table_claims import TABLE_CLAIMS, Values, evaluate
+from harness.solver_points import SolverPoint, point_path
+from harness.solver_table import write_solver_table
+from harness.tables import write_table
+from tests.experiments.conftest import figure_profile, ok_body, write_point
+from tests.test_solver_table import HAND_MADE, SECTION as SOLVER_SECTION
+
+QUALITY = ("local_continuity", "local_trust", "neighborhood_intersection")
+FETCH_OLIVETTI = "olivetti is not available offline: run `harness fetch olivetti`"
+
+
+def _profile(tmp, repo_root) -> dict:
+    return {
+        "profile": "rep", "results_dir": str(tmp / "results"),
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "tables": {
+            "table_3_2": {"datasets": ["swiss_roll", "olivetti", "teapot_standin"],
+                          "methods": ["isomap", "pca"]},
+            "table_2_1": {"datasets": ["iris", "wine"],
+                          "methods": ["pca_knn", "pca_lmnn", "svm"], "n_runs": 4},
+        },
+        "solver_table": SOLVER_SECTION,
+        "figures": {
+            "fig_3_24": {"datasets": ["swiss_roll", "teapot_standin"],
+                         "n_samples": {"swiss_roll": 40, "teapot_standin": 40},
+                         "solver": "clarabel"},
+            "fig_3_28": {"n_samples": 40, "k": [6, 7], "solver": "clarabel"},
+            # listed, never run: a "not generated" section, its claims "not measured"
+            "fig_3_23": {"datasets": ["swiss_roll"], "n_samples": {"swiss_roll": 150},
+                         "default_split": [50, 40]},
+        },
+    }
+
+
+def _cell(config, cell_id, summary=None, status="ok", reason=""):
+    body = {"status": status, "reason": reason, "timing": {"wall_seconds": 2.0},
+            "params": {"n_runs": 4, "n_runs_source": "profile", "train_fraction": 0.7,
+                       "method_params": {"n_components": 2, "n_neighbors": 5}},
+            "provenance": {"git": {"commit": "0123456789abcdef", "dirty": False},
+                           "python": "3.11.7", "packages": {"numpy": "2.0"},
+                           "machine": {"node": "box", "processor": "x86_64",
+                                       "cpu_count": 2, "platform": "Linux"}},
+            "blas_during_run": [{"internal_api": "openblas", "num_threads": 1}]}
+    if status == "ok":
+        n = 1 if cell_id.startswith("t3_2") else 4  # Table 3.2: one run, no ± shown
+        body["summary"] = {m: {"mean": v, "std": 0.0, "n": n} for m, v in summary.items()}
+        body["runs"] = [{"measures": summary, "info": {}}]
+    write_json_atomic(record_path(config["results_dir"], config["profile"], cell_id), body)
+
+
+def _generate(config) -> None:
+    """Hand-made records of every table and figure, then their outputs."""
+    _cell(config, "t3_2/swiss_roll/isomap", dict.fromkeys(QUALITY, 0.97))
+    _cell(config, "t3_2/swiss_roll/pca", dict.fromkeys(QUALITY, 0.5))
+    _cell(config, "t3_2/teapot_standin/isomap", dict.fromkeys(QUALITY, 0.9))
+    _cell(config, "t3_2/teapot_standin/pca", dict.fromkeys(QUALITY, 0.6))
+    for method in ("isomap", "pca"):
+        _cell(config, f"t3_2/olivetti/{method}", status="unavailable", reason=FETCH_OLIVETTI)
+    knn = {"pca_knn": (5.0, 5.0, 4.0), "pca_lmnn": (3.0, 4.0, 4.5)}
+    for dataset, scale in (("iris", 1.0), ("wine", 5.0)):
+        for method, (train, test, energy) in knn.items():
+            _cell(config, f"t2_1/{dataset}/{method}", {
+                "train_knn_loo_error": scale * train, "test_knn_error": scale * test,
+                "test_energy_error": scale * energy, "fit_cpu_seconds": 0.1})
+        _cell(config, f"t2_1/{dataset}/svm", {"train_svm_loo_error": 3.0,
+                                              "test_svm_error": 4.0, "fit_cpu_seconds": 0.5})
+    for (backend, n), record in HAND_MADE.items():
+        write_json_atomic(point_path(config, SolverPoint(backend, n)), record)
+    measures = dict(zip(QUALITY, (0.9, 0.8, 0.5)))
+    for dataset in ("swiss_roll", "teapot_standin"):
+        write_point(config, f"fig_3_24/{dataset}/max_trace", **ok_body(measures))
+        write_point(config, f"fig_3_24/{dataset}/min_trace",
+                    **ok_body({k: v / 2 for k, v in measures.items()}))
+    write_point(config, "fig_3_28/k6", **ok_body(measures, (10.0, 2.0, 0.05)))
+    write_point(config, "fig_3_28/k7", **ok_body(measures, (4.0, 3.0, 3.0)))
+    for table in config["tables"]:
+        write_table(config, table)
+    write_solver_table(config)
+    for figure in ("fig_3_24", "fig_3_28"):
+        write_figure(config, figure)
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory, repo_root_module):
+    tmp = tmp_path_factory.mktemp("report")
+    raw = _profile(tmp, repo_root_module)
+    config = validate_config(json.loads(json.dumps(raw)))
+    _generate(config)
+    (tmp / "profile.yaml").write_text(yaml.safe_dump(raw))
+    html_path, md_path = write_report(config)
+    return {"config": config, "html": html_path.read_text(), "md": md_path.read_text(),
+            "report": build_report(config), "profile": tmp / "profile.yaml"}
+
+
+@pytest.fixture(scope="module")
+def repo_root_module():
+    from tests.conftest import REPO_ROOT
+
+    return REPO_ROOT
+
+
+def _td(page: str, text: str) -> str:
+    """The class of the HTML cell whose text is ``text``."""
+    match = re.search(rf'<td class="num (c-[a-z]+)"[^>]*>{re.escape(html.escape(text))}', page)
+    assert match, f"no cell {text!r}"
+    return match.group(1)
+
+
+# ---- content ------------------------------------------------------------------------
+def test_every_table_figure_and_grid_is_in_both_pages(generated):
+    report, page, md = generated["report"], generated["html"], generated["md"]
+    keys = [s.key for s in report.sections]
+    assert keys == ["table_3_2", "table_2_1", "solver_table", "fig_3_24", "fig_3_28", "fig_3_23"]
+    for section in report.sections:
+        assert html.escape(section.title) in page and f"## {section.title}" in md
+        assert f'<section id="{section.key}">' in page
+        for grid in section.grids:  # the Markdown twin has the same tables, cell for cell
+            assert html.escape(grid.label) in page and f"### {grid.label}" in md
+            for value in grid.frame.to_numpy().ravel():
+                assert str(value).replace("|", "\\|") in md
+                assert html.escape(str(value)).split("[")[0] in page
+    assert "0.978 / 0.970 / -0.008 ✓" in md  # thesis / ours / delta, inside: ✓
+    assert "Records: 6 of 6 records (4 ok, 2 unavailable), wall 12.0 s" in md
+
+
+def test_cells_are_coloured_by_the_tolerance(generated):
+    page = generated["html"]
+    assert _td(page, "0.978 / 0.970 / -0.008 ✓") == "c-inside"
+    assert _td(page, "0.836 / 0.500 / -0.336!") == "c-unexplained"
+    # PCA's Swiss roll trust has a measured reason in config/known_deviations.yaml
+    assert _td(page, "0.389 / 0.500 / +0.111‡") == "c-explained"
+    assert _td(page, "0.702 / 0.600 / -0.102") == "c-standin"
+    assert _td(page, "– / 0.10±0.00 / –") == "c-plain"  # CPU seconds: no claim
+    assert _td(page, "2.00 s, gap 3.6e-3, viol 6.0e-10, inaccurate") == "c-unexplained"
+    assert _td(page, "2.00 s, gap 2.8e-4, viol 8.4e-5, optimal") == "c-inside"
+    for css in ("c-inside", "c-explained", "c-spread", "c-unexplained", "c-standin", "c-gap"):
+        assert f".{css} {{" in page  # and the legend's style is inline
+    assert "teapot_standin (stand-in for teapot)" in page
+
+
+def test_gaps_show_their_reason(generated):
+    page, md = generated["html"], generated["md"]
+    assert _td(page, "0.854 / n/a") == "c-gap"
+    cell = re.search(r'<td class="num c-gap" title="([^"]*)">0.854 / n/a', page)
+    assert html.unescape(cell.group(1)) == FETCH_OLIVETTI
+    assert html.escape(FETCH_OLIVETTI) in page and FETCH_OLIVETTI in md
+    assert re.search(r'<li id="fn-table_3_2-1">olivetti is not available', page)
+    assert "MOSEK: no licence" in page and "MOSEK: no licence" in md  # a skipped solve
+
+
+def test_every_claim_has_a_verdict_in_both_pages(generated):
+    report, page, md = generated["report"], generated["html"], generated["md"]
+    sources = {c["source"] for c in report.claims}
+    assert sources == {"table_3_2", "table_2_1", "fig_3_24", "fig_3_28", "fig_3_23"}
+    assert len([c for c in report.claims if c["source"].startswith("table")]) == len(TABLE_CLAIMS)
+    for claim in report.claims:
+        check_claim(claim)
+        assert html.escape(claim["claim"]) in page and html.escape(claim["evidence"]) in page
+        assert claim["claim"] in md and claim["verdict"] in md
+    by_claim = {c["claim"]: c for c in report.claims}
+    fig_3_24 = next(c for c in report.claims if c["source"] == "fig_3_24")
+    assert fig_3_24["verdict"] == "holds"  # 0.5 on the Swiss roll; the stand-in not counted
+    assert "stand-ins, not counted: teapot_standin" in fig_3_24["evidence"]
+    lock, best = [c for c in report.claims if c["source"] == "fig_3_28"]
+    assert lock["verdict"] == "holds" and "locks at k = 7" in lock["evidence"]
+    assert all(c["verdict"] == "not measured" for c in report.claims if c["source"] == "fig_3_23")
+    lmnn = next(c for text, c in by_claim.items() if text.startswith("Except on the smallest"))
+    assert lmnn["verdict"] == "holds"  # wine: 15 < 25 and 20 < 25; iris excluded
+    assert "wine kNN test PCA-LMNN 20.00 vs PCA 25.00" in lmnn["evidence"]
+    assert "the thesis' own numbers on the same data sets: holds" in lmnn["evidence"]
+    assert "not measured: mnist (n/a), 20news (n/a)" in lmnn["evidence"]
+    for verdict in VERDICTS:
+        assert f"v-{verdict.replace(' ', '-')}" in page
+
+
+def test_page_is_self_contained(generated):
+    page = generated["html"]
+    assert "<script" not in page and "<link" not in page and "@import" not in page
+    assert not re.search(r"url\(", page)
+    targets = re.findall(r'(?:src|href)\s*=\s*"([^"]*)"', page)
+    assert targets and all(t.startswith(("#", "data:")) for t in targets)
+    images = re.findall(r'<img [^>]*src="data:image/png;base64,([^"]+)"', page)
+    assert len(images) == 2  # fig_3_24 and fig_3_28; fig_3_23 was not generated
+    assert all(base64.b64decode(i)[:8] == b"\x89PNG\r\n\x1a\n" for i in images)
+    assert "](figures/fig_3_24.png)" in generated["md"]
+
+
+def test_provenance_and_wall_time(generated):
+    report, page = generated["report"], generated["html"]
+    assert report.runs["table_2_1"].found == 6 and report.runs["table_2_1"].expected == 6
+    assert report.runs["fig_3_23"].found == 0
+    facts = dict(report.provenance)
+    assert facts["commits of the records"] == "0123456789"
+    assert "box (x86_64, 2 CPUs, Linux)" in facts["machines"]
+    assert "blas_threads = 1" in facts["BLAS threads"] and "during the runs: 1" in facts["BLAS threads"]
+    assert "numpy 2.0" in facts["packages (records)"]
+    assert '<section id="provenance">' in page and "report written at commit" in page
+
+
+def test_a_missing_output_is_a_marked_section(generated, tmp_path):
+    config = dict(generated["config"], results_dir=str(tmp_path / "results"))
+    shutil.copytree(generated["config"]["results_dir"], config["results_dir"])
+    (tmp_path / "results/rep/tables/table_2_1.csv").unlink()
+    (tmp_path / "results/rep/figures/fig_3_28.png").unlink()
+    report = build_report(config)
+    sections = {s.key: s for s in report.sections}
+    assert "table_2_1.csv does not exist; run `harness table table_2_1`" in \
+        sections["table_2_1"].missing
+    assert "fig_3_28.png does not exist; run `harness figure fig_3_28`" in sections["fig_3_28"].missing
+    assert "run `harness figure fig_3_23`" in sections["fig_3_23"].missing
+    assert all(c["verdict"] == "not measured" and "harness table table_2_1" in c["evidence"]
+               for c in report.claims if c["source"] == "table_2_1")
+    page, md = (p.read_text() for p in write_report(config))
+    assert "**Not generated:** " in md and "harness figure fig_3_28" in md
+    assert '<p class="missing">Not generated: ' in page
+
+
+def test_cli_writes_the_report(generated, capsys):
+    assert main(["report", "--config", str(generated["profile"])]) == 0
+    out = capsys.readouterr().out.split()
+    assert [p.rsplit("/", 1)[1] for p in out] == ["report.html", "report.md"]
+
+
+# ---- the claims interface and the tables' claims --------------------------------------
+def test_claim_interface():
+    assert [verdict_of(c) for c in ([], [True], [True, False], [False])] == [
+        "not measured", "holds", "partly holds", "does not hold"]
+    claim = make_claim("fig_x", "a claim (1.2)", [True], "a number")
+    assert set(claim) == set(claims_module.KEYS) and claim["verdict"] == "holds"
+    with pytest.raises(ValueError, match="verdict 'maybe' is not one of"):
+        check_claim({**claim, "verdict": "maybe"})
+    with pytest.raises(ValueError, match="from fig_x.claims needs a non-empty string 'evidence'"):
+        check_claim({**claim, "evidence": ""}, "fig_x.claims")
+
+
+def test_a_malformed_figure_claim_fails_naming_the_module(generated, monkeypatch):
+    monkeypatch.setattr(fig_3_28, "claims", lambda config: [{"source": "fig_3_28"}])
+    with pytest.raises(ValueError, match="harness.experiments.fig_3_28.claims"):
+        build_report(generated["config"])
+
+
+def test_figure_claims_equal_ratios_and_no_records(tmp_path, repo_root):
+    config = figure_profile(tmp_path, repo_root,
+                            fig_3_24={"datasets": ["swiss_roll"], "solver": "clarabel"},
+                            fig_3_28={"n_samples": 40, "k": [6, 7], "solver": "clarabel"})
+    assert [c["verdict"] for c in fig_3_28.claims(config)] == ["not measured"] * 2
+    assert fig_3_24.claims(config)[0]["verdict"] == "not measured"
+    measures = dict(zip(QUALITY, (0.9, 0.8, 0.5)))
+    for variant in ("max_trace", "min_trace"):  # a rigid graph: both SDPs give one kernel
+        write_point(config, f"fig_3_24/swiss_roll/{variant}", **ok_body(measures))
+    claim = fig_3_24.claims(config)[0]
+    assert claim["verdict"] == "does not hold"
+    assert "swiss_roll: continuity 1.000, trust 1.000, intersection 1.000" in claim["evidence"]
+    assert "within ±0.005 of 1 counts as not below 1" in claim["evidence"]
+    assert "mnist_fives (n/a)" in claim["evidence"]
+
+
+def _long(rows) -> pd.DataFrame:
+    """A long table of (measure, label, data set, ours, thesis[, status, stand_in])."""
+    return pd.DataFrame([{"measure": m, "thesis_label": l, "thesis_dataset": d, "ours": o,
+                          "thesis": t, "status": s, "stand_in": si}
+                         for m, l, d, o, t, s, si in rows])
+
+
+def test_table_claims_count_real_data_only_and_check_the_thesis_too():
+    claim = next(c for c in TABLE_CLAIMS if "smallest data set" in c.claim)
+    frame = _long([
+        ("train_knn_loo_error", "PCA-LMNN", "wine", 1.0, 6.12, "ok", False),
+        ("train_knn_loo_error", "PCA", "wine", 2.0, 24.36, "ok", False),
+        ("test_knn_error", "PCA-LMNN", "wine", 3.0, 8.39, "ok", False),
+        ("test_knn_error", "PCA", "wine", 2.0, 25.0, "ok", False),     # fails
+        ("test_knn_error", "PCA-LMNN", "bal", 1.0, 9.29, "ok", True),  # a stand-in
+        ("test_knn_error", "PCA", "bal", 9.0, 11.97, "ok", True),
+        ("test_knn_error", "PCA-LMNN", "olivetti", 1.0, 3.28, "unavailable", False),
+    ])
+    result = evaluate(claim, frame)
+    assert result["verdict"] == "partly holds"
+    assert "wine kNN test PCA-LMNN 3.00 vs PCA 2.00" in result["evidence"]
+    assert "bal" not in result["evidence"].split("not measured")[0]
+    assert "the thesis' own numbers on the same data sets: holds" in result["evidence"]
+    assert "olivetti (n/a)" in result["evidence"]
+    values = Values(frame, "thesis", datasets=["wine"])
+    assert values.get("test_knn_error", "PCA", "wine") == 25.0
+    assert values.get("test_knn_error", "PCA-LMNN", "olivetti") is None
+
+
+def test_table_3_2_ranking_claim():
+    claim = next(c for c in TABLE_CLAIMS if "highest average ranking" in c.claim)
+    rows = []
+    for measure in ("local_trust", "neighborhood_intersection"):
+        for label, ours, thesis in (("MVU", 0.9, 0.99), ("Isomap", 0.95, 0.96), ("PCA", 0.3, 0.39)):
+            rows.append((measure, label, "swiss_roll", ours, thesis, "ok", False))
+    result = evaluate(claim, _long(rows))
+    assert result["verdict"] == "does not hold"
+    assert "trust: MVU mean rank 2.0 of 3 (best Isomap 1.0) on swiss_roll" in result["evidence"]
+    assert "the thesis' own numbers on the same data sets: holds" in result["evidence"]
+
+
+# ---- the workflow -------------------------------------------------------------------
+@pytest.mark.slow
+def test_dry_run_of_the_quick_profile_lists_the_report(tmp_path, repo_root, monkeypatch):
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty-cache"))
+    shutil.copy(repo_root / "Snakefile", tmp_path)
+    shutil.copytree(repo_root / "rules", tmp_path / "rules")
+    quick = yaml.safe_load((repo_root / "config" / "quick.yaml").read_text())
+    quick["reference_dir"] = str(repo_root / "results" / "reference")
+    (tmp_path / "quick.yaml").write_text(yaml.safe_dump(quick))
+    run = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "2",
+                          "--configfile", "quick.yaml"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert re.search(r"^report\s+1$", run.stdout, flags=re.M), run.stdout[-2000:]
+    job = re.search(r"^(?:local)?rule report:\n(.*?)(?=^\S|\Z)", run.stdout,
+                    flags=re.M | re.S).group(1)
+    assert "results/quick/report.html" in job and "results/quick/report.md" in job
+    for output in ("tables/table_2_1.csv", "tables/solver_table.md", "figures/fig_3_24.png",
+                   "figures/fig_3_23.md"):
+        assert f"results/quick/{output}" in job
+    reproduce_all = re.search(r"^(?:local)?rule reproduce_all:\n(.*?)(?=^\S|\Z)", run.stdout,
+                              flags=re.M | re.S).group(1)
+    assert "results/quick/report.html" in reproduce_all
