@@ -12,7 +12,8 @@ rows with no edit here. The MVU solver table (profile section solver_table) runs
 job per certified solve, `harness solve-point` (rules/solver_table.smk).
 The thesis figures (profile section figures) run one job per MVU solve, `harness
 figure-point` (rules/figure_points.smk), and one aggregation job per figure writing
-results/<profile>/figures/<figure>.{csv,png,md} (rules/fig_3_*.smk).
+results/<profile>/figures/<figure>.{csv,png,md} (rules/fig_3_*.smk). Last, one job
+writes the reproduction report results/<profile>/report.{html,md} (rules/report.smk).
 """
 
 from harness.workflow import WorkflowConfig
@@ -30,10 +31,11 @@ include: "rules/figure_points.smk"
 include: "rules/fig_3_23.smk"
 include: "rules/fig_3_24.smk"
 include: "rules/fig_3_28.smk"
+include: "rules/report.smk"
 
 
 rule reproduce_all:
-    """Every table and figure of the profile."""
+    """Every table and figure of the profile, and the report."""
     default_target: True
     input:
         HARNESS.all_outputs(),

@@ -1,5 +1,5 @@
 """The ``harness`` command: list, run (one cell), table, solve-point, solver-table,
-figure-point, figure, fetch, doctor.
+figure-point, figure, report, fetch, doctor.
 
 Examples
 --------
@@ -12,6 +12,7 @@ Examples
     harness solver-table                          # solve records -> solver_table.csv/md/tex
     harness figure-point fig_3_28/k7              # one MVU solve of a figure -> its record
     harness figure fig_3_28                       # point records -> fig_3_28.csv/png/md
+    harness report                                # tables, figures -> report.html/md
     harness fetch teapot                          # download and verify a data set
     harness doctor                                # installed packages, solvers, BLAS
 """
@@ -160,6 +161,14 @@ def cmd_figure(args) -> int:
     return 0
 
 
+def cmd_report(args) -> int:
+    from harness.report import write_report
+
+    for path in write_report(_config(args)):
+        print(path)
+    return 0
+
+
 def cmd_fetch(args) -> int:
     from harness import registry
     from harness.plugin import DataUnavailableError
@@ -240,6 +249,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("figures", nargs="*", metavar="FIGURE",
                    help="fig_3_24 or fig_3_28 (default: every figure of the profile)")
     p.set_defaults(func=cmd_figure)
+    p = with_config(sub.add_parser(
+        "report", help="write results/<profile>/report.html and report.md from the "
+                       "generated tables and figures"))
+    p.set_defaults(func=cmd_report)
     p = sub.add_parser("fetch", help="download and verify data sets")
     p.add_argument("names", nargs="*", metavar="NAME", help="data set names (default: all)")
     p.set_defaults(func=cmd_fetch)

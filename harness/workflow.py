@@ -15,7 +15,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from harness import experiments, registry
+from harness import claims, experiments, registry, report
 from harness.tables import DEVIATIONS_FILE
 from harness.config import ConfigError, load_config, parse_cell, table_cells, cell_params
 from harness.table_specs import TABLES
@@ -103,13 +103,32 @@ class WorkflowConfig:
         (an input of every table, so that a new or changed reason rebuilds it)."""
         return str(DEVIATIONS_FILE)
 
-    def all_outputs(self) -> list[str]:
+    def result_outputs(self) -> list[str]:
+        """Every table and figure output of the profile (the report's inputs)."""
         outputs = [p for table in self.config["tables"] for p in self.table_outputs(table)]
         if "solver_table" in self.config:
             outputs += self.table_outputs("solver_table")
         for figure in self.config.get("figures") or {}:
             outputs += self.figure_outputs(figure)
         return outputs
+
+    def report_outputs(self) -> list[str]:
+        """``results/<profile>/report.{html,md}``."""
+        return [str(self._base / f"report.{s}") for s in ("html", "md")]
+
+    def report_sources(self) -> list[str]:
+        """The report's code and the profile's figure modules (their ``claims``):
+        editing them rewrites the report."""
+        package = Path(report.__file__).resolve().parent
+        files = sorted(str(p) for p in package.glob("*.py"))
+        files.append(str(Path(claims.__file__).resolve()))
+        files += [str(Path(inspect.getsourcefile(experiments.get_figure(f))).resolve())
+                  for f in self.config.get("figures") or {}]
+        return files
+
+    def all_outputs(self) -> list[str]:
+        """What ``reproduce_all`` builds: every table and figure, then the report."""
+        return self.result_outputs() + self.report_outputs()
 
     # ---- per-cell callables (Snakemake passes the wildcards) ----------------
     def cell_sources(self, wildcards) -> list[str]:

@@ -161,7 +161,8 @@ def test_workflow_outputs_include_the_table_only_with_the_section(tmp_path):
     assert with_section.solver_point_pattern.endswith(
         "solver_table/points/{variant}/{backend}/n{n}.json")
     without = WorkflowConfig("p.yaml", validate_config({"profile": "t", "tables": {}}))
-    assert without.all_outputs() == [] and without.solver_point_records() == []
+    assert without.result_outputs() == [] and without.solver_point_records() == []
+    assert without.all_outputs() == without.report_outputs()  # the report, saying so
     sources = with_section.solver_point_sources(type("W", (), {"backend": "native"}))
     assert any(s.endswith("harness/solvers/native_mvu.py") for s in sources)
     assert any(s.endswith("datasets/swiss_roll.py") for s in sources)
