@@ -164,8 +164,8 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     frame = build(config) if frame is None else frame
     measured = frame[frame["status"] == "ok"]
     n = frame["n_samples"].dropna()
-    size = (f"n = {int(n.iloc[0]) if len(n) else _conf(config)['n_samples']}"
-            f"{'' if len(n) and int(n.iloc[0]) == THESIS_N else f', the thesis: n = {THESIS_N}'}")
+    n = int(n.iloc[0]) if len(n) else _conf(config)["n_samples"]
+    size = f"n = {n}" + ("" if n == THESIS_N else f", the thesis: n = {THESIS_N}")
     lock_k = frame["our_lock_k"].iloc[0] if len(frame) else math.nan
     out = [make_claim(
         NAME, f"The noise-free Swiss roll locks up at k = {THESIS_LOCK_K}: for k >= "
@@ -177,7 +177,8 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     if measured["harmonic_mean"].notna().any():
         top = measured.loc[measured["harmonic_mean"].idxmax()]
         best = (f"highest harmonic mean at k = {int(top['k'])} ({top['harmonic_mean']:.3f}); "
-                + ", ".join(f"k = {int(r.k)}: {r.harmonic_mean:.3f}" for r in measured.itertuples()))
+                + ", ".join(f"k = {int(r.k)}: {r.harmonic_mean:.3f}"
+                            for r in measured.itertuples()))
     out.append(make_claim(
         NAME, f"k = {', '.join(map(str, THESIS_BEST_K))} are clearly the best choices: the "
               "highest harmonic mean of local continuity, trust and intersection of the "

@@ -54,8 +54,8 @@ def render_markdown(report: Report) -> str:
     if report.not_in_profile:
         out += ["", f"Not in this profile: {', '.join(report.not_in_profile)}."]
     out += ["", "## The thesis' claims and our verdicts", "",
-            f"{len(report.claims)} claims: {report.tally() or 'none'}. Stand-in data never counts as the "
-            f"thesis' data set.", "",
+            f"{len(report.claims)} claims: {report.tally() or 'none'}. Stand-in data never "
+            f"counts as the thesis' data set.", "",
             tabulate([[_cell(v) for v in row] for row in claims],
                      headers=["source", "verdict", "claim (thesis section)", "evidence"],
                      tablefmt="github"), ""]
