@@ -88,7 +88,7 @@ def _counted(values) -> list[str]:
     counts = Counter(v for v in values if v)
     if len(counts) == 1:
         return [next(iter(counts))]
-    return [f"{v} ({n} records)" for v, n in counts.most_common()]
+    return [f"{v} ({n} record{'s' if n > 1 else ''})" for v, n in counts.most_common()]
 
 
 def provenance_summary(records: list[dict], config: dict) -> list[tuple[str, str]]:
@@ -112,6 +112,9 @@ def provenance_summary(records: list[dict], config: dict) -> list[tuple[str, str
     libraries = _counted(f"{lib.get('internal_api')} {lib.get('version') or ''}".strip()
                          for r in records for lib in (r.get("blas_during_run") or []))
     now = git_commit()
+    current = "; ".join(f"{k} {v}" for k, v in package_versions().items())
+    if sorted(packages) == sorted(current.split("; ")):
+        packages, current = [current], "the same"
     return [
         ("records", f"{len(records)} (cells, solver points, figure points)"),
         ("commits of the records", "; ".join(commits) or "none"),
@@ -119,7 +122,7 @@ def provenance_summary(records: list[dict], config: dict) -> list[tuple[str, str
         ("machines", "; ".join(machines) or "none"),
         ("Python", "; ".join(pythons) or "none"),
         ("packages (records)", "; ".join(packages) or "none"),
-        ("packages (report)", "; ".join(f"{k} {v}" for k, v in package_versions().items())),
+        ("packages (report)", current),
         ("BLAS threads", f"blas_threads = {config['blas_threads']} in the profile; seen "
                          f"during the runs: {', '.join(map(str, seen)) or 'not recorded'}"),
         ("BLAS/OpenMP libraries", "; ".join(dict.fromkeys(v.split(' (')[0] for v in libraries))
