@@ -36,7 +36,9 @@ reproduce: $(STAMP_RUN)
 	@ls -1 results/$(PROFILE)/tables/ | sed 's/^/  /'
 	@if [ -d results/$(PROFILE)/figures ]; then echo "Figures written to results/$(PROFILE)/figures/:"; \
 		ls -1 results/$(PROFILE)/figures/ | grep -v '^points$$' | sed 's/^/  /'; fi
-	@echo "Open results/$(PROFILE)/tables/table_2_1.md and table_3_2.md to read Tables 2.1 and 3.2"
+	@echo "Open results/$(PROFILE)/report.html (or report.md): every table and figure beside the"
+	@echo "thesis, the thesis' claims with verdicts, and provenance. The single files:"
+	@echo "results/$(PROFILE)/tables/table_2_1.md and table_3_2.md for Tables 2.1 and 3.2"
 	@echo "beside the thesis, results/$(PROFILE)/tables/table_2_1_peers.md for the LMNN peers,"
 	@echo "results/$(PROFILE)/tables/solver_table.md for the MVU solvers and"
 	@echo "results/$(PROFILE)/figures/fig_3_23.md, fig_3_24.md, fig_3_28.md for the figures."
