@@ -142,9 +142,7 @@ def cmd_figure_point(args) -> int:
         path = run_point(config, parse_point(point_id))
         record = read_record(path)
         solve = record.get("solve") or {}
-        measures = ", ".join(  # a number per measure, or per extension its ratio (3.34)
-            f"{k}={(v['ratio'] if isinstance(v, dict) else v):.3f}"
-            for k, v in (record.get("measures") or {}).items())
+        measures = ", ".join(f"{k}={v:.3f}" for k, v in (record.get("measures") or {}).items())
         print(_result_line(record["point"], record["status"], record, path,
                            f"solve={solve.get('status')}" if solve else "", measures))
     return 0

@@ -9,6 +9,8 @@ input space) of each new point among the fitted inputs.
 
 from __future__ import annotations
 
+import abc
+
 import numpy as np
 from sklearn.base import BaseEstimator, MultiOutputMixin, RegressorMixin
 from sklearn.neighbors import NearestNeighbors
@@ -19,7 +21,8 @@ from harness.plugin import MethodPlugin
 __all__ = ["OutOfSampleExtension"]
 
 
-class OutOfSampleExtension(MethodPlugin, MultiOutputMixin, RegressorMixin, BaseEstimator):
+class OutOfSampleExtension(MethodPlugin, MultiOutputMixin, RegressorMixin, BaseEstimator,
+                           abc.ABC):
     """Base of the extension plugins: input checks, the neighbour search, the
     single-output case. Subclasses implement ``_extend(X, neighbors, sq_dists)``
     returning the (m, r) coordinates of the m new points and a dict of what they
@@ -57,6 +60,7 @@ class OutOfSampleExtension(MethodPlugin, MultiOutputMixin, RegressorMixin, BaseE
         Y, info = self._extend(X, ind, dist**2)
         return (Y[:, 0] if self._single_output else Y), info
 
-    def _extend(self, X, neighbors, sq_dists):  # pragma: no cover - abstract
-        """``(Y (m, r), info dict)`` for the m new points."""
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _extend(self, X, neighbors, sq_dists):
+        """``(Y (m, r), info dict)`` for the m new points, from each point's
+        neighbour indices (m, k) among the fitted inputs and squared distances (m, k)."""

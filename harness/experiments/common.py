@@ -45,7 +45,7 @@ __all__ = [
     "figure_paths",
     "dataset_choice", "mvu_point_params", "load_dataset", "mvu_point_work",
     "run_point", "read_point", "gap_mark", "save_png", "point_line", "harmonic_mean",
-    "normalised", "check_registered_dataset",
+    "normalised", "check_registered_dataset", "thesis_column",
 ]
 
 METHOD = "mvu"
@@ -308,3 +308,10 @@ def check_registered_dataset(name: str, where: str) -> None:
     if name not in valid:
         raise ConfigError(f"{where}: unknown dataset {name!r}; valid datasets: "
                           f"{', '.join(valid)}")
+
+
+def thesis_column(name: str) -> str:
+    """The thesis' data set a plugin fills: its ``stand_in_for``, else its
+    ``thesis_name``, else its registry name."""
+    cls = registry.get_dataset(name)
+    return cls.stand_in_for or cls.thesis_name or name

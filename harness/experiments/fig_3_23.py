@@ -28,10 +28,12 @@ from tabulate import tabulate
 from threadpoolctl import threadpool_limits
 
 from harness import registry
+from harness.claims import make_claim
 from harness.config import ConfigError
 from harness.experiments.common import (
     SOLVER_BUDGET, FigurePoint, check_registered_dataset, dataset_choice, gap_mark,
-    harmonic_mean, load_dataset, read_point, save_png, write_figure_files,
+    harmonic_mean, load_dataset, read_point, save_png, thesis_column,
+    write_figure_files,
 )
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
@@ -62,11 +64,6 @@ def alignment_error(X: np.ndarray, Y: np.ndarray, alignment: str = "linear") -> 
 
 def _conf(config: dict) -> dict:
     return config["figures"][NAME]
-
-
-def _thesis_column(name: str) -> str:
-    cls = registry.get_dataset(name)
-    return cls.stand_in_for or cls.thesis_name or name
 
 
 def check(config: dict) -> None:
@@ -127,7 +124,7 @@ def point_params(config: dict, key: str) -> dict:
         "seed": config["seed"], "blas_threads": config["blas_threads"],
         "time_limit_seconds": limit, "solver": conf["solver"],
         "n_ab": n_ab, "n_c": n_c, "alignment": conf["alignment"],
-        "thesis_dataset": _thesis_column(dataset),
+        "thesis_dataset": thesis_column(dataset),
         "method_params": {"n_neighbors": int(conf["n_neighbors"]), "n_components": int(r),
                           "solver": conf["solver"], "variant": "equality",
                           # four solves share the point's limit
@@ -183,7 +180,7 @@ def work(params: dict) -> dict:
         align = params["alignment"]
         # C's rows are the last n_c of the A+C and B+C embeddings
         denominator = alignment_error(fits["AC"][-n_c:], fits["BC"][-n_c:], align)
-        measures, extension_info = {}, {}
+        measures, numerators, extension_info = {}, {}, {}
         for name, ext_params in params["extensions"].items():
             cls = registry.get_method(name)
             extended, infos = {}, []
@@ -192,10 +189,12 @@ def work(params: dict) -> dict:
                 extended[part], info = est.extend(X[rows["C"]])
                 infos.append(info)
             numerator = alignment_error(extended["A"], extended["B"], align)
-            measures[name] = {"numerator": numerator,
-                              "ratio": numerator / denominator if denominator > 0 else math.nan}
+            numerators[name] = numerator
+            measures[name] = numerator / denominator if denominator > 0 else math.nan
             extension_info[name] = infos
-        body.update(denominator=denominator, measures=measures, mvu_solves=solves,
+        body.update(denominator=denominator, numerators=numerators,
+                    measures=measures,  # ratio (3.34) per extension
+                    mvu_solves=solves,
                     extension_info=extension_info, blas_during_run=blas_info(),
                     mvu_certified=all(s.get("status") == "optimal" for s in solves.values()))
     return body
@@ -218,11 +217,11 @@ def build(config: dict) -> pd.DataFrame:
         bad = [r for r in records if r["status"] != "ok"]
         stand_in = registry.get_dataset(dataset).stand_in_for is not None
         for name in conf["extensions"]:
-            ratios = [r["measures"][name]["ratio"] for r in ok if name in r["measures"]]
+            ratios = [r["measures"][name] for r in ok if name in r["measures"]]
             status = "ok" if ratios else (bad[0]["status"] if bad else "missing")
             reasons = sorted({r["reason"] for r in bad})
             rows.append({
-                "dataset": dataset, "thesis_dataset": _thesis_column(dataset),
+                "dataset": dataset, "thesis_dataset": thesis_column(dataset),
                 "stand_in": stand_in, "extension": name, "label": _label(name),
                 "ratio_harmonic_mean": harmonic_mean(ratios) if ratios else math.nan,
                 "ratio_min": min(ratios) if ratios else math.nan,
@@ -232,7 +231,7 @@ def build(config: dict) -> pd.DataFrame:
                 "status": status, "reason": "; ".join(reasons),
             })
     for column, label in THESIS_DATASETS.items():
-        if column in {_thesis_column(d) for d in conf["datasets"]}:
+        if column in {thesis_column(d) for d in conf["datasets"]}:
             continue
         for name in conf["extensions"]:
             rows.append({"dataset": column, "thesis_dataset": column, "stand_in": False,
@@ -253,14 +252,6 @@ def _measured(frame: pd.DataFrame, real_only: bool = False) -> pd.DataFrame:
     return part
 
 
-def _verdict(checks: list[bool]) -> str:
-    if not checks:
-        return "not measured"
-    if all(checks):
-        return "holds"
-    return "partly holds" if any(checks) else "does not hold"
-
-
 def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     """The thesis' statements about Fig. 3.23, each with a verdict from the records
     (stand-in data never counts as the real data set)."""
@@ -269,8 +260,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     out = []
 
     def claim(text, checks, evidence):
-        out.append({"source": NAME, "claim": text, "verdict": _verdict(checks),
-                    "evidence": evidence or "no measured ratio"})
+        out.append(make_claim(NAME, text, checks, evidence or "no measured ratio"))
 
     real = _measured(frame, real_only=True)
     claim("On real data (MNIST fives, frey, teapot) every ratio is below 2 (3.1.10)",
@@ -291,7 +281,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     for dataset, part in _measured(frame).groupby("dataset", sort=False):
         if (dataset, "oos_sdp") in by and (dataset, "oos_sdp_cg") in by:
             helps = by[(dataset, "oos_sdp_cg")] < by[(dataset, "oos_sdp")]
-            swiss = _thesis_column(dataset) == "swiss_roll"
+            swiss = thesis_column(dataset) == "swiss_roll"
             cg.append(helps == swiss)
             evidence.append(f"{dataset}: sdp {by[(dataset, 'oos_sdp')]:.2f} -> sdp cg "
                             f"{by[(dataset, 'oos_sdp_cg')]:.2f}")

@@ -30,7 +30,8 @@ from harness.claims import make_claim
 from harness.config import ConfigError
 from harness.experiments.common import (
     MEASURES, FigurePoint, check_registered_dataset, dataset_choice,
-    gap_mark, mvu_point_params, read_point, save_png, write_figure_files,
+    gap_mark, mvu_point_params, read_point, save_png, thesis_column,
+    write_figure_files,
 )
 from harness.solvers.mvu_solve import MVU_SOLVERS
 from harness.tables import Footnotes
@@ -60,15 +61,10 @@ def _conf(config: dict) -> dict:
     return config["figures"][NAME]
 
 
-def _thesis_column(name: str) -> str:
-    cls = registry.get_dataset(name)
-    return cls.stand_in_for or cls.thesis_name or name
-
-
 def _dims(conf: dict, name: str) -> tuple[int, str]:
     if name in conf["n_components"]:
         return conf["n_components"][name], "profile"
-    thesis = THESIS_DATASETS.get(_thesis_column(name))
+    thesis = THESIS_DATASETS.get(thesis_column(name))
     if thesis:
         return thesis[1], "thesis 3.1.11"
     return conf["default_n_components"], "profile default"
@@ -118,7 +114,7 @@ def point_params(config: dict, key: str) -> dict:
     return mvu_point_params(config, conf, figure=NAME, key=key, dataset=choice,
                             variant=VARIANTS[variant], n_neighbors=conf["n_neighbors"],
                             n_components=dims, n_components_source=dims_source,
-                            thesis_dataset=_thesis_column(dataset))
+                            thesis_dataset=thesis_column(dataset))
 
 
 # ---- aggregation -----------------------------------------------------------------
@@ -158,12 +154,12 @@ def _gap(records: dict[str, dict]) -> tuple[str, str]:
 
 def _missing_columns(config: dict) -> list[dict]:
     """Rows for thesis data sets that no listed data set fills."""
-    listed = {_thesis_column(d) for d in _conf(config)["datasets"]}
+    listed = {thesis_column(d) for d in _conf(config)["datasets"]}
     rows = []
     for column, (label, dims) in THESIS_DATASETS.items():
         if column in listed:
             continue
-        plugins = [n for n in registry.datasets("embedding") if _thesis_column(n) == column]
+        plugins = [n for n in registry.datasets("embedding") if thesis_column(n) == column]
         reason = (f"the thesis' {label} is not in figures.{NAME}.datasets; plugins that "
                   f"provide it: {', '.join(plugins)}" if plugins else
                   f"no dataset plugin provides the thesis' {label} (thesis_name "

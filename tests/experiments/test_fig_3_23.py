@@ -40,8 +40,8 @@ def test_one_point_runs_four_mvu_solves_and_every_extension(profile):
     assert set(record["mvu_solves"]) == {"AC", "BC", "A", "B"}
     assert set(record["measures"]) == set(EXT) and record["denominator"] > 0
     for name in EXT:
-        m = record["measures"][name]
-        assert m["ratio"] == pytest.approx(m["numerator"] / record["denominator"])
+        ratio = record["measures"][name]
+        assert ratio == pytest.approx(record["numerators"][name] / record["denominator"])
     sdp = record["extension_info"]["oos_sdp"][0]
     assert sdp["n_points"] == sdp["n_optimal"] == 15 and sdp["max_gap"] <= 1e-4
     assert record["params"]["n_ab"] == 20 and record["params"]["n_c"] == 15
@@ -55,8 +55,7 @@ def test_splits_that_do_not_fit_are_refused(profile):
 
 
 def _ok(ratios: dict) -> dict:
-    return {"measures": {k: {"ratio": v, "numerator": v} for k, v in ratios.items()},
-            "denominator": 1.0, "mvu_certified": True, "n_samples": 60}
+    return {"measures": dict(ratios), "numerators": dict(ratios), "denominator": 1.0, "mvu_certified": True, "n_samples": 60}
 
 
 @pytest.fixture
@@ -103,3 +102,13 @@ def test_figure_files_name_claims_gaps_and_choices(config):
                  "top-left block of S is I", "harmonic mean"):
         assert text in md
     assert paths[1].stat().st_size > 5_000
+
+
+def test_editing_the_figure_module_or_an_extension_reruns_its_points(profile):
+    from harness.experiments import point_sources
+
+    config = profile(fig_3_23=SECTION)
+    files = point_sources(config, FigurePoint("fig_3_23", "swiss_roll/trial0"))
+    for name in ("fig_3_23.py", "oos_sdp.py", "oos_sdp_cg.py", "oos_lle.py", "mvu.py",
+                 "swiss_roll.py"):
+        assert any(f.endswith("/" + name) for f in files), name
