@@ -110,9 +110,10 @@ def run_point(config: dict, point: FigurePoint) -> Path:
 
 
 def point_sources(config: dict, point: FigurePoint) -> list[str]:
-    """Source files whose edit reruns a point: the data set and MVU plugins and the
+    """Source files whose edit reruns a point: the data set and MVU plugins, the
     solver's modules (so a faster or more capable native solver shows up at the next
-    ``snakemake``)."""
+    ``snakemake``), and for a figure with its own ``work`` its module and the plugins
+    its ``sources`` names."""
     from harness.solver_points import point_sources as solver_sources
 
     params = point_params(config, point)
@@ -121,6 +122,8 @@ def point_sources(config: dict, point: FigurePoint) -> list[str]:
                *(module.sources(params) if hasattr(module, "sources") else ()))
     files = {str(Path(inspect.getsourcefile(c)).resolve()) for c in plugins}
     files.update(solver_sources(params["solver"]))
+    if hasattr(module, "work"):
+        files.add(str(Path(inspect.getsourcefile(module)).resolve()))
     return sorted(files)
 
 
