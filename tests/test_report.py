@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -28,6 +29,7 @@ from harness.report.table_claims import TABLE_CLAIMS, Values, evaluate
 from harness.solver_points import SolverPoint, point_path
 from harness.solver_table import write_solver_table
 from harness.tables import write_table
+from tests.browser import CHROMIUM, INSTALL_HINT, render_offline
 from tests.experiments.conftest import figure_profile, ok_body, write_point
 from tests.test_solver_table import HAND_MADE, SECTION as SOLVER_SECTION
 
@@ -115,6 +117,7 @@ def generated(tmp_path_factory, repo_root_module):
     (tmp / "profile.yaml").write_text(yaml.safe_dump(raw))
     html_path, md_path = write_report(config)
     return {"config": config, "html": html_path.read_text(), "md": md_path.read_text(),
+            "html_path": html_path,
             "report": build_report(config), "profile": tmp / "profile.yaml"}
 
 
@@ -210,6 +213,31 @@ def test_page_is_self_contained(generated):
     assert len(images) == 2  # fig_3_24 and fig_3_28; fig_3_23 was not generated
     assert all(base64.b64decode(i)[:8] == b"\x89PNG\r\n\x1a\n" for i in images)
     assert "](figures/fig_3_24.png)" in generated["md"]
+
+
+def _pixels_of(pixels, hex_colour: str) -> int:
+    rgb = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=np.uint8)
+    return int(np.all(pixels == rgb, axis=-1).sum())
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=INSTALL_HINT)
+def test_page_renders_in_a_browser_with_no_network(generated, tmp_path):
+    """Headless Chromium with DNS off: the page asks for nothing, its styles apply and
+    the embedded figures decode (matplotlib's first bar colour shows)."""
+    blank, requests = render_offline(_blank_page(tmp_path), tmp_path / "blank")
+    assert requests == ["https://example.invalid/figure.png"]  # the probe sees requests
+    pixels, requests = render_offline(generated["html_path"], tmp_path / "report")
+    assert requests == []
+    assert _pixels_of(pixels, "#d8f0d2") > 500  # a cell inside the tolerance
+    assert _pixels_of(pixels, "#1f77b4") > 2000  # bars of the embedded figures
+    assert _pixels_of(blank, "#1f77b4") == 0
+
+
+def _blank_page(tmp_path):
+    """A page that asks the network for an image: shows the probe is not blind."""
+    page = tmp_path / "probe.html"
+    page.write_text('<html><body><img src="https://example.invalid/figure.png"></body></html>')
+    return page
 
 
 def test_provenance_and_wall_time(generated):

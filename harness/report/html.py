@@ -39,7 +39,7 @@ td.num { white-space: nowrap; }
 .summary { font-weight: 600; } .runs { color: #555; font-size: .9em; }
 ol.footnotes, details { font-size: .85em; color: #333; }
 img { max-width: 100%; border: 1px solid #ddd; }
-nav ol { columns: 2; }
+nav ol { columns: 2; } nav li { break-inside: avoid; }
 """
 
 
