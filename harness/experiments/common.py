@@ -315,3 +315,14 @@ def thesis_column(name: str) -> str:
     ``thesis_name``, else its registry name."""
     cls = registry.get_dataset(name)
     return cls.stand_in_for or cls.thesis_name or name
+
+
+def missing_column_reason(figure: str, column: str, label: str) -> str:
+    """Why a figure has no data for the thesis' data set ``column`` (shown as ``label``):
+    the plugins that provide it but are not listed, or that none does."""
+    plugins = [n for n in registry.datasets("embedding") if thesis_column(n) == column]
+    if plugins:
+        return (f"the thesis' {label} is not in figures.{figure}.datasets; plugins that "
+                f"provide it: {', '.join(plugins)}")
+    return (f"no dataset plugin provides the thesis' {label} (thesis_name {column!r}); "
+            f"add one to datasets/ and list it under figures.{figure}.datasets")

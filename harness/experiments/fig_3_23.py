@@ -32,7 +32,7 @@ from harness.claims import make_claim
 from harness.config import ConfigError
 from harness.experiments.common import (
     SOLVER_BUDGET, FigurePoint, check_registered_dataset, dataset_choice, gap_mark,
-    harmonic_mean, load_dataset, read_point, save_png, thesis_column,
+    harmonic_mean, load_dataset, missing_column_reason, read_point, save_png, thesis_column,
     write_figure_files,
 )
 from harness.plugin import ExpectedFailure
@@ -239,8 +239,7 @@ def build(config: dict) -> pd.DataFrame:
                          "ratio_harmonic_mean": math.nan, "n_trials": 0,
                          "n_trials_configured": conf["n_trials"], "mvu_certified": False,
                          "status": "unavailable",
-                         "reason": f"the thesis' {label} is not in figures.{NAME}.datasets "
-                                   f"(no plugin listed provides thesis_name {column!r})"})
+                         "reason": missing_column_reason(NAME, column, label)})
     return pd.DataFrame(rows)
 
 
@@ -263,9 +262,12 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         out.append(make_claim(NAME, text, checks, evidence or "no measured ratio"))
 
     real = _measured(frame, real_only=True)
+    unmeasured = [name for name in REAL if name not in set(real["thesis_dataset"])]
     claim("On real data (MNIST fives, frey, teapot) every ratio is below 2 (3.1.10)",
           [v < 2 for v in real["ratio_harmonic_mean"]],
-          ", ".join(f"{r.dataset}/{r.label} {r.ratio_harmonic_mean:.2f}" for r in real.itertuples()))
+          "; ".join(part for part in (
+              ", ".join(f"{r.dataset}/{r.label} {r.ratio_harmonic_mean:.2f}" for r in real.itertuples()),
+              f"not measured: {', '.join(unmeasured)}" if unmeasured and len(real) else "") if part))
     tea = real[real["thesis_dataset"] == "teapot"]
     claim("On teapot all three ratios are below 1 (3.1.10)",
           [v < 1 for v in tea["ratio_harmonic_mean"]],

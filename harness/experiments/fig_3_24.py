@@ -30,7 +30,7 @@ from harness.claims import make_claim
 from harness.config import ConfigError
 from harness.experiments.common import (
     MEASURES, FigurePoint, check_registered_dataset, dataset_choice,
-    gap_mark, mvu_point_params, read_point, save_png, thesis_column,
+    gap_mark, missing_column_reason, mvu_point_params, read_point, save_png, thesis_column,
     write_figure_files,
 )
 from harness.solvers.mvu_solve import MVU_SOLVERS
@@ -159,12 +159,7 @@ def _missing_columns(config: dict) -> list[dict]:
     for column, (label, dims) in THESIS_DATASETS.items():
         if column in listed:
             continue
-        plugins = [n for n in registry.datasets("embedding") if thesis_column(n) == column]
-        reason = (f"the thesis' {label} is not in figures.{NAME}.datasets; plugins that "
-                  f"provide it: {', '.join(plugins)}" if plugins else
-                  f"no dataset plugin provides the thesis' {label} (thesis_name "
-                  f"{column!r}); add one to datasets/ and list it under "
-                  f"figures.{NAME}.datasets")
+        reason = missing_column_reason(NAME, column, label)
         for measure in MEASURES:
             rows.append({"dataset": column, "thesis_dataset": column, "stand_in": False,
                          "measure": measure, "n_components": dims, "thesis_claim": "ratio < 1",

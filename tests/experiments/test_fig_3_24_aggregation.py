@@ -63,10 +63,10 @@ def test_failed_and_missing_solves_are_marked_gaps(config):
     # both solves unavailable for the same reason: said once
     teapot = _row(frame, "teapot", "local_continuity")
     assert teapot.status == "unavailable" and teapot.reason.count("harness fetch teapot") == 1
-    # the thesis' MNIST fives and frey columns: no plugin / not listed
+    # the thesis' MNIST fives and frey columns: plugins exist, not listed here
     mnist = frame[frame.dataset == "mnist_fives"]
     assert len(mnist) == 3 and (mnist.status == "unavailable").all()
-    assert "no dataset plugin provides the thesis' MNIST fives" in mnist.reason.iloc[0]
+    assert "not in figures.fig_3_24.datasets" in mnist.reason.iloc[0]
     frey = _row(frame, "frey", "local_trust")
     assert "not in figures.fig_3_24.datasets" in frey.reason and "frey" in frey.reason
     assert frey.n_components == 10
@@ -118,3 +118,14 @@ def test_uncertified_solves_are_flagged(profile):
         "solves not certified optimal (†)")
     md = write_figure(config, "fig_3_24")[2].read_text()
     assert "0.500 (0.450 / 0.900)†" in md
+
+
+def test_a_thesis_column_without_a_plugin_asks_for_one():
+    from harness.experiments.common import missing_column_reason
+
+    assert missing_column_reason("fig_3_24", "usps_sevens", "USPS sevens") == (
+        "no dataset plugin provides the thesis' USPS sevens (thesis_name 'usps_sevens'); "
+        "add one to datasets/ and list it under figures.fig_3_24.datasets")
+    assert missing_column_reason("fig_3_23", "mnist_fives", "MNIST fives") == (
+        "the thesis' MNIST fives is not in figures.fig_3_23.datasets; plugins that "
+        "provide it: mnist_fives")
