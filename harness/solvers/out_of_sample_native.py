@@ -31,8 +31,11 @@ import dataclasses
 import numpy as np
 
 from harness.problems.out_of_sample import dual_bound
+from harness.solvers._out_of_sample_kernel import barrier_path
 
-__all__ = ["OutOfSampleSolution", "solve_out_of_sample"]
+__all__ = ["ENGINES", "OutOfSampleSolution", "solve_out_of_sample"]
+
+ENGINES = ("numba", "numpy")
 
 ALPHA, BETA = 0.01, 0.5  # backtracking line search (Armijo fraction, step shrink)
 PRECISION_LIMIT = 1e14  # tau * objective beyond which doubles carry no more digits
@@ -100,8 +103,66 @@ def _newton_step(B, y, g0, res, q, tau):
     return step, grad
 
 
+def _barrier_path_numpy(B, a, norm, y, s, tau, tol, mu, max_newton, alpha, beta,
+                        precision_limit, quadratic_limit, centered):
+    """The batched NumPy barrier path: the reference for
+    :func:`harness.solvers._out_of_sample_kernel.barrier_path` (same arguments and
+    returns); every point carries its own weight, step and stopping test."""
+    m, k, r = B.shape
+    y, s, tau = y.copy(), s.copy(), tau.copy()
+    steps = np.zeros(m, dtype=np.int64)
+    active = np.ones(m, dtype=bool)
+    best_gap = np.full(m, np.inf)
+    best_y, best_s, best_w = y.copy(), s.copy(), np.zeros((m, k))
+    while active.any():
+        idx = np.flatnonzero(active)
+        Bi, ai, yi, si, ti = B[idx], a[idx], y[idx], s[idx], tau[idx]
+        F, res, g0, q = _barrier(Bi, ai, yi, si, ti)
+        step, grad = _newton_step(Bi, yi, g0, res, q, ti)
+        slope = np.einsum("ma,ma->m", grad, step)
+        t = np.ones(len(idx))
+        stalled = np.zeros(len(idx), dtype=bool)
+        move = -slope / 2 > centered
+        # near the centre (Newton decrement^2 < QUADRATIC) a full step is safe and
+        # converges quadratically (self-concordance, B & V 9.6); only feasibility is
+        # checked there, since F (~ tau * objective) has too few digits for Armijo
+        quadratic = -slope < quadratic_limit
+        for _ in range(40):  # backtracking, all moving points at once
+            ty, ts = yi + t[:, None] * step[:, :-1], si + t * step[:, -1]
+            Fn = _barrier(Bi, ai, ty, ts, ti)[0]
+            accept = np.where(quadratic, np.isfinite(Fn), Fn <= F + alpha * t * slope)
+            bad = move & ~stalled & ~accept
+            if not bad.any():
+                break
+            t[bad] *= beta
+            stalled |= bad & (t < 1e-10)
+        stalled |= move & (t < 1e-8)  # no descent left in floating point
+        t[~move | stalled] = 0.0
+        y[idx] = yi + t[:, None] * step[:, :-1]
+        s[idx] = si + t * step[:, -1]
+        steps[idx] += 1
+        centred = ~move | stalled
+        if centred.any():  # stop on the recomputed certificate, not on tau alone
+            c = np.flatnonzero(centred)
+            w = ti[c, None] * res[c] / (1.0 + q[c])
+            value = np.abs(res[c]).sum(1) + si[c]
+            gap = (value - dual_bound(Bi[c], ai[c], w, value)) / np.maximum(value, norm[idx[c]])
+            previous = best_gap[idx[c]]
+            better = gap < previous
+            keep = idx[c[better]]
+            best_gap[keep], best_y[keep], best_s[keep] = gap[better], y[keep], s[keep]
+            best_w[keep] = w[better]
+            plateau = np.isfinite(previous) & (gap > 0.5 * previous)  # rounding floor
+            done = (gap <= tol) | stalled[c] | plateau | (ti[c] * value > precision_limit)
+            tau[idx[c[~done]]] *= mu
+            active[idx[c[done]]] = False
+        active &= steps < max_newton
+    return y, s, tau, steps, best_gap, best_y, best_s, best_w
+
+
 def solve_out_of_sample(anchors, sq_dists, *, tol: float = 1e-7, tol_gap: float = 1e-4,
-                        mu: float = 200.0, max_newton: int = 200) -> OutOfSampleSolution:
+                        mu: float = 200.0, max_newton: int = 200,
+                        engine: str = "numba") -> OutOfSampleSolution:
     """Solve the out-of-sample SDP (top-left block I) for m points at once.
 
     Parameters
@@ -122,11 +183,18 @@ def solve_out_of_sample(anchors, sq_dists, *, tol: float = 1e-7, tol_gap: float 
     max_newton : int, default 200
         Newton steps per point at most; a point still above ``tol`` then is
         ``inaccurate`` with its certified gap.
+    engine : {"numba", "numpy"}, default "numba"
+        The same iteration as compiled scalar loops, point after point
+        (:mod:`harness.solvers._out_of_sample_kernel`), or batched in NumPy (the
+        reference). Either way the certificate is recomputed here with
+        :func:`harness.problems.out_of_sample.dual_bound`.
 
     Returns
     -------
     OutOfSampleSolution
     """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     anchors = np.asarray(anchors, dtype=np.float64)
     sq_dists = np.asarray(sq_dists, dtype=np.float64)
     if anchors.ndim != 3 or sq_dists.shape != anchors.shape[:2]:
@@ -143,53 +211,10 @@ def solve_out_of_sample(anchors, sq_dists, *, tol: float = 1e-7, tol_gap: float 
     start = np.abs(a + s[:, None] - 2.0 * np.einsum("mkr,mr->mk", B, y)).sum(1) + s
     tau = n_ineq / np.maximum(start, 1e-3)
     norm = np.maximum(sq_dists.mean(1) / scale, 1e-300)  # the gap's floor, scaled
-    steps = np.zeros(m, dtype=np.int64)
-    active = np.ones(m, dtype=bool)
-    best_gap = np.full(m, np.inf)
-    best_y, best_s, best_w = y.copy(), s.copy(), np.zeros((m, k))
-    while active.any():
-        idx = np.flatnonzero(active)
-        Bi, ai, yi, si, ti = B[idx], a[idx], y[idx], s[idx], tau[idx]
-        F, res, g0, q = _barrier(Bi, ai, yi, si, ti)
-        step, grad = _newton_step(Bi, yi, g0, res, q, ti)
-        slope = np.einsum("ma,ma->m", grad, step)
-        t = np.ones(len(idx))
-        stalled = np.zeros(len(idx), dtype=bool)
-        move = -slope / 2 > CENTERED
-        # near the centre (Newton decrement^2 < QUADRATIC) a full step is safe and
-        # converges quadratically (self-concordance, B & V 9.6); only feasibility is
-        # checked there, since F (~ tau * objective) has too few digits for Armijo
-        quadratic = -slope < QUADRATIC
-        for _ in range(40):  # backtracking, all moving points at once
-            ty, ts = yi + t[:, None] * step[:, :-1], si + t * step[:, -1]
-            Fn = _barrier(Bi, ai, ty, ts, ti)[0]
-            accept = np.where(quadratic, np.isfinite(Fn), Fn <= F + ALPHA * t * slope)
-            bad = move & ~stalled & ~accept
-            if not bad.any():
-                break
-            t[bad] *= BETA
-            stalled |= bad & (t < 1e-10)
-        stalled |= move & (t < 1e-8)  # no descent left in floating point
-        t[~move | stalled] = 0.0
-        y[idx] = yi + t[:, None] * step[:, :-1]
-        s[idx] = si + t * step[:, -1]
-        steps[idx] += 1
-        centred = ~move | stalled
-        if centred.any():  # stop on the recomputed certificate, not on tau alone
-            c = np.flatnonzero(centred)
-            w = ti[c, None] * res[c] / (1.0 + q[c])
-            value = np.abs(res[c]).sum(1) + si[c]
-            gap = (value - dual_bound(Bi[c], ai[c], w, value)) / np.maximum(value, norm[idx[c]])
-            previous = best_gap[idx[c]]
-            better = gap < previous
-            keep = idx[c[better]]
-            best_gap[keep], best_y[keep], best_s[keep] = gap[better], y[keep], s[keep]
-            best_w[keep] = w[better]
-            plateau = np.isfinite(previous) & (gap > 0.5 * previous)  # rounding floor
-            done = (gap <= tol) | stalled[c] | plateau | (ti[c] * value > PRECISION_LIMIT)
-            tau[idx[c[~done]]] *= mu
-            active[idx[c[done]]] = False
-        active &= steps < max_newton
+    path = barrier_path if engine == "numba" else _barrier_path_numpy
+    y, s, tau, steps, best_gap, best_y, best_s, best_w = path(
+        B, a, norm, y, s, tau, tol, mu, max_newton, ALPHA, BETA, PRECISION_LIMIT,
+        QUADRATIC, CENTERED)
     F, res, g0, q = _barrier(B, a, y, s, tau)
     w = tau[:, None] * res / (1.0 + q)
     never = ~np.isfinite(best_gap)  # stopped by max_newton before any centring
