@@ -20,10 +20,17 @@ TRAIN_X = RNG.integers(0, 256, size=(6, 28, 28)).astype(np.uint8)
 TRAIN_Y = np.array([0, 1, 2, 0, 1, 2], dtype=np.uint8)
 TEST_X = RNG.integers(0, 256, size=(4, 28, 28)).astype(np.uint8)
 TEST_Y = np.array([2, 1, 0, 1], dtype=np.uint8)
-FAKE = {"train-images-idx3-ubyte": idx_bytes(TRAIN_X),
-        "train-labels-idx1-ubyte": idx_bytes(TRAIN_Y),
-        "t10k-images-idx3-ubyte": idx_bytes(TEST_X),
-        "t10k-labels-idx1-ubyte": idx_bytes(TEST_Y)}
+
+
+def fake_idx_files(train_x, train_y, test_x, test_y) -> dict[str, bytes]:
+    """The four IDX files of a fake MNIST, by file name."""
+    return {"train-images-idx3-ubyte": idx_bytes(train_x),
+            "train-labels-idx1-ubyte": idx_bytes(train_y),
+            "t10k-images-idx3-ubyte": idx_bytes(test_x),
+            "t10k-labels-idx1-ubyte": idx_bytes(test_y)}
+
+
+FAKE = fake_idx_files(TRAIN_X, TRAIN_Y, TEST_X, TEST_Y)
 
 
 @pytest.fixture

@@ -7,19 +7,16 @@ import numpy as np
 import pytest
 
 from datasets import mnist
-from datasets.mnist import idx_bytes
 from datasets.mnist_fives import MNISTFives
 from harness import registry
+from tests.datasets.test_mnist import fake_idx_files
 
 RNG = np.random.default_rng(1)
 TRAIN_X = RNG.integers(0, 256, size=(7, 28, 28)).astype(np.uint8)
 TRAIN_Y = np.array([5, 1, 5, 0, 5, 2, 3], dtype=np.uint8)
 TEST_X = RNG.integers(0, 256, size=(3, 28, 28)).astype(np.uint8)
 TEST_Y = np.array([4, 5, 9], dtype=np.uint8)
-FAKE = {"train-images-idx3-ubyte": idx_bytes(TRAIN_X),
-        "train-labels-idx1-ubyte": idx_bytes(TRAIN_Y),
-        "t10k-images-idx3-ubyte": idx_bytes(TEST_X),
-        "t10k-labels-idx1-ubyte": idx_bytes(TEST_Y)}
+FAKE = fake_idx_files(TRAIN_X, TRAIN_Y, TEST_X, TEST_Y)
 
 
 @pytest.fixture
