@@ -317,6 +317,21 @@ def thesis_column(name: str) -> str:
     return cls.stand_in_for or cls.thesis_name or name
 
 
+def dataset_notes(names) -> list[str]:
+    """Note lines on a figure's data sets where the plugin says more than a name: a
+    stand-in is no reproduction claim; a plugin's ``table_note`` states its choices
+    (e.g. which MNIST fives, and their pre-processing)."""
+    lines = []
+    for name in dict.fromkeys(names):
+        cls = registry.get_dataset(name)
+        if cls.stand_in_for:
+            lines.append(f"{name} is a synthetic stand-in for the thesis' {cls.stand_in_for} "
+                         f"data ({cls.description}); its ratios are no reproduction claim.")
+        if getattr(cls, "table_note", ""):
+            lines.append(cls.table_note)
+    return lines
+
+
 def missing_column_reason(figure: str, column: str, label: str) -> str:
     """Why a figure has no data for the thesis' data set ``column`` (shown as ``label``):
     the plugins that provide it but are not listed, or that none does."""

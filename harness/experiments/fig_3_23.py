@@ -31,9 +31,9 @@ from harness import registry
 from harness.claims import make_claim
 from harness.config import ConfigError
 from harness.experiments.common import (
-    SOLVER_BUDGET, FigurePoint, check_registered_dataset, dataset_choice, gap_mark,
-    harmonic_mean, load_dataset, missing_column_reason, read_point, save_png, thesis_column,
-    write_figure_files,
+    SOLVER_BUDGET, FigurePoint, check_registered_dataset, dataset_choice, dataset_notes,
+    gap_mark, harmonic_mean, load_dataset, missing_column_reason, read_point, save_png,
+    thesis_column, write_figure_files,
 )
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
@@ -383,8 +383,5 @@ def write(config: dict) -> list:
     md += ["", "## Harmonic mean of the ratio over trials [min, max]", "", table, "",
            "![Fig. 3.23](fig_3_23.png)", "", "## Choices where the thesis is ambiguous", ""]
     md += [f"- {line}" for line in _choices(config)]
-    for name in dict.fromkeys(frame.loc[frame["stand_in"].astype(bool), "dataset"]):
-        cls = registry.get_dataset(name)
-        md.append(f"- {name} is a synthetic stand-in for the thesis' {cls.stand_in_for} "
-                  f"data; its ratios are no reproduction claim.")
+    md += [f"- {line}" for line in dataset_notes(_conf(config)["datasets"])]
     return write_figure_files(config, NAME, point_keys(config), frame, md, notes.texts, _plot)

@@ -29,9 +29,9 @@ from harness import registry
 from harness.claims import make_claim
 from harness.config import ConfigError
 from harness.experiments.common import (
-    MEASURES, FigurePoint, check_registered_dataset, dataset_choice,
-    gap_mark, missing_column_reason, mvu_point_params, read_point, save_png, thesis_column,
-    write_figure_files,
+    MEASURES, FigurePoint, check_registered_dataset, dataset_choice, dataset_notes,
+    gap_mark, missing_column_reason, mvu_point_params, read_point, save_png,
+    thesis_column, write_figure_files,
 )
 from harness.solvers.mvu_solve import MVU_SOLVERS
 from harness.tables import Footnotes
@@ -375,9 +375,5 @@ def write(config: dict) -> list:
           table, "", "![Fig. 3.24](fig_3_24.png)", "",
           "## Choices where the thesis is ambiguous", ""]
     md += [f"- {line}" for line in _choices(config)]
-    stand_ins = [d for d in dict.fromkeys(frame.loc[frame["stand_in"].astype(bool), "dataset"])]
-    for name in stand_ins:
-        cls = registry.get_dataset(name)
-        md.append(f"- {name} is a synthetic stand-in for the thesis' {cls.stand_in_for} "
-                  f"data ({cls.description}); its ratios are no reproduction claim.")
+    md += [f"- {line}" for line in dataset_notes(_conf(config)["datasets"])]
     return write_figure_files(config, NAME, point_keys(config), frame, md, notes.texts, _plot)

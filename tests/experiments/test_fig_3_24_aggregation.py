@@ -129,3 +129,13 @@ def test_a_thesis_column_without_a_plugin_asks_for_one():
     assert missing_column_reason("fig_3_23", "mnist_fives", "MNIST fives") == (
         "the thesis' MNIST fives is not in figures.fig_3_23.datasets; plugins that "
         "provide it: mnist_fives")
+
+
+def test_dataset_notes_state_stand_ins_and_plugin_choices():
+    from harness.experiments.common import dataset_notes
+
+    lines = dataset_notes(["swiss_roll", "mnist_fives", "teapot_standin", "mnist_fives"])
+    assert len(lines) == 2
+    assert lines[0].startswith("mnist_fives: the fives of MNIST's training part as raw pixels")
+    assert lines[1].startswith("teapot_standin is a synthetic stand-in for the thesis' teapot")
+    assert lines[1].endswith("its ratios are no reproduction claim.")
