@@ -12,7 +12,7 @@ rows with no edit here. The MVU solver table (profile section solver_table) runs
 job per certified solve, `harness solve-point` (rules/solver_table.smk).
 The thesis figures (profile section figures) run one job per MVU solve, `harness
 figure-point` (rules/figure_points.smk), and one aggregation job per figure writing
-results/<profile>/figures/<figure>.{csv,png,md} (rules/fig_3_*.smk). Last, one job
+results/<profile>/figures/<figure>.{csv,png,md} (rules/figures.smk). Last, one job
 writes the reproduction report results/<profile>/report.{html,md} (rules/report.smk).
 """
 
@@ -28,9 +28,7 @@ include: "rules/cells.smk"
 include: "rules/tables.smk"
 include: "rules/solver_table.smk"
 include: "rules/figure_points.smk"
-include: "rules/fig_3_23.smk"
-include: "rules/fig_3_24.smk"
-include: "rules/fig_3_28.smk"
+include: "rules/figures.smk"
 include: "rules/report.smk"
 
 

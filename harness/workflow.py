@@ -191,6 +191,10 @@ class WorkflowConfig:
         return [str(experiments.point_path(self.config, p))
                 for p in experiments.figure_points(self.config, figure)]
 
+    def figure_records_of(self, wildcards) -> list[str]:
+        """The point records of the figure named by the ``figure`` wildcard."""
+        return self.figure_point_records(wildcards.figure)
+
     def figure_point_sources(self, wildcards) -> list[str]:
         """Data set, MVU and solver source files: editing them reruns the point."""
         return experiments.point_sources(self.config, experiments.parse_point(wildcards.point))

@@ -20,7 +20,7 @@ PROFILES = ("slurm", "cluster-generic")
 # The rules the profiles were written for; a rule added later is caught by the
 # comparison with rules/*.smk below.
 KNOWN_RULES = {"cell", "solver_point", "figure_point", "table", "solver_table",
-               "fig_3_24", "fig_3_28", "report"}
+               "figure", "report"}
 FAKE_SUBMIT = """#!/bin/bash
 # A stand-in scheduler: logs its arguments, runs the job script (the last argument) in
 # the background on this machine and prints its process id as the job id.

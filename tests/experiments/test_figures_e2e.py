@@ -37,7 +37,8 @@ def test_fig_3_28_through_snakemake(tmp_path, repo_root, monkeypatch):
 
     run = snakemake(target)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "rule figure_point" in run.stderr and "rule fig_3_28" in run.stderr
+    assert "rule figure_point" in run.stderr and "rule figure:" in run.stderr
+    assert "wildcards: figure=fig_3_28" in run.stderr
     figures = work / "results" / "tiny" / "figures"
     assert (figures / "points" / "fig_3_28" / "k4.json").exists()
     assert (work / "logs" / "tiny" / "figures" / "fig_3_28" / "k4.log").exists()
