@@ -47,7 +47,6 @@ SDP_PARAMETERS = """
 """
 
 
-
 def _cvxpy_point(problem: OutOfSampleProblem, backend: str) -> tuple[np.ndarray, dict]:
     """Solve one point's SDP with a cvxpy backend; certify it with the constraint
     duals (either sign: D(w) bounds the optimum for every w, so the larger counts)."""

@@ -46,7 +46,7 @@ import dataclasses
 
 import numpy as np
 
-__all__ = ["OutOfSampleProblem", "TOP_LEFT", "batch_problems", "dual_bound"]
+__all__ = ["OutOfSampleProblem", "TOP_LEFT", "dual_bound"]
 
 TOP_LEFT = ("identity", "diagonal")
 
@@ -175,11 +175,3 @@ class OutOfSampleProblem:
         problem = cp.Problem(cp.Minimize(cp.sum(cp.abs(xi)) + S[r, r]), constraints)
         return problem, S
 
-
-def batch_problems(Y_fit: np.ndarray, neighbors: np.ndarray,
-                   sq_dists: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Anchors ``(m, k, r)`` and squared distances ``(m, k)`` of m new points, from
-    the base embedding ``Y_fit`` (n, r) and each point's neighbour indices (m, k) and
-    squared input distances (m, k); the batched form the native solver takes."""
-    Y_fit = np.asarray(Y_fit, dtype=np.float64)
-    return Y_fit[np.asarray(neighbors)], np.asarray(sq_dists, dtype=np.float64)
