@@ -99,14 +99,14 @@ class RemoteDataset(DatasetPlugin):
         return (RemoteFile(self.url, self.filename, self.known_hash), *self.extra_files)
 
     def path(self) -> Path:
-        return data_dir() / self.filename
+        return self.remote_files()[0].path()
 
     def file_path(self, filename: str) -> Path:
         """Cached path of one of :meth:`remote_files` (by file name)."""
-        names = [f.filename for f in self.remote_files()]
-        if filename not in names:
-            raise KeyError(f"{self.name} has no file {filename!r} (files: {names})")
-        return data_dir() / filename
+        files = {f.filename: f for f in self.remote_files()}
+        if filename not in files:
+            raise KeyError(f"{self.name} has no file {filename!r} (files: {list(files)})")
+        return files[filename].path()
 
     def expected_hash(self) -> str | None:
         return self.remote_files()[0].expected_hash()
