@@ -15,7 +15,7 @@ A figure module provides ``NAME``, ``check(config)`` (profile checks beyond the
 schema), ``point_keys(config)``, ``point_params(config, key)`` and
 ``write(config) -> paths``, and optionally ``work(params) -> record body`` (the
 child's work of one point; default: one MVU embedding, :func:`common.mvu_point_work`),
-``sources(params) -> plugin classes`` (extra plugins whose edit reruns a point) and
+``sources(params) -> classes or modules`` (more code whose edit reruns a point) and
 ``claims(config) -> list of dict`` (the thesis' statements with verdicts, for the
 report). Each point is one Snakemake job (``harness figure-point
 FIGURE/KEY``, :func:`run_point`), each figure one aggregation job (``harness figure
@@ -112,7 +112,7 @@ def run_point(config: dict, point: FigurePoint) -> Path:
 def point_sources(config: dict, point: FigurePoint) -> list[str]:
     """Source files whose edit reruns a point: the data set and MVU plugins, the
     solver's modules (so a faster or more capable native solver shows up at the next
-    ``snakemake``), and for a figure with its own ``work`` its module and the plugins
+    ``snakemake``), and for a figure with its own ``work`` its module and the code
     its ``sources`` names."""
     from harness.solver_points import point_sources as solver_sources
 

@@ -20,7 +20,9 @@ harmonic mean over trials and writes ``results/<profile>/figures/fig_3_23.{csv,p
 
 from __future__ import annotations
 
+import inspect
 import math
+from types import ModuleType
 
 import numpy as np
 import pandas as pd
@@ -50,6 +52,8 @@ THESIS_DATASETS = {"swiss_roll": "Swiss roll", "mnist_fives": "MNIST fives",
 REAL = ("mnist_fives", "frey", "teapot")
 ALIGNMENTS = ("linear", "affine")
 MVU_FITS = ("AC", "BC", "A", "B")
+#: Packages whose modules count as a point's computation (see :func:`sources`).
+COMPUTATION = ("methods.", "harness.solvers.", "harness.problems.")
 
 
 def alignment_error(X: np.ndarray, Y: np.ndarray, alignment: str = "linear") -> float:
@@ -133,9 +137,20 @@ def point_params(config: dict, key: str) -> dict:
     }
 
 
-def sources(params: dict) -> list[type]:
-    """Plugin classes whose source files rerun a point when edited."""
-    return [registry.get_method(name) for name in params["extensions"]]
+def sources(params: dict) -> list[ModuleType]:
+    """Modules whose edit reruns a point: the extension plugins and, transitively,
+    the modules of :data:`COMPUTATION` they import names from (their base classes,
+    the out-of-sample problem, its native solver and kernel)."""
+    found: set[ModuleType] = set()
+    todo = [inspect.getmodule(registry.get_method(name)) for name in params["extensions"]]
+    while todo:
+        module = todo.pop()
+        if module in found:
+            continue
+        found.add(module)
+        todo += [m for m in map(inspect.getmodule, vars(module).values())
+                 if m is not None and m.__name__.startswith(COMPUTATION)]
+    return sorted(found, key=lambda m: m.__name__)
 
 
 # ---- the work of one point (child process) ----------------------------------------

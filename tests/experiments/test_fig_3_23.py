@@ -110,5 +110,8 @@ def test_editing_the_figure_module_or_an_extension_reruns_its_points(profile):
     config = profile(fig_3_23=SECTION)
     files = point_sources(config, FigurePoint("fig_3_23", "swiss_roll/trial0"))
     for name in ("fig_3_23.py", "oos_sdp.py", "oos_sdp_cg.py", "oos_lle.py", "mvu.py",
-                 "swiss_roll.py"):
+                 "swiss_roll.py", "_oos_sdp_core.py", "_out_of_sample.py",
+                 "problems/out_of_sample.py", "solvers/out_of_sample_native.py",
+                 "solvers/_out_of_sample_kernel.py"):
         assert any(f.endswith("/" + name) for f in files), name
+    assert not any(f.endswith(("/registry.py", "/plugin.py")) for f in files)
