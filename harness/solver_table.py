@@ -22,7 +22,7 @@ from tabulate import tabulate
 
 from harness.records import read_record, write_text_atomic
 from harness.solver_points import point_path, solver_points
-from harness.solvers.native_mvu import IPM_AUTO_MAX_EDGES
+from harness.solvers.mvu_ipm import IPM_MEMORY_BUDGET
 from harness.tables import GAP_MARKS, Footnotes
 
 __all__ = ["TABLE", "TITLE", "COLUMNS", "build_solver_table", "blocks", "write_solver_table"]
@@ -237,9 +237,10 @@ def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[st
     lines = [
         "Each cell of the first grid: wall time of the solve (cvxpy backends: model "
         "compilation and solver; native: the whole solve including its own stopping "
-        f"certificate, by the dense interior-point method up to {IPM_AUTO_MAX_EDGES} "
-        "edges and the "
-        "low-rank method beyond; native_lowrank: the low-rank method at every size), "
+        "certificate, by the interior-point method wherever its m x m Schur matrix fits "
+        f"the memory budget ({IPM_MEMORY_BUDGET / 2**30:.0f} GiB: about n = 3900 at "
+        "k = 5) and the low-rank method beyond; native_lowrank: the low-rank method at "
+        "every size), "
         "certified relative gap, relative constraint violation, "
         "and the harness' verdict. The certificate is recomputed by the harness "
         "(harness.problems.mvu_certificate.certify) from the returned factor F (K = F F^T) "

@@ -1,13 +1,14 @@
-r"""A dense primal-dual interior-point solver for small MVU SDPs (thesis 3.1.4-3.1.6, 3.1.11).
+r"""A primal-dual interior-point solver for MVU SDPs (thesis 3.1.4-3.1.6, 3.1.11).
 
-The low-rank solver (:mod:`harness.solvers.native_mvu`) is built for large ``n``;
-for a few hundred points the SDP is small enough for the textbook method, written
-for the structure of MVU rather than handed to a general conic solver through cvxpy.
+Written for the structure of MVU rather than handed to a general conic solver
+through cvxpy.
 
-Formulation. With ``V`` (n x N, N = n - 1) an orthonormal basis of the complement of
-the ones vector, every centred ``K`` is ``V X V^T``, so the centring constraint
-disappears and the cone has an interior (``X`` positive definite). With the incidence
-vectors ``a_e = e_i - e_j`` and ``u_e = V^T a_e``:
+Formulation. With ``V`` (n x N) an orthonormal basis of a face of the PSD cone that
+holds every feasible ``K`` -- by default the complement of the ones vector (N =
+n - 1), where the centring constraint disappears and the cone has an interior
+(``X`` positive definite); facial reduction (:mod:`harness.problems.facial_reduction`)
+passes a smaller one -- every candidate is ``K = V X V^T``. With the incidence vectors
+``a_e = e_i - e_j`` and ``u_e = V^T a_e``:
 
 .. math::
 
@@ -26,55 +27,128 @@ Mehrotra's predictor-corrector (Helmberg, Rendl, Vanderbei, Wolkowicz 1996; Koji
 Shindoh, Hara 1997; Monteiro 1997; as in SDPT3, Toh, Todd, Tütüncü 1999). The Schur
 complement of the HKM direction is ``M_ef = (u_e^T X u_f)(u_f^T Z^{-1} u_e)``, the
 elementwise product of ``B K B^T`` and ``B (V Z^{-1} V^T) B^T`` (``B`` the m x n
-incidence matrix), formed by gathering rows and columns of two n x n matrices
-(O(m^2 + m n) work, no m x N dense matrix), then factorised by Cholesky.
+incidence matrix), formed by a numba kernel over its lower triangle
+(:mod:`harness.solvers._mvu_schur_kernel`) and factorised in place by Cholesky.
+``schur_precision="mixed"`` factorises a float32 copy (half the time and memory
+traffic) and solves each Newton system to float64 accuracy by conjugate gradients
+preconditioned with that factor (iterative refinement, as mixed-precision conic
+solvers do); a system where that does not converge falls back to float64. The
+default basis is a Householder reflection, so ``V X V^T`` and ``V^T G V`` cost
+O(n^2), not O(n^3).
 
-Cost and memory: O(n^3 + m^3) time per iteration and O(n^2 + m^2) memory; with
-``m ~ 6 n`` (k = 5) that is ~0.3 s per iteration and 70 MB at n = 500 and ~3 s and
-0.3 GB at n = 1000, so :func:`solve_ipm` refuses ``n > max_n`` (default 1000) and the
-low-rank solver is the tool beyond. The answer is judged by the harness' own
-certificate (:func:`harness.problems.mvu_certificate.certify`), never by the
-iteration's own residuals.
+Stopping: the iteration stops as soon as the harness' own certificate of the
+current iterate (:func:`harness.problems.mvu_certificate.certify`, recomputed from
+the problem data) meets the tolerances; the iteration's own residuals only decide
+when that check is worth its cost.
+
+Cost and memory: the m x m Schur matrix dominates: ``m^2`` doubles (plus ``m^2``
+floats for ``"mixed"``) and ``m^3 / 3`` flops per iteration; with ``m ~ 5.8 n``
+(k = 5) that is 0.26 GB at n = 1000 and 1.05 GB at n = 2000.
+:func:`schur_bytes` gives the memory a problem needs and :func:`solve_ipm` refuses a
+problem above ``memory_budget``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
+from typing import Callable
 
 import numpy as np
 import scipy.linalg as sla
+from scipy.linalg import lapack
 
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify, trace_bound, weighted_laplacian
-from harness.solvers.result import final_status
+from harness.solvers._mvu_schur_kernel import numba_threads_like_blas, schur_matrix
+from harness.solvers.result import final_status, judge
 
-__all__ = ["solve_ipm", "IPM_VARIANTS", "IPM_MAX_N"]
+__all__ = ["solve_ipm", "run_ipm", "IPMRun", "IPM_VARIANTS", "IPM_MEMORY_BUDGET",
+           "schur_bytes", "SCHUR_PRECISIONS"]
 
 IPM_VARIANTS = ("equality", "inequality", "min_trace")
-#: Largest n :func:`solve_ipm` accepts by default (dense n x n and m x m matrices).
-IPM_MAX_N = 1000
+#: Default memory budget of one interior-point solve (bytes): room for n = 3000 at
+#: k = 5 on a 24 GiB machine running two solves at once.
+IPM_MEMORY_BUDGET = 8 * 2**30
+SCHUR_PRECISIONS = ("double", "mixed", "auto")
+#: ``schur_precision="auto"`` factorises in float32 from this many constraints on
+#: (below, float64 is cheap and the refinement would not pay).
+MIXED_FROM_M = 4000
 _STEP_FRACTION = 0.95  # fraction of the distance to the cone boundary taken per step
 
 
-def _complement_basis(n: int) -> np.ndarray:
-    """Orthonormal ``V`` (n x n-1) with ``V^T 1 = 0`` (a Householder reflection)."""
+def schur_bytes(n: int, m: int, precision: str = "double") -> int:
+    """Peak memory of one interior-point iteration (bytes): the Schur matrix (and
+    its float32 copy for ``"mixed"``) and about twenty n x n work arrays."""
+    schur = 8 * m * m + (4 * m * m if precision == "mixed" else 0)
+    return int(schur + 20 * 8 * n * n)
+
+
+def _complement_vector(n: int) -> np.ndarray:
+    """``v`` of the Householder reflection ``H = I - 2 v v^T / v^T v`` that maps e_1 to
+    the ones vector / sqrt(n); columns 2..n of ``H`` span the complement of 1."""
     v = np.full(n, 1.0 / np.sqrt(n))
     v[0] -= 1.0
-    H = np.eye(n) - np.outer(v, v) * (2.0 / (v @ v))  # maps e_1 to 1/sqrt(n)
+    return v
+
+
+def _complement_basis(n: int) -> np.ndarray:
+    """Orthonormal ``V`` (n x n-1) with ``V^T 1 = 0`` (the Householder reflection)."""
+    v = _complement_vector(n)
+    H = np.eye(n) - np.outer(v, v) * (2.0 / (v @ v))
     return np.ascontiguousarray(H[:, 1:])
 
 
-class _Operators:
-    """``A(X) = (u_e^T X u_e)_e``, ``A^T(y) = V^T L(y) V`` and the Schur matrix."""
+def _reflect(v: np.ndarray, c: float, P: np.ndarray) -> np.ndarray:
+    """``H P H`` for symmetric ``P`` and ``H = I - c v v^T``, in O(n^2)."""
+    r = P @ v
+    out = P - c * np.outer(v, r)
+    out -= c * np.outer(r, v)
+    out += (c * c * float(v @ r)) * np.outer(v, v)
+    return out
 
-    def __init__(self, n: int, edges: np.ndarray):
-        self.V = _complement_basis(n)
+
+class _Operators:
+    """``A(X) = (u_e^T X u_e)_e``, ``A^T(y) = V^T L(y) V`` and the Schur matrix, for
+    the Householder complement basis (``basis=None``) or a given orthonormal one."""
+
+    def __init__(self, n: int, edges: np.ndarray, basis: np.ndarray | None = None):
         self.edges, self.i, self.j = edges, edges[:, 0], edges[:, 1]
         self.n = n
+        if basis is None:
+            self.v = _complement_vector(n)
+            self.c = 2.0 / float(self.v @ self.v)
+            self.U = None
+            self.N = n - 1
+        else:
+            self.U = np.ascontiguousarray(basis, dtype=np.float64)
+            self.N = self.U.shape[1]
+
+    @property
+    def V(self) -> np.ndarray:
+        """The basis as an explicit n x N matrix."""
+        return _complement_basis(self.n) if self.U is None else self.U
 
     def lift(self, X: np.ndarray) -> np.ndarray:
         """``V X V^T`` (n x n)."""
-        return self.V @ X @ self.V.T
+        if self.U is not None:
+            return (self.U @ X) @ self.U.T
+        P = np.zeros((self.n, self.n))
+        P[1:, 1:] = X
+        return _reflect(self.v, self.c, P)
+
+    def restrict(self, G: np.ndarray) -> np.ndarray:
+        """``V^T G V`` (N x N) of a symmetric n x n ``G``."""
+        if self.U is not None:
+            return self.U.T @ (G @ self.U)
+        return np.ascontiguousarray(_reflect(self.v, self.c, G)[1:, 1:])
+
+    def lift_columns(self, F: np.ndarray) -> np.ndarray:
+        """``V F`` (n x p) for N x p ``F``."""
+        if self.U is not None:
+            return self.U @ F
+        G = np.vstack([np.zeros((1, F.shape[1])), F])
+        return G - self.c * np.outer(self.v, self.v @ G)
 
     def A(self, X: np.ndarray) -> np.ndarray:
         K = self.lift(X)
@@ -82,17 +156,12 @@ class _Operators:
         return K[i, i] + K[j, j] - 2.0 * K[i, j]
 
     def AT(self, y: np.ndarray) -> np.ndarray:
-        return self.V.T @ (weighted_laplacian(self.n, self.edges, y) @ self.V)
-
-    def edge_gram(self, K: np.ndarray) -> np.ndarray:
-        """``B K B^T`` (m x m): ``(a_e^T K a_f)`` for a symmetric n x n ``K``."""
-        R = K[self.i] - K[self.j]            # rows a_e^T K, m x n
-        return R[:, self.i] - R[:, self.j]   # times a_f
+        return self.restrict(weighted_laplacian(self.n, self.edges, y).toarray())
 
     def schur(self, X: np.ndarray, Zinv: np.ndarray) -> np.ndarray:
-        M = self.edge_gram(self.lift(X))
-        M *= self.edge_gram(self.lift(Zinv))
-        return M
+        """The Schur matrix (m x m, symmetric)."""
+        with numba_threads_like_blas():
+            return schur_matrix(self.lift(X), self.lift(Zinv), self.edges)
 
 
 def _sym(G: np.ndarray) -> np.ndarray:
@@ -100,10 +169,13 @@ def _sym(G: np.ndarray) -> np.ndarray:
 
 
 def _max_step(P: np.ndarray, dP: np.ndarray) -> float:
-    """Largest ``alpha <= 1`` / fraction with ``P + alpha dP`` PSD (``P`` PD)."""
-    L = np.linalg.cholesky(P)
-    W = sla.solve_triangular(L, sla.solve_triangular(L, dP, lower=True).T, lower=True)
-    lam = float(np.linalg.eigvalsh(_sym(W))[0])
+    """Largest ``alpha`` with ``P + alpha dP`` PSD (``P`` PD); ``inf`` if none.
+
+    The smallest eigenvalue of the pencil ``(dP, P)`` by LAPACK's ``sygvx`` (one
+    eigenvalue; 2.5x faster than Cholesky, two triangular solves and ``eigvalsh``,
+    measured at n = 1000)."""
+    lam = float(sla.eigh(dP, P, eigvals_only=True, subset_by_index=[0, 0], driver="gvx",
+                         check_finite=False)[0])
     return np.inf if lam >= 0 else -1.0 / lam
 
 
@@ -112,30 +184,107 @@ def _max_step_lp(v: np.ndarray, dv: np.ndarray) -> float:
     return float(np.min(-v[neg] / dv[neg])) if neg.any() else np.inf
 
 
-class _Cholesky:
-    """Cholesky of the Schur matrix with a tiny diagonal lift when it is singular
-    (dependent constraints)."""
+class _SchurSolver:
+    """Solves ``M dy = r`` with the Schur matrix; ``build()`` returns a fresh ``M``
+    (the factorisation overwrites its lower triangle).
 
-    def __init__(self, M: np.ndarray):
+    ``mixed``: Cholesky of a float32 copy, then conjugate gradients in float64 with
+    the exact ``M``, preconditioned by that factor,
+    until the residual is below ``1e-12`` of the right-hand side; if they stall, the
+    float64 Cholesky is used from then on. A singular ``M`` (dependent constraints)
+    gets a tiny diagonal lift."""
+
+    def __init__(self, build: Callable[[], np.ndarray], mixed: bool):
+        self.build = build
+        self.mixed = mixed
+        self.lift = 0.0
+        self.cg_iterations = 0
+        self.fallbacks = 0
+        self.factor64 = self.factor32 = None
+        M = build()
+        self.scale = float(np.abs(np.diag(M)).max()) or 1.0
+        if mixed:
+            self.M = M
+            self.factor32 = self._factor(lambda: self.M.astype(np.float32), lapack.spotrf,
+                                         1e-6)
+            if self.factor32 is None:
+                self.mixed = False
+        if not self.mixed:
+            self.M = None
+            pending = [M]  # factorise M itself first, a rebuilt one after a failure
+            self.factor64 = self._factor(lambda: pending.pop() if pending else build(),
+                                         lapack.dpotrf, 1e-14)
+
+    def _factor(self, fresh, potrf, rel_lift):
+        """Cholesky of ``fresh()`` (lower, in place), lifting the diagonal until it
+        succeeds; ``None`` (float32) or LinAlgError (float64) after six tries."""
+        double = potrf is lapack.dpotrf
         lift = 0.0
-        scale = float(np.abs(np.diag(M)).max()) or 1.0
         for _ in range(6):
-            try:
-                self.factor = sla.cho_factor(M + lift * np.eye(len(M)), lower=True,
-                                             check_finite=False)
-                return
-            except np.linalg.LinAlgError:
-                lift = max(10 * lift, 1e-14 * scale)
-        raise np.linalg.LinAlgError("Schur complement is not positive definite")
+            A = fresh()
+            if lift:
+                A[np.diag_indices_from(A)] += lift
+            # A is symmetric: its transpose is the Fortran-ordered array LAPACK
+            # factorises in place (A itself would be copied first)
+            c, info = potrf(A.T, lower=1, overwrite_a=1, clean=0)
+            if info == 0:
+                if double:  # the system solved is M + lift I (the preconditioner's
+                    self.lift = lift  # float32 lift changes no answer)
+                return c
+            lift = max(10 * lift, rel_lift * self.scale)
+        if double:
+            raise np.linalg.LinAlgError("Schur complement is not positive definite")
+        return None
+
+    def _matvec(self, x: np.ndarray) -> np.ndarray:
+        return self.M @ x + self.lift * x
+
+    def _precond(self, v: np.ndarray) -> np.ndarray:
+        return lapack.spotrs(self.factor32, v.astype(np.float32), lower=1)[0].astype(np.float64)
 
     def solve(self, r: np.ndarray) -> np.ndarray:
-        return sla.cho_solve(self.factor, r, check_finite=False)
+        if not self.mixed:
+            return lapack.dpotrs(self.factor64, r, lower=1)[0]
+        x = self._precond(r)
+        res = r - self._matvec(x)
+        z = self._precond(res)
+        p, rz = z.copy(), float(res @ z)
+        norm_r = float(np.linalg.norm(r))
+        for _ in range(50):
+            if np.linalg.norm(res) <= 1e-12 * norm_r:
+                return x
+            Ap = self._matvec(p)
+            pAp = float(p @ Ap)
+            if pAp <= 0:
+                break
+            alpha = rz / pAp
+            x += alpha * p
+            res -= alpha * Ap
+            z = self._precond(res)
+            rz_new = float(res @ z)
+            p = z + (rz_new / rz) * p
+            rz = rz_new
+            self.cg_iterations += 1
+        if np.linalg.norm(res) <= 1e-9 * norm_r:
+            return x
+        # the refinement stalled (M too ill-conditioned for float32): float64 from now
+        self.fallbacks += 1
+        self.mixed = False
+        self.factor64 = self._factor(lambda: np.array(self.M), lapack.dpotrf, 1e-14)
+        self.M = None
+        return lapack.dpotrs(self.factor64, r, lower=1)[0]
 
 
-def _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, verbose=False):
+def _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, mixed, verbose=False):
     """One Mehrotra predictor-corrector step with the HKM direction."""
     Zinv = _sym(np.linalg.inv(Z))
-    chol = _Cholesky(ops.schur(X, Zinv) + (np.diag(s / zs) if lp else 0.0))
+    def build():
+        M = ops.schur(X, Zinv)
+        if lp:
+            M[np.diag_indices_from(M)] += s / zs
+        return M
+
+    chol = _SchurSolver(build, mixed)
     XRdZ = X @ Rd @ Zinv
     n_cone = len(X) + (len(s) if lp else 0)
 
@@ -172,11 +321,12 @@ def _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, verbose=False):
     dX, dy, dZ, ds, dzs = direction(T, lp_target)
     ap, ad = steps(dX, dZ, ds, dzs)
     if verbose:
-        print(f"    predictor steps {ap_a:.2f} {ad_a:.2f} sigma {sigma:.2f} steps {ap:.2f} {ad:.2f}")
+        print(f"    predictor steps {ap_a:.2f} {ad_a:.2f} sigma {sigma:.2f} steps "
+              f"{ap:.2f} {ad:.2f} cg {chol.cg_iterations} fallback {chol.fallbacks}")
     X, Z, y = _sym(X + ap * dX), _sym(Z + ad * dZ), y + ad * dy
     if lp:
         s, zs = s + ap * ds, zs + ad * dzs
-    return X, Z, y, s, zs
+    return X, Z, y, s, zs, chol.cg_iterations, chol.fallbacks
 
 
 def _stalled(history, window: int = 10, factor: float = 0.9) -> bool:
@@ -190,10 +340,144 @@ def _stalled(history, window: int = 10, factor: float = 0.9) -> bool:
                for key in ("rel_gap", "primal_infeasibility", "mu"))
 
 
+@dataclasses.dataclass
+class IPMRun:
+    """The interior-point iterate, in the problem's units.
+
+    Attributes
+    ----------
+    F : ndarray of shape (n, p)
+        ``K = F F^T`` (``V X V^T``, every positive eigenvalue kept).
+    w : ndarray of shape (m,)
+        The certificate multipliers (``-y`` for maximum, ``y`` for minimum trace).
+    status : {"converged", "accepted", "timeout", "stalled", "max_iter"}
+        Why the iteration stopped (``"accepted"``: the ``accept`` callback said so).
+    iterations : int
+    history : list of dict
+    """
+
+    F: np.ndarray
+    w: np.ndarray
+    status: str
+    iterations: int
+    history: list
+
+
+def _factor_of(ops: _Operators, X: np.ndarray, scale: float) -> np.ndarray:
+    lam, Q = np.linalg.eigh(X)
+    keep = lam > 1e-14 * max(float(lam[-1]), 1e-300)
+    G = (Q[:, keep] * np.sqrt(lam[keep]))[:, ::-1]
+    return ops.lift_columns(G) * np.sqrt(scale)
+
+
+def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
+            time_limit: float = 600.0, max_iter: int = 100, tol: float = 1e-8,
+            accept: Callable[[np.ndarray, np.ndarray], bool] | None = None,
+            check_below: float = 1e-4, schur_precision: str = "auto",
+            verbose: bool = False) -> IPMRun:
+    """Iterate the interior-point method on ``problem`` restricted to ``basis``.
+
+    Parameters
+    ----------
+    problem : MVUProblem
+        Variant ``equality``, ``inequality`` or ``min_trace``.
+    basis : ndarray of shape (n, N), optional
+        Orthonormal columns orthogonal to the ones vector spanning a face that holds
+        every feasible ``K``; default: the whole complement of the ones vector.
+    time_limit, max_iter : float, int
+        Wall-clock seconds and iterations.
+    tol : float
+        Stop when the iteration's own relative gap and infeasibilities are below it.
+    accept : callable ``(F, w) -> bool``, optional
+        Asked once the iteration's own relative gap and primal infeasibility are
+        below ``check_below``, then at every iteration: ``True`` stops (e.g. the
+        harness' certificate meets its tolerances).
+    schur_precision : {"double", "mixed", "auto"}
+        Factorise the Schur matrix in float64, or in float32 with float64 refinement
+        (see the module docstring); ``"auto"``: mixed from ``MIXED_FROM_M`` edges.
+    verbose : bool
+        Print one line per iteration.
+    """
+    if problem.variant not in IPM_VARIANTS:
+        raise ValueError(f"the interior-point method supports the variants {IPM_VARIANTS}, "
+                         f"got {problem.variant!r}")
+    if schur_precision not in SCHUR_PRECISIONS:
+        raise ValueError(f"schur_precision must be one of {SCHUR_PRECISIONS}, got "
+                         f"{schur_precision!r}")
+    mixed = (schur_precision == "mixed"
+             or (schur_precision == "auto" and problem.m >= MIXED_FROM_M))
+    t0 = time.perf_counter()
+    deadline = t0 + time_limit
+    ops = _Operators(problem.n, np.asarray(problem.edges), basis)
+    scale = float(problem.sq_lengths.mean())
+    b = problem.sq_lengths / scale
+    N, m = ops.N, problem.m
+    c_sign = -1.0 if problem.maximize else 1.0
+    C = c_sign * np.eye(N)
+    lp = problem.variant == "inequality"
+    # SDPT3's starting point: large multiples of the identity
+    xi = max(10.0, np.sqrt(N), N * float(np.max((1 + b) / (1 + np.sqrt(2)))))
+    eta = max(10.0, np.sqrt(N), np.sqrt(2.0))
+    X, Z, y = xi * np.eye(N), eta * np.eye(N), np.zeros(m)
+    s, zs = (np.full(m, xi), np.full(m, eta)) if lp else (np.zeros(m), np.zeros(m))
+    n_cone = N + (m if lp else 0)
+    history, status, it = [], "max_iter", 0
+
+    def multipliers():
+        w = -y if problem.maximize else y.copy()
+        return np.maximum(w, 0.0) if lp else w
+
+    for it in range(1, max_iter + 1):
+        rp = b - ops.A(X) - (s if lp else 0.0)
+        Rd = _sym(C - Z - ops.AT(y))
+        rds = -zs - y if lp else None
+        mu = (np.vdot(X, Z) + (s @ zs if lp else 0.0)) / n_cone
+        pobj, dobj = float(np.vdot(C, X)), float(b @ y)
+        rel_gap = abs(pobj - dobj) / (1 + abs(pobj) + abs(dobj))
+        pinf = np.linalg.norm(rp) / (1 + np.linalg.norm(b))
+        dinf = (np.linalg.norm(Rd) + (np.linalg.norm(rds) if lp else 0.0)) / (1 + np.sqrt(N))
+        entry = {"time": time.perf_counter() - t0,
+                 "primal": -pobj * scale if problem.maximize else pobj * scale,
+                 "dual": -dobj * scale if problem.maximize else dobj * scale,
+                 "rel_gap": rel_gap, "primal_infeasibility": pinf,
+                 "dual_infeasibility": dinf, "mu": mu}
+        history.append(entry)
+        if verbose:
+            print(f"it {it:3d} pobj {pobj:.8e} dobj {dobj:.8e} gap {rel_gap:.1e} "
+                  f"pinf {pinf:.1e} dinf {dinf:.1e} mu {mu:.1e} t {entry['time']:.1f}",
+                  flush=True)
+        if max(rel_gap, pinf, dinf) < tol:
+            status = "converged"
+            break
+        if accept is not None and max(rel_gap, pinf) < check_below:
+            entry["checked"] = True
+            if accept(_factor_of(ops, X, scale), multipliers()):
+                status = "accepted"
+                break
+        if time.perf_counter() > deadline:
+            status = "timeout"
+            break
+        if _stalled(history):
+            status = "stalled"
+            break
+        try:
+            X, Z, y, s, zs, cg, fallbacks = _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu,
+                                                  lp, mixed, verbose)
+        except np.linalg.LinAlgError:  # X or Z numerically singular: the end game
+            status = "stalled"
+            break
+        entry.update(cg_iterations=cg, float64_fallbacks=fallbacks)
+        if fallbacks:
+            mixed = False
+    return IPMRun(F=_factor_of(ops, X, scale), w=multipliers(), status=status,
+                  iterations=it, history=history)
+
+
 def solve_ipm(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: float = 1e-4,
               time_limit: float = 600.0, max_iter: int = 100, tol: float = 1e-8,
-              max_n: int = IPM_MAX_N, verbose: bool = False):
-    """Solve a small MVU SDP by a primal-dual interior-point method.
+              memory_budget: float = IPM_MEMORY_BUDGET, schur_precision: str = "auto",
+              verbose: bool = False):
+    """Solve an MVU SDP by the primal-dual interior-point method.
 
     Parameters
     ----------
@@ -201,16 +485,19 @@ def solve_ipm(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: floa
         Variant ``equality``, ``inequality`` or ``min_trace``.
     tol_gap, tol_violation : float
         The harness' tolerances on the recomputed certificate: the status is
-        "optimal" only if its relative gap and violation are below them.
+        "optimal" only if its relative gap and violation are below them, and the
+        iteration stops as soon as they are.
     time_limit : float
-        Wall-clock seconds; the best iterate so far is certified on expiry.
+        Wall-clock seconds; the last iterate is certified on expiry.
     max_iter : int
         Interior-point iterations.
     tol : float
-        The iteration stops when its own relative gap and infeasibilities are below
-        this (far below ``tol_gap``: the certificate is recomputed anyway).
-    max_n : int
-        Refuse larger problems (memory O(n^2 + m^2)).
+        The iteration also stops when its own relative gap and infeasibilities are
+        below this.
+    memory_budget : float
+        Refuse a problem whose iteration needs more bytes (:func:`schur_bytes`).
+    schur_precision : {"double", "mixed", "auto"}
+        See :func:`run_ipm`.
     verbose : bool
         Print one line per iteration.
 
@@ -225,61 +512,26 @@ def solve_ipm(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: floa
     if problem.variant not in IPM_VARIANTS:
         raise ValueError(f"solve_ipm supports the variants {IPM_VARIANTS}, got "
                          f"{problem.variant!r}")
-    if problem.n > max_n:
-        raise ValueError(f"solve_ipm is dense (O(n^2 + m^2) memory): n={problem.n} > "
-                         f"max_n={max_n}; use the low-rank native solver")
+    precision = "mixed" if (schur_precision == "mixed" or (
+        schur_precision == "auto" and problem.m >= MIXED_FROM_M)) else "double"
+    need = schur_bytes(problem.n, problem.m, precision)
+    if need > memory_budget:
+        raise ValueError(f"solve_ipm needs {need / 2**30:.1f} GiB for n={problem.n}, "
+                         f"m={problem.m} (the m x m Schur matrix), above memory_budget="
+                         f"{memory_budget / 2**30:.1f} GiB; raise memory_budget or use "
+                         f"the low-rank native solver")
     t0 = time.perf_counter()
-    deadline = t0 + time_limit
-    ops = _Operators(problem.n, np.asarray(problem.edges))
-    scale = float(problem.sq_lengths.mean())
-    b = problem.sq_lengths / scale
-    N, m = problem.n - 1, problem.m
-    c_sign = -1.0 if problem.maximize else 1.0
-    C = c_sign * np.eye(N)
-    lp = problem.variant == "inequality"
-    # SDPT3's starting point: large multiples of the identity
-    xi = max(10.0, np.sqrt(N), N * float(np.max((1 + b) / (1 + np.sqrt(2)))))
-    eta = max(10.0, np.sqrt(N), np.sqrt(2.0))
-    X, Z, y = xi * np.eye(N), eta * np.eye(N), np.zeros(m)
-    s, zs = (np.full(m, xi), np.full(m, eta)) if lp else (np.zeros(m), np.zeros(m))
-    n_cone = N + (m if lp else 0)
-    history, status, it = [], "inaccurate", 0
-    for it in range(1, max_iter + 1):
-        rp = b - ops.A(X) - (s if lp else 0.0)
-        Rd = _sym(C - Z - ops.AT(y))
-        rds = -zs - y if lp else None
-        mu = (np.vdot(X, Z) + (s @ zs if lp else 0.0)) / n_cone
-        pobj, dobj = float(np.vdot(C, X)), float(b @ y)
-        rel_gap = abs(pobj - dobj) / (1 + abs(pobj) + abs(dobj))
-        pinf = np.linalg.norm(rp) / (1 + np.linalg.norm(b))
-        dinf = (np.linalg.norm(Rd) + (np.linalg.norm(rds) if lp else 0.0)) / (1 + np.sqrt(N))
-        history.append({"time": time.perf_counter() - t0, "primal": -pobj * scale
-                        if problem.maximize else pobj * scale, "dual": -dobj * scale if
-                        problem.maximize else dobj * scale, "rel_gap": rel_gap,
-                        "primal_infeasibility": pinf, "dual_infeasibility": dinf, "mu": mu})
-        if verbose:
-            print(f"it {it:3d} pobj {pobj:.8e} dobj {dobj:.8e} gap {rel_gap:.1e} "
-                  f"pinf {pinf:.1e} dinf {dinf:.1e} mu {mu:.1e}", flush=True)
-        if max(rel_gap, pinf, dinf) < tol:
-            break
-        if time.perf_counter() > deadline:
-            status = "timeout"
-            break
-        if _stalled(history):
-            break
-        try:
-            X, Z, y, s, zs = _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, verbose)
-        except np.linalg.LinAlgError:  # X or Z numerically singular: the end game
-            break
+    T = trace_bound(problem)
 
-    # the factor of K = V X V^T (all positive eigenvalues: the whole solution)
-    lam, U = np.linalg.eigh(ops.lift(X))
-    keep = lam > 1e-14 * max(float(lam[-1]), 1e-300)
-    F = (U[:, keep] * np.sqrt(lam[keep]))[:, ::-1] * np.sqrt(scale)
-    w = -y if problem.maximize else y
-    if lp:
-        w = np.maximum(w, 0.0)
-    final = certify(problem, F, w, T=trace_bound(problem))
-    status = final_status(final, status, tol_gap, tol_violation)
-    return NativeResult(F=F, w=w, status=status, certificate=final, iterations=it,
-                        seconds=time.perf_counter() - t0, history=history)
+    def accept(F, w):
+        return judge(certify(problem, F, w, T=T), tol_gap, tol_violation)[0] == "optimal"
+
+    run = run_ipm(problem, time_limit=time_limit, max_iter=max_iter, tol=tol,
+                  accept=accept, check_below=min(tol_gap, tol_violation),
+                  schur_precision=schur_precision, verbose=verbose)
+    final = certify(problem, run.F, run.w, T=T)
+    status = final_status(final, "timeout" if run.status == "timeout" else "inaccurate",
+                          tol_gap, tol_violation)
+    return NativeResult(F=run.F, w=run.w, status=status, certificate=final,
+                        iterations=run.iterations, seconds=time.perf_counter() - t0,
+                        history=run.history)

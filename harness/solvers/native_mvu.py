@@ -1,10 +1,12 @@
 """A native low-rank solver for the MVU SDP (thesis 3.1.4, 3.1.6, 3.1.11) with a
 certified gap.
 
-:func:`solve_native` with ``method="auto"`` (the default) hands problems with at
-most :data:`IPM_AUTO_MAX_EDGES` edges to the dense interior-point method of
-:mod:`harness.solvers.mvu_ipm` (falling back to this module's method if that stalls
-short of the tolerances); ``method="lowrank"`` always uses what follows.
+:func:`solve_native` with ``method="auto"`` (the default) hands every problem whose
+interior-point iteration fits the memory budget (:func:`harness.solvers.mvu_ipm.schur_bytes`:
+the m x m Schur matrix; the default budget of 8 GiB admits about n = 3900 at k = 5) to
+the interior-point method of :mod:`harness.solvers.mvu_ipm` (falling back to this
+module's method if that stalls short of the tolerances); ``method="lowrank"`` always
+uses what follows.
 
 The solver never forms an n x n dense matrix. It works on a factor ``Y`` (n x p,
 ``K = Y Y^T``) and edge multipliers ``w`` and combines
@@ -52,18 +54,16 @@ import scipy.sparse.linalg as spla
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import Certificate, certify, trace_bound
 from harness.problems.sparse_inertia import bottom_at_least, certified_bottom
-from harness.solvers.mvu_ipm import IPM_VARIANTS, solve_ipm
+from harness.solvers.mvu_ipm import (IPM_MEMORY_BUDGET, IPM_VARIANTS, MIXED_FROM_M,
+                                     schur_bytes, solve_ipm)
 from harness.solvers.result import final_status
 
 __all__ = ["NativeResult", "solve_native", "starts_lowrank", "SUPPORTED_VARIANTS",
-           "METHODS", "IPM_AUTO_MAX_EDGES"]
+           "METHODS", "ipm_fits"]
 
 SUPPORTED_VARIANTS = ("equality", "inequality", "min_trace")
 _DENSE_EIG_MAX = 800  # up to this n the eigen-check uses a dense eigensolver
 METHODS = ("auto", "lowrank", "ipm")
-#: ``method="auto"`` uses the dense interior-point method up to this many edges (its
-#: m x m Schur matrix: 0.29 GB and ~3 s per Cholesky at 6000), the low-rank one above.
-IPM_AUTO_MAX_EDGES = 6000
 
 
 @dataclasses.dataclass
@@ -657,11 +657,21 @@ def _initial_factor(ops, b, problem_n, init, n_basis, seed, maximize):
     return _centre(_variational_start(ops, b, n_basis, seed))
 
 
-def starts_lowrank(problem: MVUProblem, method: str = "auto") -> bool:
-    """Whether :func:`solve_native` runs the low-rank method first (``"auto"``: more
-    than :data:`IPM_AUTO_MAX_EDGES` edges) rather than the interior-point one."""
+def ipm_fits(problem: MVUProblem, memory_budget: float = IPM_MEMORY_BUDGET) -> bool:
+    """Whether the interior-point iteration of ``problem`` fits ``memory_budget``
+    bytes (:func:`harness.solvers.mvu_ipm.schur_bytes`, at the Schur precision the
+    method would use)."""
+    precision = "mixed" if problem.m >= MIXED_FROM_M else "double"
+    return schur_bytes(problem.n, problem.m, precision) <= memory_budget
+
+
+def starts_lowrank(problem: MVUProblem, method: str = "auto",
+                   memory_budget: float = IPM_MEMORY_BUDGET) -> bool:
+    """Whether :func:`solve_native` runs the low-rank method first (``"auto"``: the
+    interior-point iteration does not fit ``memory_budget``, see :func:`ipm_fits`)
+    rather than the interior-point one."""
     if method == "auto":
-        return problem.m > IPM_AUTO_MAX_EDGES or problem.variant not in IPM_VARIANTS
+        return problem.variant not in IPM_VARIANTS or not ipm_fits(problem, memory_budget)
     return method == "lowrank"
 
 
@@ -670,7 +680,8 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
                  verbose: bool = False, n_basis: int = 10, sigma0: float = 30.0,
                  max_outer: int = 60, init: np.ndarray | None = None,
                  extra_columns: int = 4, max_inner: int = 200,
-                 segment: int = 40, method: str = "auto") -> NativeResult:
+                 segment: int = 40, method: str = "auto",
+                 memory_budget: float = IPM_MEMORY_BUDGET) -> NativeResult:
     """Solve the MVU SDP natively with a certified optimality gap.
 
     Parameters
@@ -680,11 +691,12 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
     method : {"auto", "lowrank", "ipm"}
         ``"lowrank"``: the factorised augmented Lagrangian of this module (no n x n
         matrix; for large n). ``"ipm"``: the dense primal-dual interior-point method
-        of :mod:`harness.solvers.mvu_ipm` (O(n^2 + m^2) memory; certified gaps of
-        ~1e-8; measured, 1 thread, Swiss roll + 5 noise dimensions, k = 5: n = 100 in
-        0.3-0.5 s, n = 300 in 7-9 s, n = 500 in 26 s, where the low-rank method
-        needs 5-20 s, minutes, and does not reach 1e-3 within 120 s). ``"auto"``:
-        ``"ipm"`` for at most :data:`IPM_AUTO_MAX_EDGES` edges, else ``"lowrank"``.
+        of :mod:`harness.solvers.mvu_ipm` (O(n^2 + m^2) memory; it stops as soon as
+        the recomputed certificate meets the tolerances; measured, Swiss roll + 5 noise
+        dimensions, k = 5, 2 BLAS threads: n = 1000 (m = 5733) in 36 s, where the
+        low-rank method does not reach 1e-3 within 10 minutes). ``"auto"``: ``"ipm"``
+        when its iteration fits ``memory_budget`` (:func:`ipm_fits`), else
+        ``"lowrank"``.
         The parameters below ``time_limit``/``seed``/``verbose`` apply to
         ``"lowrank"`` only.
     rank : int, optional
@@ -721,6 +733,8 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
         that has not converged after a segment is checked for negative curvature
         (and escaped from) and continued, with the same multipliers: multipliers are
         only updated after an accurate solve that passed the check (HALLaR's rule).
+    memory_budget : float
+        Bytes the interior-point iteration may use (``"auto"`` and ``"ipm"``).
 
     Returns
     -------
@@ -731,10 +745,11 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
                          f"got {problem.variant!r}")
     if method not in METHODS:
         raise ValueError(f"method={method!r} is not one of {METHODS}")
-    if not starts_lowrank(problem, method):
+    if not starts_lowrank(problem, method, memory_budget):
         t_ipm = time.perf_counter()
         ipm = solve_ipm(problem, tol_gap=tol_gap, tol_violation=tol_violation,
-                        time_limit=time_limit, verbose=verbose)
+                        time_limit=time_limit, memory_budget=memory_budget,
+                        verbose=verbose)
         left = time_limit - (time.perf_counter() - t_ipm)
         if (method == "ipm" or ipm.status == "optimal" or left <= 0
                 or (init is None and not problem.maximize)):

@@ -20,7 +20,7 @@ cp = pytest.importorskip("cvxpy")
 @pytest.mark.parametrize("seed", [0, 1])
 def test_ipm_matches_clarabel_and_certifies_itself(variant, seed):
     P = MVUProblem.from_points(noisy_roll(40, seed), 5, variant=variant)
-    res = solve_ipm(P)
+    res = solve_ipm(P, tol_gap=1e-7, tol_violation=1e-7)
     cert = mc.certify(P, res.F, res.w)  # recomputed here, not trusted
     assert res.status == "optimal"
     assert cert.gap <= 1e-6 and cert.violation <= 1e-6, cert
@@ -67,8 +67,10 @@ def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="variants"):
         solve_ipm(P)
     P = MVUProblem.from_points(noisy_roll(30), 4)
-    with pytest.raises(ValueError, match="max_n"):
-        solve_ipm(P, max_n=20)
+    with pytest.raises(ValueError, match="memory_budget"):
+        solve_ipm(P, memory_budget=mvu_ipm.schur_bytes(P.n, P.m) - 1)
+    with pytest.raises(ValueError, match="schur_precision"):
+        mvu_ipm.run_ipm(P, schur_precision="half")
     with pytest.raises(ValueError, match="method"):
         solve_native(P, method="dense")
 
@@ -87,19 +89,59 @@ def test_complement_basis_is_orthonormal_and_centred():
     np.testing.assert_allclose(V.sum(axis=0), 0.0, atol=1e-12)
 
 
-def test_schur_matrix_matches_its_definition():
+@pytest.mark.parametrize("explicit_basis", [False, True])
+def test_schur_matrix_matches_its_definition(explicit_basis):
     rng = np.random.default_rng(0)
     P = MVUProblem.from_points(noisy_roll(12, 6), 3)
-    ops = mvu_ipm._Operators(P.n, P.edges)
-    A = rng.standard_normal((11, 11))
-    X, Zi = A @ A.T, np.linalg.inv(A.T @ A + np.eye(11))
-    U = np.array([ops.V[i] - ops.V[j] for i, j in P.edges])  # u_e = V^T (e_i - e_j)
+    V = mvu_ipm._complement_basis(P.n)
+    if explicit_basis:  # a face basis: 7 orthonormal columns orthogonal to 1
+        V = np.linalg.qr(V @ rng.standard_normal((11, 7)))[0]
+    ops = mvu_ipm._Operators(P.n, P.edges, V if explicit_basis else None)
+    N = V.shape[1]
+    A = rng.standard_normal((N, N))
+    X, Zi = A @ A.T, np.linalg.inv(A.T @ A + np.eye(N))
+    U = np.array([V[i] - V[j] for i, j in P.edges])  # u_e = V^T (e_i - e_j)
     naive = (U @ X @ U.T) * (U @ Zi @ U.T)
     np.testing.assert_allclose(ops.schur(X, Zi), naive, rtol=1e-10, atol=1e-10)
+    # the O(n^2) Householder products against the explicit basis
+    np.testing.assert_allclose(ops.lift(X), V @ X @ V.T, atol=1e-10)
+    G = rng.standard_normal((P.n, P.n))
+    G = G + G.T
+    np.testing.assert_allclose(ops.restrict(G), V.T @ G @ V, atol=1e-10)
+    np.testing.assert_allclose(ops.lift_columns(A), V @ A, atol=1e-10)
     # A and its adjoint: <A(X), y> = <X, A^T(y)>
     y = rng.standard_normal(P.m)
     assert ops.A(X) @ y == pytest.approx(np.vdot(X, ops.AT(y)), rel=1e-10)
     np.testing.assert_allclose(ops.A(X), np.einsum("ei,ij,ej->e", U, X, U), rtol=1e-10)
+
+
+def test_mixed_precision_schur_solve_is_exact_to_double_precision():
+    rng = np.random.default_rng(1)
+    Q = np.linalg.qr(rng.standard_normal((300, 300)))[0]
+    M = (Q * np.logspace(0, 5, 300)) @ Q.T  # condition 1e5: float32 alone gives ~1e-3
+    r = rng.standard_normal(300)
+    exact = np.linalg.solve(M, r)
+    mixed = mvu_ipm._SchurSolver(lambda: M.copy(), mixed=True)
+    x = mixed.solve(r)
+    assert mixed.mixed and mixed.cg_iterations > 0  # refined, not a float64 fallback
+    np.testing.assert_allclose(x, exact, rtol=1e-8)
+    double = mvu_ipm._SchurSolver(lambda: M.copy(), mixed=False)
+    np.testing.assert_allclose(double.solve(r), exact, rtol=1e-9)
+    # too ill-conditioned for float32: falls back to float64 and stays exact
+    M_bad = (Q * np.logspace(0, 12, 300)) @ Q.T
+    bad = mvu_ipm._SchurSolver(lambda: M_bad.copy(), mixed=True)
+    x_bad = bad.solve(r)
+    assert bad.fallbacks == 1 and not bad.mixed
+    reference = np.linalg.norm(M_bad @ np.linalg.solve(M_bad, r) - r)  # LAPACK's own
+    assert np.linalg.norm(M_bad @ x_bad - r) <= 10 * reference
+
+
+def test_mixed_and_double_precision_reach_the_same_certified_optimum():
+    P = MVUProblem.from_points(noisy_roll(80, 8), 5)
+    a = solve_ipm(P, schur_precision="double", tol_gap=1e-6, tol_violation=1e-6)
+    b = solve_ipm(P, schur_precision="mixed", tol_gap=1e-6, tol_violation=1e-6)
+    assert a.status == b.status == "optimal"
+    assert b.certificate.value == pytest.approx(a.certificate.value, rel=2e-6)
 
 
 def test_auto_falls_back_to_the_low_rank_method_when_the_ipm_stalls(monkeypatch):
