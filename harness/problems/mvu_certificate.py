@@ -26,7 +26,13 @@ slack (|w_e| <= 2 omega clipped)
     objective <= b.w            if mu >= 1 - omega, after scaling w when possible
 
 The relative gap |bound - value| / |bound| then certifies how far F is from optimal,
-whatever produced F and w.
+whatever produced F and w -- provided the value lies on the right side of the bound.
+A value *beyond* the bound (above it for maximum trace) is no small gap: the bound
+holds for every feasible K, so such an F is infeasible in a way its violation hides
+(with multipliers in the thousands a violation r moves <L(w), K> by r.w: for the K
+at hand tr K <= (b + r).w / mu, reported as ``candidate_bound``). Such a certificate
+is reported as *inconsistent* (``consistent=False``, ``gap=inf``), never as a gap;
+rounding of up to ``INCONSISTENCY_SLACK`` (relative) is tolerated.
 """
 
 from __future__ import annotations
@@ -49,9 +55,13 @@ __all__ = [
     "centred_extreme_eigenvalue",
     "trace_bound",
     "certify",
+    "INCONSISTENCY_SLACK",
 ]
 
 DENSE_MAX = 1500
+#: A value beyond the bound by more than this (relative) makes a certificate
+#: inconsistent; below it, the difference is rounding of a tight solve.
+INCONSISTENCY_SLACK = 1e-6
 
 
 def weighted_laplacian(n: int, edges: np.ndarray, w: np.ndarray) -> sp.csr_matrix:
@@ -127,6 +137,12 @@ class Certificate:
         ``|bound - value| / max(|bound|, |value|)`` (``inf`` without a bound).
     eigenvalue : float
         mu(w) (maximisation) or nu(w) (minimisation) of the multipliers used.
+    consistent : bool
+        False when the value lies beyond the bound by more than
+        ``INCONSISTENCY_SLACK`` (then ``gap`` is ``inf``).
+    candidate_bound : float
+        The same bound for the candidate itself, ``(b + r).w`` in place of ``b.w``
+        (r its residuals): what its own constraint values allow.
     """
 
     value: float
@@ -134,29 +150,35 @@ class Certificate:
     bound: float
     gap: float
     eigenvalue: float
+    consistent: bool = True
+    candidate_bound: float = float("nan")
 
     def as_dict(self) -> dict:
         return dataclasses.asdict(self)
 
 
-def _max_trace_bound(problem, w, T, guess):
+def _max_trace_bound(problem, w, T, guess, rhs):
     mu = centred_extreme_eigenvalue(weighted_laplacian(problem.n, problem.edges, w),
                                     guess=guess)
-    bw = float(problem.sq_lengths @ w)
-    bound = bw + T * max(0.0, 1.0 - mu)
-    if mu > 0:
-        bound = min(bound, bw / mu)
-    return bound, mu
+
+    def bound_for(b):
+        bw = float(b @ w)
+        bound = bw + T * max(0.0, 1.0 - mu)
+        return min(bound, bw / mu) if mu > 0 else bound
+
+    return bound_for(problem.sq_lengths), bound_for(rhs), mu
 
 
-def _min_trace_bound(problem, w, T, guess):
+def _min_trace_bound(problem, w, T, guess, rhs):
     nu = centred_extreme_eigenvalue(weighted_laplacian(problem.n, problem.edges, w),
                                     largest=True, guess=guess)
-    bw = float(problem.sq_lengths @ w)
-    bound = max(0.0, bw - T * max(0.0, nu - 1.0))
-    if nu > 0 and bw > 0:
-        bound = max(bound, bw / nu)
-    return bound, nu
+
+    def bound_for(b):
+        bw = float(b @ w)
+        bound = max(0.0, bw - T * max(0.0, nu - 1.0))
+        return max(bound, bw / nu) if nu > 0 and bw > 0 else bound
+
+    return bound_for(problem.sq_lengths), bound_for(rhs), nu
 
 
 def _slack_bound(problem, w, guess):
@@ -181,17 +203,22 @@ def certify(problem: MVUProblem, F: np.ndarray, w: np.ndarray,
     if w.shape != (problem.m,):
         raise ValueError(f"w must have one entry per edge ({problem.m}), got {w.shape}")
     value, violation = problem.objective(F), problem.violation(F)
+    rhs = problem.embedded_sq_lengths(F)  # b + r: what the candidate itself meets
     if problem.variant in ("equality", "inequality", "min_trace") and T is None:
         T = trace_bound(problem)
     if problem.variant == "equality":
-        bound, eig = _max_trace_bound(problem, w, T, F)
+        bound, own, eig = _max_trace_bound(problem, w, T, F, rhs)
     elif problem.variant == "inequality":
-        bound, eig = _max_trace_bound(problem, np.maximum(w, 0.0), T, F)
+        bound, own, eig = _max_trace_bound(problem, np.maximum(w, 0.0), T, F, rhs)
     elif problem.variant == "min_trace":
-        bound, eig = _min_trace_bound(problem, w, T, F)
+        bound, own, eig = _min_trace_bound(problem, w, T, F, rhs)
     else:
         bound, eig = _slack_bound(problem, w, F)
+        own = np.nan
     scale = max(abs(bound), abs(value), 1e-300)
-    gap = abs(bound - value) / scale if np.isfinite(bound) else np.inf
+    beyond = (value - bound) if problem.maximize else (bound - value)
+    consistent = not (np.isfinite(bound) and beyond > INCONSISTENCY_SLACK * scale)
+    gap = abs(bound - value) / scale if np.isfinite(bound) and consistent else np.inf
     return Certificate(value=value, violation=violation, bound=float(bound), gap=float(gap),
-                       eigenvalue=float(eig))
+                       eigenvalue=float(eig), consistent=bool(consistent),
+                       candidate_bound=float(own))

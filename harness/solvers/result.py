@@ -60,6 +60,13 @@ def judge(certificate: Certificate, tol_gap: float, tol_violation: float) -> tup
     """Status from the recomputed certificate alone."""
     if certificate.gap <= tol_gap and certificate.violation <= tol_violation:
         return "optimal", ""
+    if not certificate.consistent:
+        side = "above" if certificate.value > certificate.bound else "below"
+        return "inaccurate", (f"inconsistent certificate: value {certificate.value:.6g} "
+                              f"{side} the dual bound {certificate.bound:.6g} (the "
+                              f"candidate's own constraint values allow "
+                              f"{certificate.candidate_bound:.6g}), violation "
+                              f"{certificate.violation:.2e} (tol {tol_violation:g})")
     return "inaccurate", (f"certified gap {certificate.gap:.2e} (tol {tol_gap:g}), "
                           f"violation {certificate.violation:.2e} (tol {tol_violation:g})")
 

@@ -154,3 +154,23 @@ def test_auto_falls_back_to_the_low_rank_method_when_the_ipm_stalls(monkeypatch)
     res = nm.solve_native(P, time_limit=60.0)
     assert res.status == "optimal" and "rank" in res.history[0]  # the low-rank history
     assert nm.solve_native(P, time_limit=60.0, method="ipm") is stalled
+
+
+@pytest.mark.parametrize("variant, factor", [("equality", 1.05), ("min_trace", 0.95)])
+def test_a_value_beyond_the_bound_is_an_inconsistent_certificate(variant, factor):
+    from harness.solvers.result import judge
+
+    P = MVUProblem.from_points(noisy_roll(40, 3), 5, variant=variant)
+    res = solve_ipm(P, tol_gap=1e-7, tol_violation=1e-7)
+    good = mc.certify(P, res.F, res.w)
+    assert good.consistent and good.gap <= 1e-6
+    # the candidate's own bound ((b + r).w in place of b.w) holds for it
+    own = good.candidate_bound
+    assert (good.value <= own * (1 + 1e-9)) if P.maximize else (good.value >= own * (1 - 1e-9))
+    bad = mc.certify(P, factor * res.F, res.w)  # beyond the optimum: infeasible
+    beyond = bad.value > bad.bound if P.maximize else bad.value < bad.bound
+    assert beyond and not bad.consistent and bad.gap == np.inf
+    assert (bad.value <= bad.candidate_bound * (1 + 1e-9) if P.maximize
+            else bad.value >= bad.candidate_bound * (1 - 1e-9))
+    status, reason = judge(bad, tol_gap=1e-3, tol_violation=1.0)  # violation let through
+    assert status == "inaccurate" and reason.startswith("inconsistent certificate")
