@@ -29,7 +29,7 @@ import dataclasses
 import numpy as np
 from sklearn.neighbors import NearestNeighbors
 
-__all__ = ["MVUProblem", "clique_edges", "VARIANTS"]
+__all__ = ["MVUProblem", "clique_edges", "clique_graph", "VARIANTS"]
 
 VARIANTS = ("equality", "inequality", "slack", "min_trace")
 
@@ -41,6 +41,14 @@ def clique_edges(X: np.ndarray, n_neighbors: int) -> tuple[np.ndarray, np.ndarra
     in a clique is an edge. Edges are returned once each as ``(i, j)`` with
     ``i < j``, sorted, with ``b_e = |x_i - x_j|^2``. Memory O(n k^2); no n x n array.
     """
+    edges, b, _ = clique_graph(X, n_neighbors)
+    return edges, b
+
+
+def clique_graph(X: np.ndarray, n_neighbors: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`clique_edges` and the cliques themselves: ``(edges, b, groups)`` with
+    ``groups`` of shape (n, k + 1), row i = [i, its k nearest neighbours]."""
     X = np.asarray(X, dtype=np.float64)
     n = X.shape[0]
     nbrs = NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors(return_distance=False)
@@ -51,7 +59,7 @@ def clique_edges(X: np.ndarray, n_neighbors: int) -> tuple[np.ndarray, np.ndarra
     keys = np.unique(lo.astype(np.int64) * n + hi)
     edges = np.column_stack([keys // n, keys % n]).astype(np.int64)
     diff = X[edges[:, 0]] - X[edges[:, 1]]
-    return edges, np.einsum("ij,ij->i", diff, diff)
+    return edges, np.einsum("ij,ij->i", diff, diff), groups.astype(np.int64)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,6 +77,10 @@ class MVUProblem:
     variant : {"equality", "inequality", "slack", "min_trace"}
     omega : float
         Slack weight of the ``slack`` variant, in (0, 1).
+    cliques : ndarray of shape (n, k + 1), optional
+        The neighbourhoods the edges came from (row i = [i, its k neighbours]), set
+        by :meth:`from_points`; facial reduction
+        (:mod:`harness.problems.facial_reduction`) reads it. Not part of equality.
     """
 
     n: int
@@ -77,6 +89,7 @@ class MVUProblem:
     variant: str = "equality"
     omega: float = 0.9
     slack_pair_count: int = 2
+    cliques: np.ndarray | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
@@ -87,12 +100,15 @@ class MVUProblem:
             raise ValueError(f"edges must have shape (m, 2), got {self.edges.shape}")
         if len(self.edges) != len(self.sq_lengths):
             raise ValueError("edges and sq_lengths must have the same length")
+        if self.cliques is not None and (self.cliques.ndim != 2
+                                         or len(self.cliques) != self.n):
+            raise ValueError(f"cliques must have shape (n, k + 1), got {self.cliques.shape}")
 
     @classmethod
     def from_points(cls, X, n_neighbors: int, **kwargs) -> "MVUProblem":
         """Build the clique graph of ``X`` (3.1.4) and the problem on it."""
-        edges, b = clique_edges(X, n_neighbors)
-        return cls(n=len(X), edges=edges, sq_lengths=b, **kwargs)
+        edges, b, groups = clique_graph(X, n_neighbors)
+        return cls(n=len(X), edges=edges, sq_lengths=b, cliques=groups, **kwargs)
 
     @property
     def m(self) -> int:
