@@ -31,8 +31,11 @@ A value *beyond* the bound (above it for maximum trace) is no small gap: the bou
 holds for every feasible K, so such an F is infeasible in a way its violation hides
 (with multipliers in the thousands a violation r moves <L(w), K> by r.w: for the K
 at hand tr K <= (b + r).w / mu, reported as ``candidate_bound``). Such a certificate
-is reported as *inconsistent* (``consistent=False``, ``gap=inf``), never as a gap;
-rounding of up to ``INCONSISTENCY_SLACK`` (relative) is tolerated.
+is reported as *inconsistent* (``consistent=False``, ``gap=inf``), never as a gap.
+Up to ``INCONSISTENCY_SLACK`` (relative) beyond the bound is tolerated: rounding and
+the violation a solve may keep move the value that much (seen: Clarabel's min-trace
+optimum at n = 40 lies 1.0e-6 beyond its bound with violation 4.6e-9 and
+multipliers in the thousands); it is ten times below the default gap tolerance.
 """
 
 from __future__ import annotations
@@ -60,8 +63,9 @@ __all__ = [
 
 DENSE_MAX = 1500
 #: A value beyond the bound by more than this (relative) makes a certificate
-#: inconsistent; below it, the difference is rounding of a tight solve.
-INCONSISTENCY_SLACK = 1e-6
+#: inconsistent; below it, the difference is rounding or the small violation of a
+#: tight solve.
+INCONSISTENCY_SLACK = 1e-4
 
 
 def weighted_laplacian(n: int, edges: np.ndarray, w: np.ndarray) -> sp.csr_matrix:

@@ -534,4 +534,6 @@ def solve_ipm(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: floa
                           tol_gap, tol_violation)
     return NativeResult(F=run.F, w=run.w, status=status, certificate=final,
                         iterations=run.iterations, seconds=time.perf_counter() - t0,
-                        history=run.history)
+                        history=run.history,
+                        details={"method": "ipm", "schur_precision": precision,
+                                 "stopped": run.status})

@@ -44,7 +44,8 @@ def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_ga
     result = SolveResult("inaccurate", "", solver, F=F, w=native.w,
                          certificate=native.certificate,
                          solver_status=native.status, compile_seconds=0.0,
-                         solve_seconds=native.seconds, wall_seconds=wall)
+                         solve_seconds=native.seconds, wall_seconds=wall,
+                         details=dict(native.details))
     result.status, result.reason = judge(result.certificate, tol_gap, tol_violation)
     if native.status == "timeout" and result.status != "optimal":
         result.status = "timeout"

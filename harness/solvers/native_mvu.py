@@ -88,6 +88,9 @@ class NativeResult:
     history : list of dict
         One entry per outer iteration: time, value, violation, bound, gap, rank,
         sigma, mu, inner (Newton iterations).
+    details : dict
+        Plain facts about the solve for the record (e.g. ``{"method": "ipm"}``, and
+        ``"face"`` after facial reduction).
     """
 
     F: np.ndarray
@@ -97,6 +100,7 @@ class NativeResult:
     iterations: int
     seconds: float
     history: list
+    details: dict = dataclasses.field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------
@@ -839,4 +843,5 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
     final = certify(problem, F, w_cert, T=T * scale)
     status = final_status(final, status, tol_gap, tol_violation)
     return NativeResult(F=F, w=w_cert, status=status, certificate=final, iterations=it,
+                        details={"method": "lowrank"},
                         seconds=time.perf_counter() - t0, history=history)

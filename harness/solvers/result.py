@@ -32,6 +32,10 @@ class SolveResult:
     solver_status : str
         What the solver itself said (recorded, not trusted).
     compile_seconds, solve_seconds, wall_seconds : float
+    details : dict
+        Plain facts a solver reports about how it solved (e.g. the exposed face of
+        facial reduction: ``{"face": {"dimension": ..., "single_point": ...}}``);
+        recorded, never used to judge.
     """
 
     status: str
@@ -44,6 +48,7 @@ class SolveResult:
     compile_seconds: float = float("nan")
     solve_seconds: float = float("nan")
     wall_seconds: float = float("nan")
+    details: dict = dataclasses.field(default_factory=dict)
 
     def info(self) -> dict:
         """Plain values for a record."""
@@ -53,6 +58,7 @@ class SolveResult:
         if self.certificate is not None:
             out.update(self.certificate.as_dict())
         out["rank"] = None if self.F is None else int(self.F.shape[1])
+        out.update(self.details)
         return out
 
 
