@@ -119,9 +119,12 @@ def build(config: dict) -> pd.DataFrame:
         for i in range(3):
             row[f"input_pca_ev{i + 1}"] = pca[i] if i < len(pca) else math.nan
         row["locked"] = bool(row["ev3"] > threshold) if ok else pd.NA
+        face = solve.get("face") or {}
         row.update(kernel_trace=record.get("trace", math.nan),
                    solve_status=solve.get("status"), solve_gap=solve.get("gap"),
                    solve_violation=solve.get("violation"),
+                   face_dimension=face.get("dimension", math.nan),
+                   single_point=face.get("single_point", pd.NA),
                    wall_seconds=(record.get("timing") or {}).get("wall_seconds"))
         rows.append(row)
     frame = pd.DataFrame(rows)
@@ -253,6 +256,13 @@ def _choices(config: dict) -> list[str]:
         f"as input_pca_ev1-3 in the CSV) is what a locked roll reproduces.",
         f"Solver: {conf['solver']} (the thesis used an off-the-shelf SDP solver, CSDP, "
         f"3.1.7); every solve is certified by the harness (solve_status, solve_gap).",
+        "A second, exact reading of 'locks up' (native solver): the clique constraints "
+        "of noise-free data expose a face of the PSD cone that holds every feasible "
+        "kernel (facial reduction, harness.problems.facial_reduction). 'face dim' is its "
+        "dimension (n - 1 when nothing is exposed) and 'one point' says whether the "
+        "constraints leave a single feasible kernel on it (then it is the input's own "
+        "centred Gram: the SDP has nothing to unfold). Columns face_dimension and "
+        "single_point in the CSV.",
     ]
 
 
@@ -272,6 +282,10 @@ def write(config: dict) -> list:
         cells["λ/Σλ"] = " ".join(f"{getattr(row, f'ev{i + 1}'):.3f}"
                                   for i in range(conf["n_eigenvalues"]))
         cells["locked"] = "yes" if row.locked else "no"
+        cells["face dim"] = ("-" if pd.isna(row.face_dimension)
+                             else f"{int(row.face_dimension)}")
+        cells["one point"] = ("-" if pd.isna(row.single_point)
+                              else ("yes" if row.single_point else "no"))
         gap = "-" if row.solve_gap is None or pd.isna(row.solve_gap) else f"{row.solve_gap:.1e}"
         cells["solve"] = f"{row.solve_status}, gap {gap}"
         shown.append(cells)
