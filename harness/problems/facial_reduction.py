@@ -1,0 +1,298 @@
+"""Facial reduction of the MVU SDP from its cliques (thesis 3.1.4, 3.1.12).
+
+A clique C (a point and its k nearest neighbours, 3.1.4) has all its distances
+fixed, hence its centred Gram ``G_C = -1/2 J D_C J``. Inputs in R^d, d < k, give
+``G_C`` null vectors ``N_C`` orthogonal to 1, and every feasible K has ``K_C N_C =
+0``. So ``Y = sum_C E_C N_C N_C^T E_C^T`` is PSD with ``<Y, K> = 0`` for every
+feasible K, an *exposing vector* (Drusvyatskiy and Wolkowicz, "The many faces of
+degeneracy in conic optimization", 2017), and a Laplacian on the clique edges, ``Y =
+L(w_Y)``, ``b . w_Y = 0``. Every feasible K lies in the face ``{U Q U^T}``, U an
+orthonormal basis of ``null(Y)`` orthogonal to 1: the clique reduction of Krislock
+and Wolkowicz for sensor network localisation (SIAM J. Optim. 2010). Then the SDP
+has no interior (interior-point methods stall), and the "lock-up" of noise-free
+data (3.1.12) is this face being ``{X_c X_c^T}``. With noise a tolerance turns a
+near-null space into a guess (Cheung, Drusvyatskiy, Krislock, Wolkowicz, "Noisy
+Euclidean distance realization: robust facial reduction and the Pareto frontier",
+2017); the certificate of the full problem decides, with the reduced problem's
+multipliers lifted by :func:`lift_multipliers`. See ``shared/MVU_NOTES.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
+from scipy.sparse.linalg import eigsh, splu
+
+from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_certificate import centred_extreme_eigenvalue, weighted_laplacian
+
+__all__ = ["exposing_vector", "face_basis", "independent_edges", "FacialReduction",
+           "reduce", "remove_cross_term", "lift_multipliers", "REL_TOL", "FACE_TOL",
+           "DENSE_FACE_MAX", "QR_MAX_DIM", "T_GRID"]
+
+#: "Zero" eigenvalues, relative: of a clique Gram (:func:`exposing_vector`) and of
+#: L(w_Y) (:func:`face_basis`); dense eigh up to DENSE_FACE_MAX points; pivoted QR
+#: up to QR_MAX_DIM unknowns (:func:`independent_edges`); t (:func:`lift_multipliers`).
+REL_TOL, FACE_TOL, DENSE_FACE_MAX, QR_MAX_DIM = 1e-9, 1e-12, 4000, 2000
+T_GRID = 10.0 ** np.arange(0.0, 12.01, 0.5)
+
+
+def _edge_index(problem: MVUProblem, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Index of edge (i, j) (either order) in ``problem.edges`` (sorted, unique)."""
+    keys = problem.edges[:, 0].astype(np.int64) * problem.n + problem.edges[:, 1]
+    want = np.minimum(i, j).astype(np.int64) * problem.n + np.maximum(i, j)
+    pos = np.minimum(np.searchsorted(keys, want), len(keys) - 1)
+    if (keys[pos] != want).any():
+        raise ValueError("a clique pair is not an edge of the problem")
+    return pos
+
+
+def exposing_vector(problem: MVUProblem, rel_tol: float = REL_TOL
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The exposing vector ``w_Y`` (``Y = L(w_Y)``) from the clique Grams.
+
+    Parameters
+    ----------
+    problem : MVUProblem
+        With ``cliques`` (:meth:`MVUProblem.from_points` sets them).
+    rel_tol : float
+        An eigenvalue of ``G_C`` is zero when at most ``rel_tol`` times the largest
+        of that ``G_C``. ``G_C`` takes a few flops per entry from b: rounding moves
+        its eigenvalues by ~1e-15 of the largest. A genuine small eigenvalue is
+        ``(sigma / r)^2`` relative, ``sigma`` the spread off the clique's affine hull
+        and r its radius (curvature: ``(r / R)^2``, R the radius of curvature; noise:
+        its variance over r^2). 1e-9 calls a direction null only if the clique is
+        flat to ~3e-5 of its size, six orders above rounding.
+
+    Returns
+    -------
+    w_Y : ndarray of shape (m,)
+    nulls : ndarray of shape (n,)
+        Null vectors (orthogonal to 1) per clique, ``k - rank G_C``.
+    """
+    if problem.cliques is None:
+        raise ValueError("the problem has no cliques (build it with from_points)")
+    groups = np.asarray(problem.cliques)
+    n_c, size = groups.shape
+    a, c = np.triu_indices(size, 1)
+    idx = _edge_index(problem, groups[:, a], groups[:, c])  # (n_c, pairs)
+    D = np.zeros((n_c, size, size))
+    D[:, a, c] = D[:, c, a] = problem.sq_lengths[idx]
+    J = np.eye(size) - 1.0 / size
+    G = -0.25 * (J @ D @ J + np.swapaxes(J @ D @ J, 1, 2))
+    # the ones direction moved above the spectrum: never a null vector (batched eigh)
+    shift = 2.0 * np.trace(G, axis1=1, axis2=2) + 1e-300
+    lam, V = np.linalg.eigh(G + shift[:, None, None] / size)
+    null = lam[:, :-1] <= rel_tol * lam[:, -2:-1]  # lam[:, -1]: the ones direction
+    Vn = V[:, :, :-1] * null[:, None, :]
+    P = Vn @ np.swapaxes(Vn, 1, 2)  # sum of N N^T per clique
+    w_Y = np.bincount(idx.ravel(), weights=-P[:, a, c].ravel(), minlength=problem.m)
+    return w_Y, null.sum(axis=1)
+
+
+def _largest(L: sp.spmatrix) -> float:
+    """Largest eigenvalue of the PSD Laplacian L (Lanczos, deterministic start)."""
+    v0 = np.random.default_rng(0).standard_normal(L.shape[0])
+    return float(eigsh(L, k=1, which="LA", return_eigenvectors=False, tol=1e-6, v0=v0)[0])
+
+
+def _orth_complement(V: np.ndarray) -> np.ndarray:
+    """Orthonormal basis of span(V) with the ones direction projected out."""
+    Q, s, _ = np.linalg.svd(V - V.mean(axis=0), full_matrices=False)
+    return Q[:, s > 1e-8 * max(s.max(initial=0.0), 1e-300)]
+
+
+def face_basis(problem: MVUProblem, w_Y: np.ndarray, rel_tol: float = FACE_TOL,
+               dense_max: int = DENSE_FACE_MAX) -> np.ndarray:
+    """Orthonormal U (n x d_f, ``U^T 1 = 0``) spanning the eigenvectors of ``L(w_Y)``
+    on the complement of 1 with eigenvalue at most ``rel_tol`` times the largest.
+
+    Tolerance: on the noise-free Swiss roll (n = 1000) the null vectors of Y have
+    eigenvalues <= 6e-16 of the largest, the next 1e-11 (k = 5), 3e-10 (k = 6),
+    8e-10 (k = 7), 2e-9 (k = 8): weakly rigid directions. In the face they remove
+    the reduced problem's interior (measured: the interior-point method stalls at
+    k = 6, 7 with 1e-9); outside it they need a larger t in
+    :func:`lift_multipliers`. Hence 1e-12, above rounding only.
+
+    Dense ``scipy.linalg.eigh`` (the eigenvalues below the threshold only) up to
+    ``dense_max`` points (4000: 128 MB), then two steps of inverse iteration (one
+    sparse LU of ``L + 1e-12 |L| I``: eigh's vectors are only accurate to
+    ``eps |L| / gap``, 5e-8 here); above, 30 steps of subspace iteration with that
+    LU on a block of k = 8, 16, ... vectors until a Ritz value above the threshold
+    appears (``RuntimeError`` past k = 2000).
+    The face always holds the centred inputs (their Gram is feasible).
+    """
+    n = problem.n
+    if not np.any(w_Y):  # the whole complement
+        return _orth_complement(np.eye(n)[:, :-1])
+    L = weighted_laplacian(n, problem.edges, w_Y)
+    top = _largest(L)
+    thr = rel_tol * top
+    lu = splu(sp.csc_matrix(L + (1e-12 * top) * sp.identity(n)))
+    if n <= dense_max:
+        A = L.toarray() + 2.0 * top / n  # the ones direction moved above the spectrum
+        U = sla.eigh(A, subset_by_value=(-np.inf, thr), driver="evr")[1]
+        for _ in range(2):
+            U = _orth_complement(lu.solve(_orth_complement(U)))
+        return U
+    k, rng = 8, np.random.default_rng(0)
+    while k <= min(2000, n - 2):  # subspace iteration with the same LU, Rayleigh-Ritz
+        U = _orth_complement(rng.standard_normal((n, k)))
+        for _ in range(30):
+            U = _orth_complement(lu.solve(U))
+        lam, Z = np.linalg.eigh(U.T @ (L @ U))
+        if (lam > thr).any():
+            return _orth_complement(U @ Z[:, lam <= thr])
+        k *= 2
+    raise RuntimeError(f"face_basis: over {k // 2} eigenvalues of L(w_Y) below {thr:.3g}")
+
+
+def independent_edges(problem: MVUProblem, U: np.ndarray, rel_tol: float = 1e-5,
+                      max_dim: int = QR_MAX_DIM) -> tuple[np.ndarray, float]:
+    """A maximal linearly independent subset of the reduced constraints.
+
+    ``u_e^T Q u_e = b_e`` is linear in ``svec(Q)`` (d (d + 1) / 2 unknowns). Pivoted
+    QR of the transposed coefficient matrix (rows normalised) keeps the pivots with
+    ``|R_ii| > rel_tol |R_00|``: U is accurate to ~1e-7, so dependencies show as
+    pivots ~1e-7 (measured 2e-7, 3e-7 at k = 5; the next 6e-4). Returns the kept
+    edges and ``max |A_drop q - b_drop| / max b`` at the least-squares q of the kept
+    (the dropped must be implied; the certificate checks them anyway). Above
+    ``max_dim`` unknowns every edge is kept (residual NaN).
+    """
+    d = U.shape[1]
+    if d * (d + 1) // 2 > max_dim:
+        return np.arange(problem.m), float("nan")
+    u = U[problem.edges[:, 0]] - U[problem.edges[:, 1]]
+    a, c = np.triu_indices(d)
+    A = u[:, a] * u[:, c] * np.where(a == c, 1.0, np.sqrt(2.0))  # rows svec(u_e u_e^T)
+    norms = np.maximum(np.linalg.norm(A, axis=1), 1e-300)
+    _, R, piv = sla.qr((A / norms[:, None]).T, mode="economic", pivoting=True)
+    diag = np.abs(np.diag(R))
+    rank = int((diag > rel_tol * diag[0]).sum()) if len(diag) else 0
+    kept = np.sort(piv[:rank])
+    dropped = np.setdiff1d(np.arange(problem.m), kept)
+    if len(dropped) == 0 or rank == 0:
+        return kept, 0.0
+    q = np.linalg.lstsq(A[kept], problem.sq_lengths[kept], rcond=None)[0]
+    res = np.abs(A[dropped] @ q - problem.sq_lengths[dropped]).max()
+    return kept, float(res / problem.sq_lengths.max())
+
+
+@dataclasses.dataclass
+class FacialReduction:
+    """The face ``{U Q U^T}`` holding every feasible K, and what found it.
+
+    Attributes
+    ----------
+    U : ndarray of shape (n, d_f) or None
+        Orthonormal, ``U^T 1 = 0``, ``d_f = face_dim``; None if ``d_f = n - 1``.
+    w_Y : ndarray of shape (m,)
+        The exposing vector, ``L(w_Y) U = 0``; ``y_top`` the largest eigenvalue of
+        ``L(w_Y)``; ``clique_nulls`` null vectors per clique (min, median, max, count).
+    kept, dropped_residual : ndarray of int, float
+        :func:`independent_edges`.
+    """
+
+    U: np.ndarray | None
+    w_Y: np.ndarray
+    kept: np.ndarray
+    face_dim: int
+    dropped_residual: float
+    clique_nulls: dict
+    seconds: float
+    y_top: float = 0.0
+
+
+def reduce(problem: MVUProblem, rel_tol: float = REL_TOL,
+           face_tol: float = FACE_TOL) -> FacialReduction:
+    """:func:`exposing_vector`, :func:`face_basis`, :func:`independent_edges`."""
+    t0 = time.perf_counter()
+    w_Y, nulls = exposing_vector(problem, rel_tol)
+    U = face_basis(problem, w_Y, face_tol) if np.any(w_Y) else None
+    if U is None or U.shape[1] == problem.n - 1:
+        U, kept, res = None, np.arange(problem.m), 0.0
+    else:
+        kept, res = independent_edges(problem, U)
+    top = _largest(weighted_laplacian(problem.n, problem.edges, w_Y)) if np.any(w_Y) else 0.
+    return FacialReduction(
+        U=U, w_Y=w_Y, kept=kept, face_dim=problem.n - 1 if U is None else U.shape[1],
+        dropped_residual=res, seconds=time.perf_counter() - t0, y_top=top,
+        clique_nulls={"min": int(nulls.min()), "median": float(np.median(nulls)),
+                      "max": int(nulls.max()), "with_nulls": int((nulls > 0).sum())})
+
+
+def remove_cross_term(problem: MVUProblem, reduction: FacialReduction, w: np.ndarray,
+                      F: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+    """``w + dw`` with ``L(w + dw) V = V V^T L(w) V``, V = range(F F^T) (the face
+    basis U without F): the block of ``L(w)`` between V and the rest removed.
+
+    At an optimum ``K = V S V^T`` the slack ``L(w) - I`` vanishes on V, so ``L(w) +
+    t Y - I`` is PSD for some t only if that block is zero (Schur complement;
+    measured: otherwise no t certifies the noise-free roll); ``b . dw = <L(dw), K> =
+    0``. ``dw -> L(dw) V`` is the transposed rigidity matrix of the framework V:
+    min-norm dw by the normal equations (sparse LU of ``M M^T + 1e-12 max(diag) I``,
+    three refinement steps), exact when V is infinitesimally rigid. Returns w + dw
+    and the relative residual.
+    """
+    V = reduction.U
+    if F is not None:  # range of K: eigenvalues above 1e-7 of the largest (IPM: ~1e-10)
+        V, sv, _ = np.linalg.svd(F - F.mean(axis=0), full_matrices=False)
+        V = V[:, (sv > 0) & (sv**2 > 1e-7 * sv[0] ** 2)]
+    if V.shape[1] == 0:
+        return w, 0.0
+    (n, d), (i, j), e = V.shape, problem.edges.T, np.arange(problem.m)
+    g = V[i] - V[j]
+    rows = np.concatenate([i[:, None] * d + np.arange(d), j[:, None] * d + np.arange(d)])
+    M = sp.csr_matrix((np.concatenate([g, -g]).ravel(),
+                       (rows.ravel(), np.repeat(np.concatenate([e, e]), d))),
+                      shape=(n * d, problem.m))
+    A = (M @ M.T).tocsc()
+    lu = splu((A + 1e-12 * float(A.diagonal().max()) * sp.identity(n * d)).tocsc())
+    LV = weighted_laplacian(n, problem.edges, w) @ V
+    r = (V @ (V.T @ LV) - LV).ravel()
+    y = lu.solve(r)
+    for _ in range(3):
+        y += lu.solve(r - A @ y)
+    dw = M.T @ y
+    return w + dw, float(np.linalg.norm(M @ dw - r) / max(np.linalg.norm(r), 1e-300))
+
+
+def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndarray,
+                     F: np.ndarray | None = None, slack: float = 1e-6,
+                     max_rounding: float = 1e-5) -> tuple[np.ndarray, float]:
+    """Multipliers of the full problem from those of the reduced one (full length,
+    zero off the kept edges) and the candidate F: returns ``(w_lifted, t)``.
+
+    :func:`remove_cross_term`, then maximum trace: ``w + t w_Y`` with the smallest t
+    of ``T_GRID`` giving ``mu >= 1 - slack`` (``centred_extreme_eigenvalue``);
+    minimum trace: ``w - t w_Y`` with ``nu <= 1 + slack``. mu is nondecreasing in t
+    (Y is PSD) but computed with an error ~``eps t lambda_max(Y)`` (measured: mu
+    falls by 4e-5 from t = 1e9 to 1e10 at lambda_max(Y) = 17, reads 1.00002 at 1e11),
+    so only t with ``eps t lambda_max(Y) <= max_rounding`` are tried: integer
+    exponents, then the half step below. Without a working t the best one tried is
+    returned (the certificate then says so).
+    """
+    w, _ = remove_cross_term(problem, reduction, np.asarray(w, dtype=np.float64), F)
+    sign = 1.0 if problem.maximize else -1.0
+    scores = {}
+
+    def at(i):  # >= 0 when the bound holds
+        if i not in scores:
+            L = weighted_laplacian(problem.n, problem.edges,
+                                   w + sign * T_GRID[i] * reduction.w_Y)
+            scores[i] = (centred_extreme_eigenvalue(L) - (1.0 - slack) if problem.maximize
+                         else (1.0 + slack) - centred_extreme_eigenvalue(L, largest=True))
+        return scores[i]
+
+    eps_top = np.finfo(float).eps * max(reduction.y_top, 1e-300)
+    usable = max(1, int(np.searchsorted(T_GRID, max_rounding / eps_top, side="right")))
+    first = next((i for i in [*range(0, usable, 2), usable - 1] if at(i) >= 0), None)
+    if first is None:
+        i = max(scores, key=scores.get)
+    else:
+        i = first - 1 if first % 2 == 0 and first > 0 and at(first - 1) >= 0 else first
+    return w + sign * T_GRID[i] * reduction.w_Y, float(T_GRID[i])
