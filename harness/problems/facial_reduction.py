@@ -13,9 +13,8 @@ has no interior (interior-point methods stall), and the "lock-up" of noise-free
 data (3.1.12) is this face being ``{X_c X_c^T}``. With noise a tolerance turns a
 near-null space into a guess (Cheung, Drusvyatskiy, Krislock, Wolkowicz, "Noisy
 Euclidean distance realization: robust facial reduction and the Pareto frontier",
-2017); the certificate of the full problem decides, with the reduced problem's
-multipliers lifted by :func:`lift_multipliers`. See ``shared/MVU_NOTES.md``.
-"""
+2017); the full problem's certificate decides, the reduced problem's multipliers
+lifted by :func:`lift_multipliers` (``shared/MVU_NOTES.md``, "Facial reduction")."""
 
 from __future__ import annotations
 
@@ -72,7 +71,7 @@ def exposing_vector(problem: MVUProblem, rel_tol: float = REL_TOL
     -------
     w_Y : ndarray of shape (m,)
     nulls : ndarray of shape (n,)
-        Null vectors (orthogonal to 1) per clique, ``k - rank G_C``.
+        Null vectors (orthogonal to 1) per clique.
     """
     if problem.cliques is None:
         raise ValueError("the problem has no cliques (build it with from_points)")
@@ -96,8 +95,8 @@ def exposing_vector(problem: MVUProblem, rel_tol: float = REL_TOL
 
 def _largest(L: sp.spmatrix) -> float:
     """Largest eigenvalue of the PSD Laplacian L (Lanczos, deterministic start)."""
-    v0 = np.random.default_rng(0).standard_normal(L.shape[0])
-    return float(eigsh(L, k=1, which="LA", return_eigenvectors=False, tol=1e-6, v0=v0)[0])
+    return float(eigsh(L, k=1, which="LA", return_eigenvectors=False, tol=1e-6,
+                       v0=np.random.default_rng(0).standard_normal(L.shape[0]))[0])
 
 
 def _orth_complement(V: np.ndarray) -> np.ndarray:
@@ -163,8 +162,7 @@ def independent_edges(problem: MVUProblem, U: np.ndarray, rel_tol: float = 1e-5,
     (the dropped must be implied; the certificate checks them anyway). Above
     ``max_dim`` unknowns every edge is kept (residual NaN).
     """
-    d = U.shape[1]
-    if d * (d + 1) // 2 > max_dim:
+    if (d := U.shape[1]) * (d + 1) // 2 > max_dim:
         return np.arange(problem.m), float("nan")
     u = U[problem.edges[:, 0]] - U[problem.edges[:, 1]]
     a, c = np.triu_indices(d)
@@ -194,7 +192,7 @@ class FacialReduction:
         The exposing vector, ``L(w_Y) U = 0``; ``y_top`` the largest eigenvalue of
         ``L(w_Y)``; ``clique_nulls`` null vectors per clique (min, median, max, count).
     kept, dropped_residual : ndarray of int, float
-        :func:`independent_edges`.
+        :func:`independent_edges`; ``seconds`` the time :func:`reduce` took.
     """
 
     U: np.ndarray | None
@@ -209,9 +207,13 @@ class FacialReduction:
 
 def reduce(problem: MVUProblem, rel_tol: float = REL_TOL,
            face_tol: float = FACE_TOL) -> FacialReduction:
-    """:func:`exposing_vector`, :func:`face_basis`, :func:`independent_edges`."""
+    """:func:`exposing_vector`, :func:`face_basis`, :func:`independent_edges`
+    (nothing reduced when the problem has no cliques)."""
     t0 = time.perf_counter()
-    w_Y, nulls = exposing_vector(problem, rel_tol)
+    if problem.cliques is None:
+        w_Y, nulls = np.zeros(problem.m), np.zeros(1, dtype=int)
+    else:
+        w_Y, nulls = exposing_vector(problem, rel_tol)
     U = face_basis(problem, w_Y, face_tol) if np.any(w_Y) else None
     if U is None or U.shape[1] == problem.n - 1:
         U, kept, res = None, np.arange(problem.m), 0.0
@@ -245,9 +247,8 @@ def remove_cross_term(problem: MVUProblem, reduction: FacialReduction, w: np.nda
     if V.shape[1] == 0:
         return w, 0.0
     (n, d), (i, j), e = V.shape, problem.edges.T, np.arange(problem.m)
-    g = V[i] - V[j]
     rows = np.concatenate([i[:, None] * d + np.arange(d), j[:, None] * d + np.arange(d)])
-    M = sp.csr_matrix((np.concatenate([g, -g]).ravel(),
+    M = sp.csr_matrix((np.concatenate([V[i] - V[j], V[j] - V[i]]).ravel(),
                        (rows.ravel(), np.repeat(np.concatenate([e, e]), d))),
                       shape=(n * d, problem.m))
     A = (M @ M.T).tocsc()
@@ -255,7 +256,7 @@ def remove_cross_term(problem: MVUProblem, reduction: FacialReduction, w: np.nda
     LV = weighted_laplacian(n, problem.edges, w) @ V
     r = (V @ (V.T @ LV) - LV).ravel()
     y = lu.solve(r)
-    for _ in range(3):
+    for _ in range(3):  # iterative refinement
         y += lu.solve(r - A @ y)
     dw = M.T @ y
     return w + dw, float(np.linalg.norm(M @ dw - r) / max(np.linalg.norm(r), 1e-300))
@@ -264,8 +265,8 @@ def remove_cross_term(problem: MVUProblem, reduction: FacialReduction, w: np.nda
 def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndarray,
                      F: np.ndarray | None = None, slack: float = 1e-6,
                      max_rounding: float = 1e-5) -> tuple[np.ndarray, float]:
-    """Multipliers of the full problem from those of the reduced one (full length,
-    zero off the kept edges) and the candidate F: returns ``(w_lifted, t)``.
+    """``(w_lifted, t)``: multipliers of the full problem from the reduced one's w
+    (full length, zero off the kept edges) and the candidate F.
 
     :func:`remove_cross_term`, then maximum trace: ``w + t w_Y`` with the smallest t
     of ``T_GRID`` giving ``mu >= 1 - slack`` (``centred_extreme_eigenvalue``);
