@@ -1,7 +1,12 @@
 """A native low-rank solver for the MVU SDP (thesis 3.1.4, 3.1.6, 3.1.11) with a
 certified gap.
 
-:func:`solve_native` with ``method="auto"`` (the default) hands every problem whose
+:func:`solve_native` first tries *facial reduction* (``facial="auto"``, equality and
+minimum-trace variants; :mod:`harness.problems.facial_reduction`,
+:mod:`harness.solvers.mvu_facial`): where the cliques of the data expose a proper face
+of the PSD cone (noise-free, locked graphs: no interior, where interior-point methods
+stall), the reduced problem is solved on that face and certified on the full one.
+Otherwise ``method="auto"`` (the default) hands every problem whose
 interior-point iteration fits the memory budget (:func:`harness.solvers.mvu_ipm.schur_bytes`:
 the m x m Schur matrix; the default budget of 8 GiB admits about n = 3900 at k = 5) to
 the interior-point method of :mod:`harness.solvers.mvu_ipm` (falling back to this
@@ -52,16 +57,20 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from harness.problems.mvu import MVUProblem
+from harness.problems.facial_reduction import QR_MAX_DIM, FacialReduction
+from harness.problems.facial_reduction import reduce as reduce_to_face
 from harness.problems.mvu_certificate import Certificate, certify, trace_bound
 from harness.problems.sparse_inertia import bottom_at_least, certified_bottom
 from harness.solvers.mvu_ipm import (IPM_MEMORY_BUDGET, IPM_VARIANTS, MIXED_FROM_M,
                                      schur_bytes, solve_ipm)
+from harness.solvers.mvu_facial import FACIAL_VARIANTS, solve_facial
 from harness.solvers.result import final_status
 
 __all__ = ["NativeResult", "solve_native", "starts_lowrank", "SUPPORTED_VARIANTS",
-           "METHODS", "ipm_fits"]
+           "METHODS", "ipm_fits", "face_details", "FACIAL_MODES"]
 
 SUPPORTED_VARIANTS = ("equality", "inequality", "min_trace")
+FACIAL_MODES = ("auto", "off")
 _DENSE_EIG_MAX = 800  # up to this n the eigen-check uses a dense eigensolver
 METHODS = ("auto", "lowrank", "ipm")
 
@@ -661,6 +670,19 @@ def _initial_factor(ops, b, problem_n, init, n_basis, seed, maximize):
     return _centre(_variational_start(ops, b, n_basis, seed))
 
 
+def face_details(problem: MVUProblem, reduction: FacialReduction) -> dict:
+    """Plain facts of a facial reduction for the record: the face's dimension (n - 1:
+    nothing exposed), the edges kept, and whether the feasible set is a single point
+    (the kept constraints determine Q of K = U Q U^T: as many independent ones as
+    Q has entries, d (d + 1) / 2)."""
+    d = int(reduction.face_dim)
+    entries = d * (d + 1) // 2
+    single = bool(d < problem.n - 1 and entries <= QR_MAX_DIM
+                  and len(reduction.kept) == entries)
+    return {"dimension": d, "ambient": problem.n - 1, "kept_edges": int(len(reduction.kept)),
+            "single_point": single, "seconds": float(reduction.seconds)}
+
+
 def ipm_fits(problem: MVUProblem, memory_budget: float = IPM_MEMORY_BUDGET) -> bool:
     """Whether the interior-point iteration of ``problem`` fits ``memory_budget``
     bytes (:func:`harness.solvers.mvu_ipm.schur_bytes`, at the Schur precision the
@@ -685,7 +707,8 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
                  max_outer: int = 60, init: np.ndarray | None = None,
                  extra_columns: int = 4, max_inner: int = 200,
                  segment: int = 40, method: str = "auto",
-                 memory_budget: float = IPM_MEMORY_BUDGET) -> NativeResult:
+                 memory_budget: float = IPM_MEMORY_BUDGET,
+                 facial: str = "auto") -> NativeResult:
     """Solve the MVU SDP natively with a certified optimality gap.
 
     Parameters
@@ -739,6 +762,9 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
         only updated after an accurate solve that passed the check (HALLaR's rule).
     memory_budget : float
         Bytes the interior-point iteration may use (``"auto"`` and ``"ipm"``).
+    facial : {"auto", "off"}
+        ``"auto"``: facial reduction first (equality and min_trace, methods ``"auto"``
+        and ``"ipm"``); the result's ``details["face"]`` says what was exposed.
 
     Returns
     -------
@@ -749,6 +775,31 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
                          f"got {problem.variant!r}")
     if method not in METHODS:
         raise ValueError(f"method={method!r} is not one of {METHODS}")
+    if facial not in FACIAL_MODES:
+        raise ValueError(f"facial={facial!r} is not one of {FACIAL_MODES}")
+    face = None
+    if facial == "auto" and method != "lowrank" and problem.variant in FACIAL_VARIANTS:
+        t_face = time.perf_counter()
+        reduction = reduce_to_face(problem)
+        face = face_details(problem, reduction)
+        if reduction.face_dim < problem.n - 1:
+            reduced = solve_facial(problem, tol_gap=tol_gap, tol_violation=tol_violation,
+                                   time_limit=time_limit, reduction=reduction,
+                                   verbose=verbose)
+            reduced.details.update(method="facial", face=face)
+            left = time_limit - (time.perf_counter() - t_face)
+            if reduced.status == "optimal" or left <= 0:
+                return reduced
+            # the certificate rejects the face (e.g. too loose a tolerance on noisy
+            # data): the full problem gets the time left
+            full = solve_native(problem, rank=rank, tol_gap=tol_gap,
+                                tol_violation=tol_violation, time_limit=left, seed=seed,
+                                verbose=verbose, n_basis=n_basis, sigma0=sigma0,
+                                max_outer=max_outer, init=init, extra_columns=extra_columns,
+                                max_inner=max_inner, segment=segment, method=method,
+                                memory_budget=memory_budget, facial="off")
+            full.details["face"] = face
+            return full if _better_result(full, reduced, tol_violation) else reduced
     if not starts_lowrank(problem, method, memory_budget):
         t_ipm = time.perf_counter()
         ipm = solve_ipm(problem, tol_gap=tol_gap, tol_violation=tol_violation,
