@@ -23,7 +23,7 @@ import os
 
 from threadpoolctl import threadpool_limits
 
-from benchmarks.common import BLAS_THREADS
+from benchmarks.common import BLAS_THREADS, OneSample
 from harness.problems.mvu import MVUProblem
 from harness.solvers.mvu_solve import solve_mvu
 from harness.timelimit import in_this_process
@@ -46,16 +46,11 @@ def _solve(problem):
                          tol_violation=1e-4)
 
 
-class MVUKSweep:
+class MVUKSweep(OneSample):
     """One native MVU solve per k on the noise-free roll: time, face, gap."""
 
     params = [KS]
     param_names = ["k"]
-    number = 1
-    repeat = 1
-    rounds = 1
-    min_run_count = 1
-    warmup_time = 0.0
     timeout = TIME_LIMIT + 120
 
     def setup_cache(self):

@@ -46,7 +46,7 @@ in one run: native 0.33 / 0.57 s, Clarabel 27.5 / 41.4 s (72-83x)::
 
 from threadpoolctl import threadpool_limits
 
-from benchmarks.common import BLAS_THREADS, MVU_BACKENDS, MVU_SIZES
+from benchmarks.common import BLAS_THREADS, MVU_BACKENDS, MVU_SIZES, OneSample
 from harness.solver_points import SolverPoint, build_problem, point_params, solve_point
 from harness.solvers import backend_status
 from harness.solvers.mvu_solve import MVU_SOLVERS, solve_mvu
@@ -85,16 +85,11 @@ def _key(backend, n):
     return f"{backend}:{n}"
 
 
-class MVUSolvers:
+class MVUSolvers(OneSample):
     """One certified MVU solve per backend and size: time, memory, gap, violation."""
 
     params = [BACKENDS, SIZES]
     param_names = ["backend", "n"]
-    number = 1
-    repeat = 1
-    rounds = 1
-    min_run_count = 1
-    warmup_time = 0.0
     timeout = TIME_LIMIT + 120
 
     def setup_cache(self):

@@ -25,6 +25,17 @@ LMNN_SIZES = tuple(int(s) for s in os.environ.get("HARNESS_BENCH_LMNN_SIZES",
                                                   "2000,8000").split(","))
 
 
+class OneSample:
+    """asv timing settings for benchmarks whose one call is a whole solve (seconds to
+    minutes): one sample, no repeats, no warm-up. Subclasses set ``timeout``."""
+
+    number = 1
+    repeat = 1
+    rounds = 1
+    min_run_count = 1
+    warmup_time = 0.0
+
+
 def mnist_like(n, d=164, n_classes=10, seed=0, n_modes=4, separation=4.0):
     """Seeded synthetic stand-in with MNIST's shape after PCA (``n x d``, 10 classes).
 
