@@ -21,7 +21,7 @@ import numpy as np
 from harness.problems import facial_reduction as fr
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify, trace_bound
-from harness.solvers.result import final_status, judge
+from harness.solvers.result import NativeResult, final_status, judge
 
 __all__ = ["solve_facial", "FACIAL_VARIANTS"]
 
@@ -54,7 +54,7 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
 
     Returns
     -------
-    harness.solvers.native_mvu.NativeResult or None
+    harness.solvers.result.NativeResult or None
         ``None`` for the variants ``inequality`` and ``slack`` (strictly feasible:
         nothing to reduce) and when the face is the whole complement of 1
         (``d_f = n - 1``). Otherwise F (n x p), the lifted multipliers w (m), the
@@ -63,7 +63,6 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
         checked) ``t``; the last entry carries the reduction's summary.
     """
     from harness.solvers.mvu_ipm import IPMRun, run_ipm
-    from harness.solvers.native_mvu import NativeResult
 
     if problem.variant not in FACIAL_VARIANTS:
         return None

@@ -61,7 +61,7 @@ from scipy.linalg import lapack
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify, trace_bound, weighted_laplacian
 from harness.solvers._mvu_schur_kernel import numba_threads_like_blas, schur_matrix
-from harness.solvers.result import final_status, judge
+from harness.solvers.result import NativeResult, final_status, judge
 
 __all__ = ["solve_ipm", "run_ipm", "IPMRun", "IPM_VARIANTS", "IPM_MEMORY_BUDGET",
            "schur_bytes", "SCHUR_PRECISIONS"]
@@ -513,11 +513,10 @@ def solve_ipm(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: floa
 
     Returns
     -------
-    harness.solvers.native_mvu.NativeResult
+    harness.solvers.result.NativeResult
         ``F`` (n x p, ``K = F F^T``), ``w`` (the certificate multipliers), status
         "optimal" / "inaccurate" / "timeout" from the recomputed certificate.
     """
-    from harness.solvers.native_mvu import NativeResult
 
     if problem.variant not in IPM_VARIANTS:
         raise ValueError(f"solve_ipm supports the variants {IPM_VARIANTS}, got "

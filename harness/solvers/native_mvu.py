@@ -48,7 +48,6 @@ squared edge lengths, ``r_e = |y_i - y_j|^2 - b_e``, ``L(w) = B^T diag(w) B``.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 import warnings
 
@@ -64,7 +63,7 @@ from harness.problems.sparse_inertia import bottom_at_least, certified_bottom
 from harness.solvers.mvu_ipm import (IPM_MEMORY_BUDGET, IPM_VARIANTS, MIXED_FROM_M,
                                      schur_bytes, solve_ipm)
 from harness.solvers.mvu_facial import FACIAL_VARIANTS, solve_facial
-from harness.solvers.result import final_status
+from harness.solvers.result import NativeResult, final_status
 
 __all__ = ["NativeResult", "solve_native", "starts_lowrank", "SUPPORTED_VARIANTS",
            "METHODS", "ipm_fits", "face_details", "FACIAL_MODES"]
@@ -73,43 +72,6 @@ SUPPORTED_VARIANTS = ("equality", "inequality", "min_trace")
 FACIAL_MODES = ("auto", "off")
 _DENSE_EIG_MAX = 800  # up to this n the eigen-check uses a dense eigensolver
 METHODS = ("auto", "lowrank", "ipm")
-
-
-@dataclasses.dataclass
-class NativeResult:
-    """Outcome of :func:`solve_native`.
-
-    Attributes
-    ----------
-    F : ndarray of shape (n, p)
-        Centred low-rank factor, ``K = F F^T``.
-    w : ndarray of shape (m,)
-        Edge multipliers (the dual certificate; ``w >= 0`` for ``inequality``).
-    status : {"optimal", "inaccurate", "timeout"}
-        "optimal" only if the recomputed certificate meets both tolerances.
-    certificate : Certificate
-        :func:`harness.problems.mvu_certificate.certify` of ``(F, w)``, recomputed
-        at the end from the problem data.
-    iterations : int
-        Outer (multiplier) iterations.
-    seconds : float
-        Wall-clock time including the final certificate.
-    history : list of dict
-        One entry per outer iteration: time, value, violation, bound, gap, rank,
-        sigma, mu, inner (Newton iterations).
-    details : dict
-        Plain facts about the solve for the record (e.g. ``{"method": "ipm"}``, and
-        ``"face"`` after facial reduction).
-    """
-
-    F: np.ndarray
-    w: np.ndarray
-    status: str
-    certificate: Certificate
-    iterations: int
-    seconds: float
-    history: list
-    details: dict = dataclasses.field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------

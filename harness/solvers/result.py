@@ -8,7 +8,7 @@ import numpy as np
 
 from harness.problems.mvu_certificate import Certificate
 
-__all__ = ["STATUSES", "SolveResult", "judge", "final_status"]
+__all__ = ["STATUSES", "SolveResult", "NativeResult", "judge", "final_status"]
 
 STATUSES = ("optimal", "inaccurate", "infeasible", "failed", "timeout", "skipped")
 
@@ -84,3 +84,40 @@ def final_status(certificate: Certificate, status: str, tol_gap: float,
     if judge(certificate, tol_gap, tol_violation)[0] == "optimal":
         return "optimal"
     return "inaccurate" if status == "optimal" else status
+
+
+@dataclasses.dataclass
+class NativeResult:
+    """Outcome of :func:`solve_native`.
+
+    Attributes
+    ----------
+    F : ndarray of shape (n, p)
+        Centred low-rank factor, ``K = F F^T``.
+    w : ndarray of shape (m,)
+        Edge multipliers (the dual certificate; ``w >= 0`` for ``inequality``).
+    status : {"optimal", "inaccurate", "timeout"}
+        "optimal" only if the recomputed certificate meets both tolerances.
+    certificate : Certificate
+        :func:`harness.problems.mvu_certificate.certify` of ``(F, w)``, recomputed
+        at the end from the problem data.
+    iterations : int
+        Outer (multiplier) iterations.
+    seconds : float
+        Wall-clock time including the final certificate.
+    history : list of dict
+        One entry per outer iteration: time, value, violation, bound, gap, rank,
+        sigma, mu, inner (Newton iterations).
+    details : dict
+        Plain facts about the solve for the record (e.g. ``{"method": "ipm"}``, and
+        ``"face"`` after facial reduction).
+    """
+
+    F: np.ndarray
+    w: np.ndarray
+    status: str
+    certificate: Certificate
+    iterations: int
+    seconds: float
+    history: list
+    details: dict = dataclasses.field(default_factory=dict)
