@@ -25,6 +25,10 @@ min trace
 slack (|w_e| <= 2 omega clipped)
     objective <= b.w            if mu >= 1 - omega, after scaling w when possible
 
+mu and nu are read with a rounding margin (:func:`rounding_margin`, eps ||L(w)||):
+a computed eigenvalue is that of a matrix within rounding of L(w), so the bound
+never claims more than the arithmetic resolves (it matters only for huge w).
+
 The relative gap |bound - value| / |bound| then certifies how far F is from optimal,
 whatever produced F and w -- provided the value lies on the right side of the bound.
 A value *beyond* the bound (above it for maximum trace) is no small gap: the bound
@@ -56,6 +60,7 @@ __all__ = [
     "Certificate",
     "weighted_laplacian",
     "centred_extreme_eigenvalue",
+    "rounding_margin",
     "trace_bound",
     "certify",
     "INCONSISTENCY_SLACK",
@@ -161,9 +166,22 @@ class Certificate:
         return dataclasses.asdict(self)
 
 
+def rounding_margin(L: sp.spmatrix) -> float:
+    """``eps ||L||_inf``: how far rounding can move a computed eigenvalue of L.
+
+    Dense ``eigh`` and the LDL^T inertia of :mod:`~harness.problems.sparse_inertia`
+    are backward stable: a computed eigenvalue is exact for ``L + E``, ``|E|`` a
+    modest multiple of ``eps ||L||_2 <= eps ||L||_inf``. Negligible for a solver's
+    multipliers (``||L|| ~ 1e3-1e6``: 1e-13 to 1e-10); it matters for lifted facial
+    reduction multipliers ``w + t w_Y`` with ``t ~ 1e12``, where it is 1e-3
+    (:func:`harness.problems.facial_reduction.lift_multipliers`).
+    """
+    return float(np.finfo(float).eps * abs(L).sum(axis=1).max()) if L.nnz else 0.0
+
+
 def _max_trace_bound(problem, w, T, guess, rhs):
-    mu = centred_extreme_eigenvalue(weighted_laplacian(problem.n, problem.edges, w),
-                                    guess=guess)
+    L = weighted_laplacian(problem.n, problem.edges, w)
+    mu = centred_extreme_eigenvalue(L, guess=guess) - rounding_margin(L)
 
     def bound_for(b):
         bw = float(b @ w)
@@ -174,8 +192,8 @@ def _max_trace_bound(problem, w, T, guess, rhs):
 
 
 def _min_trace_bound(problem, w, T, guess, rhs):
-    nu = centred_extreme_eigenvalue(weighted_laplacian(problem.n, problem.edges, w),
-                                    largest=True, guess=guess)
+    L = weighted_laplacian(problem.n, problem.edges, w)
+    nu = centred_extreme_eigenvalue(L, largest=True, guess=guess) + rounding_margin(L)
 
     def bound_for(b):
         bw = float(b @ w)
@@ -188,8 +206,8 @@ def _min_trace_bound(problem, w, T, guess, rhs):
 def _slack_bound(problem, w, guess):
     cap = problem.slack_pair_count * problem.omega
     w = np.clip(w, -cap, cap)
-    mu = centred_extreme_eigenvalue(weighted_laplacian(problem.n, problem.edges, w),
-                                    guess=guess)
+    L = weighted_laplacian(problem.n, problem.edges, w)
+    mu = centred_extreme_eigenvalue(L, guess=guess) - rounding_margin(L)
     need = 1.0 - problem.omega
     if mu >= need:
         return float(problem.sq_lengths @ w), mu

@@ -194,3 +194,50 @@ def test_a_wrong_face_is_caught_by_the_full_certificate(rel_tol):
     cert = mc.certify(P, res.F, res.w)
     assert res.status != "optimal"
     assert cert.violation > 1e-2 or cert.gap > 1e-2, cert
+
+
+def test_exposure_is_exact_only_where_the_cliques_are_flat():
+    # noise-free: b . w_Y is the sum of the clique eigenvalues called null, ~1e-17
+    red = fr.reduce(MVUProblem.from_points(_roll(120), 5))
+    assert red.exposure_residual < 1e-15 and red.exact
+    # noisy cliques whose small eigenvalues a loose tolerance calls null: not exact
+    wrong = fr.reduce(MVUProblem.from_points(noisy_roll(120), 5), rel_tol=1e-1)
+    assert wrong.exposure_residual > 1e-6 and not wrong.exact
+
+
+def test_certify_reads_eigenvalues_with_the_rounding_margin():
+    P = MVUProblem.from_points(_roll(60), 5)
+    w = np.random.default_rng(0).uniform(0.5, 2.0, P.m) * 1e12
+    L = mc.weighted_laplacian(P.n, P.edges, w)
+    dense = L.toarray()
+    assert mc.rounding_margin(L) == pytest.approx(
+        np.finfo(float).eps * np.abs(dense).sum(axis=1).max(), rel=1e-12)
+    cert = mc.certify(P, _roll(60), w)
+    raw = mc.centred_extreme_eigenvalue(L)
+    assert cert.eigenvalue == pytest.approx(raw - mc.rounding_margin(L), rel=1e-15)
+    assert mc.rounding_margin(L) > 1e-3  # entries ~1e12: rounding of ~1e-3 read in
+
+
+@pytest.mark.parametrize("variant", ["equality", "min_trace"])
+def test_a_lift_that_certifies_nothing_returns_the_best_bound_of_the_grid(variant):
+    # reduced multipliers that fail on the face itself (max: L(0) = 0 < I there; min:
+    # L(1) > I there), so no t gives mu >= 1 (max) or nu <= 1 (min): the t returned
+    # has the best certified bound of the grid, rounding allowed up to MARKED_ROUNDING
+    X = _roll(120)
+    P = MVUProblem.from_points(X, 5, variant=variant)
+    red = fr.reduce(P)
+    T = mc.trace_bound(P)
+    F = X - X.mean(axis=0)
+    w0 = np.zeros(P.m) if P.maximize else np.full(P.m, 3.0)
+    w, t = fr.lift_multipliers(P, red, w0, F, T=T)
+    sign = 1.0 if P.maximize else -1.0
+    base = w - sign * t * red.w_Y  # w0 with the cross term removed
+    eps_top = np.finfo(float).eps * red.y_top
+    allowed = fr.T_GRID[fr.T_GRID <= fr.MARKED_ROUNDING / eps_top]
+    assert t in allowed and len(allowed) > 20
+    certs = [mc.certify(P, F, base + sign * s * red.w_Y, T=T) for s in allowed]
+    eig = np.array([c.eigenvalue for c in certs])
+    assert (eig < 1 - 1e-6).all() if P.maximize else (eig > 1 + 1e-6).all()
+    bounds = [c.bound for c in certs]
+    best = allowed[int(np.argmin(bounds) if P.maximize else np.argmax(bounds))]
+    assert t == best
