@@ -146,9 +146,13 @@ def lock_verdict(frame: pd.DataFrame, threshold: float) -> tuple[float, str]:
     gaps = sorted(frame.loc[frame["status"] != "ok", "k"])
     caveat = f" (k = {', '.join(map(str, gaps))} not measured)" if gaps else ""
     if "solve_status" in measured:
-        loose = list(measured.loc[measured["solve_status"] != "optimal", "k"])
-        if loose:
-            caveat += f" (k = {', '.join(map(str, loose))} from solves not certified optimal)"
+        loose = measured[measured["solve_status"] != "optimal"]
+        if len(loose):
+            caveat += " (" + ", ".join(
+                f"k = {int(r.k)}" + (f": certified gap {r.solve_gap:.1e}"
+                                     if isinstance(r.solve_gap, float)
+                                     and math.isfinite(r.solve_gap) else "")
+                for r in loose.itertuples()) + " from solves not certified optimal)"
     if locked.empty:
         return math.nan, (f"no lock-up for k = {', '.join(map(str, measured['k']))}: "
                           f"third normalised eigenvalue <= {threshold:g}; thesis: locks at "

@@ -86,4 +86,4 @@ def test_uncertified_solves_are_named_in_the_verdict(profile):
     write_point(config, "fig_3_28/k4", **ok_body(MEASURES, UNFOLDED, solve_status="timeout"))
     write_point(config, "fig_3_28/k5", **ok_body(MEASURES, LOCKED))
     verdict = fig_3_28.build(config)["verdict"].iloc[0]
-    assert verdict.endswith("(k = 4 from solves not certified optimal)")
+    assert verdict.endswith("(k = 4: certified gap 1.0e-06 from solves not certified optimal)")
