@@ -241,3 +241,15 @@ def test_a_lift_that_certifies_nothing_returns_the_best_bound_of_the_grid(varian
     bounds = [c.bound for c in certs]
     best = allowed[int(np.argmin(bounds) if P.maximize else np.argmax(bounds))]
     assert t == best
+
+
+def test_dropped_edges_are_implied_by_the_kept_ones():
+    # n = 2000, k = 5: a 17-dimensional face whose pivots fall gradually (no rank gap);
+    # the first tolerance drops edges the kept ones do not imply, the default lowers it
+    P = MVUProblem.from_points(_roll(2000), 5)
+    red = fr.reduce(P)
+    assert red.face_dim == 17
+    first, res_first = fr.independent_edges(P, red.U, implied=np.inf)
+    assert res_first > 1e-4  # would violate the full problem beyond its tolerance
+    assert red.dropped_residual <= fr.DROPPED_IMPLIED and len(red.kept) > len(first)
+    assert set(first) <= set(red.kept)  # the same pivots, more of them
