@@ -28,7 +28,8 @@ from scipy.sparse.linalg import eigsh, splu
 
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import (
-    centred_extreme_eigenvalue, rounding_margin, trace_bound, weighted_laplacian,
+    centred_extreme_eigenvalue, rounding_margin, trace_bound, trace_dual_bound,
+    weighted_laplacian,
 )
 
 __all__ = ["exposing_vector", "face_basis", "independent_edges", "FacialReduction",
@@ -350,11 +351,9 @@ def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndar
         marked = max(usable, int(np.searchsorted(T_GRID, max_marked_rounding / eps_top,
                                                  side="right")))
 
-        def bound(i):  # the certificate's bound (mvu_certificate), smaller is better
+        def bound(i):  # the certificate's bound, smaller is better
             bw = float(problem.sq_lengths @ (w + sign * T_GRID[i] * reduction.w_Y))
-            mu = eig(i) if problem.maximize else 2.0 - eig(i)  # nu - 1 = 1 - mu
-            loose = bw + sign * T * max(0.0, 1.0 - mu)
-            return sign * (min(loose, bw / mu) if mu > 0 and sign > 0 else loose)
+            return sign * trace_dual_bound(problem.maximize, bw, eig(i), T)
 
         i = min(range(marked), key=bound)
     return w + sign * T_GRID[i] * reduction.w_Y, float(T_GRID[i])

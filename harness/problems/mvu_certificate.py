@@ -62,6 +62,7 @@ __all__ = [
     "centred_extreme_eigenvalue",
     "rounding_margin",
     "trace_bound",
+    "trace_dual_bound",
     "certify",
     "INCONSISTENCY_SLACK",
 ]
@@ -179,28 +180,30 @@ def rounding_margin(L: sp.spmatrix) -> float:
     return float(np.finfo(float).eps * abs(L).sum(axis=1).max()) if L.nnz else 0.0
 
 
+def trace_dual_bound(maximize: bool, bw: float, eig: float, T: float) -> float:
+    """The weak-duality bound of the module docstring from ``b . w`` and mu (maximum
+    trace) or nu (minimum trace) of ``L(w)``, T the trace bound."""
+    if maximize:
+        bound = bw + T * max(0.0, 1.0 - eig)
+        return min(bound, bw / eig) if eig > 0 else bound
+    bound = max(0.0, bw - T * max(0.0, eig - 1.0))
+    return max(bound, bw / eig) if eig > 0 and bw > 0 else bound
+
+
 def _max_trace_bound(problem, w, T, guess, rhs):
     L = weighted_laplacian(problem.n, problem.edges, w)
     mu = centred_extreme_eigenvalue(L, guess=guess) - rounding_margin(L)
 
-    def bound_for(b):
-        bw = float(b @ w)
-        bound = bw + T * max(0.0, 1.0 - mu)
-        return min(bound, bw / mu) if mu > 0 else bound
-
-    return bound_for(problem.sq_lengths), bound_for(rhs), mu
+    return (trace_dual_bound(True, float(problem.sq_lengths @ w), mu, T),
+            trace_dual_bound(True, float(rhs @ w), mu, T), mu)
 
 
 def _min_trace_bound(problem, w, T, guess, rhs):
     L = weighted_laplacian(problem.n, problem.edges, w)
     nu = centred_extreme_eigenvalue(L, largest=True, guess=guess) + rounding_margin(L)
 
-    def bound_for(b):
-        bw = float(b @ w)
-        bound = max(0.0, bw - T * max(0.0, nu - 1.0))
-        return max(bound, bw / nu) if nu > 0 and bw > 0 else bound
-
-    return bound_for(problem.sq_lengths), bound_for(rhs), nu
+    return (trace_dual_bound(False, float(problem.sq_lengths @ w), nu, T),
+            trace_dual_bound(False, float(rhs @ w), nu, T), nu)
 
 
 def _slack_bound(problem, w, guess):
