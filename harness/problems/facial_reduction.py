@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from typing import NamedTuple
 
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.sparse.linalg import eigsh, splu
 
+from harness.problems import extended_precision as xp
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import (
     centred_extreme_eigenvalue, rounding_margin, trace_bound, trace_dual_bound,
@@ -33,7 +35,7 @@ from harness.problems.mvu_certificate import (
 )
 
 __all__ = ["exposing_vector", "face_basis", "independent_edges", "FacialReduction",
-           "reduce", "remove_cross_term", "lift_multipliers", "REL_TOL", "FACE_TOL",
+           "reduce", "remove_cross_term", "lift_multipliers", "Lift", "EXTENDED_SLACK", "REL_TOL", "FACE_TOL",
            "DENSE_FACE_MAX", "QR_MAX_DIM", "T_GRID", "MARKED_ROUNDING",
            "EXACT_EXPOSURE", "DROPPED_IMPLIED"]
 
@@ -41,7 +43,12 @@ __all__ = ["exposing_vector", "face_basis", "independent_edges", "FacialReductio
 #: L(w_Y) (:func:`face_basis`); dense eigh up to DENSE_FACE_MAX points; pivoted QR
 #: up to QR_MAX_DIM unknowns (:func:`independent_edges`); t (:func:`lift_multipliers`).
 REL_TOL, FACE_TOL, DENSE_FACE_MAX, QR_MAX_DIM = 1e-9, 1e-12, 4000, 2000
-T_GRID = 10.0 ** np.arange(0.0, 14.01, 0.5)
+#: Powers of two near 10^0, 10^0.5, ..., 10^14 (a power of two makes t w_Y exact).
+T_GRID = 2.0 ** np.round(np.log2(10.0 ** np.arange(0.0, 14.01, 0.5)))
+#: What the extended-precision lift asks of mu (1 - it) or nu (1 + it).
+EXTENDED_SLACK = 1e-5
+#: Largest ``eps_ext t lambda_max(Y)`` (extended-precision rounding) of a t tried.
+EXTENDED_ROUNDING = 1e-4
 #: Largest rounding ``eps t lambda_max(Y)`` of a marked (not certified) lift.
 MARKED_ROUNDING = 1e-2
 #: Largest residual of the dropped edges (relative to max b) at the kept ones'
@@ -301,29 +308,45 @@ def remove_cross_term(problem: MVUProblem, reduction: FacialReduction, w: np.nda
     return w + dw, float(np.linalg.norm(M @ dw - r) / max(np.linalg.norm(r), 1e-300))
 
 
+class Lift(NamedTuple):
+    """Lifted multipliers: the exact sum ``w + w_low`` (``w_low`` None: ``w`` alone)
+    for the full problem, and the t of ``w_base +/- t w_Y``."""
+
+    w: np.ndarray
+    t: float
+    w_low: np.ndarray | None = None
+
+
 def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndarray,
                      F: np.ndarray | None = None, slack: float = 1e-6,
                      max_rounding: float = 1e-5, T: float | None = None,
-                     max_marked_rounding: float = MARKED_ROUNDING
-                     ) -> tuple[np.ndarray, float]:
-    """``(w_lifted, t)``: multipliers of the full problem from the reduced one's w
-    (full length, zero off the kept edges) and the candidate F.
+                     max_marked_rounding: float = MARKED_ROUNDING,
+                     extended: bool = True, extended_slack: float = EXTENDED_SLACK) -> Lift:
+    """Multipliers of the full problem from the reduced one's w (full length, zero
+    off the kept edges) and the candidate F.
 
     :func:`remove_cross_term`, then maximum trace: ``w + t w_Y`` with the smallest t
     of ``T_GRID`` giving ``mu >= 1 - slack`` (``centred_extreme_eigenvalue``);
     minimum trace: ``w - t w_Y`` with ``nu <= 1 + slack``. mu is nondecreasing in t
-    (Y is PSD) but computed with an error ~``eps t lambda_max(Y)`` (measured: mu
-    falls by 4e-5 from t = 1e9 to 1e10 at lambda_max(Y) = 17, reads 1.00002 at 1e11),
-    so only t with ``eps t lambda_max(Y) <= max_rounding`` are tried: integer
-    exponents, then the half step below.
+    (Y is PSD) but computed in float64 with an error ~``eps t lambda_max(Y)``
+    (measured: mu falls by 4e-5 from t = 1e9 to 1e10 at lambda_max(Y) = 17, reads
+    1.00002 at 1e11), so only t with ``eps t lambda_max(Y) <= max_rounding`` are
+    tried in float64: integer exponents, then the half step below.
 
-    Without a working t (the dual is not attained: weakly rigid directions, where
-    ``L(w_Y)`` has eigenvalues ~1e-11 of its largest, need ``t ~ 1e12``; measured on
-    the noise-free roll, n = 1000, k = 5, maximum trace), the t of the grid with the
-    best dual bound (the certificate's formula with the trace bound ``T``) among those
-    with ``eps t lambda_max(Y) <= max_marked_rounding`` is returned: a certificate
-    whose gap the caller reports (it is marked, not called optimal, unless it meets
-    the tolerance).
+    Weakly rigid directions (``L(w_Y)`` with eigenvalues ~1e-11 of its largest: the
+    dual is not attained) need ``t ~ 1e12`` (measured on the noise-free roll, n =
+    1000, k = 5, maximum trace). Then, with ``extended`` (and
+    :data:`harness.problems.extended_precision.AVAILABLE`, n up to its
+    ``EXTENDED_DENSE_MAX``), the larger t of the grid are tried in extended
+    precision on the exact sum ``w +/- t w_Y`` (``Lift.w_low`` its low part,
+    :func:`~harness.problems.extended_precision.exact_lift`): the first with
+    ``mu >= 1 - extended_slack`` (resp. ``nu <= 1 + extended_slack``) is returned.
+
+    Without a working t, the t of the grid with the best dual bound (the
+    certificate's formula with the trace bound ``T``) among those with ``eps t
+    lambda_max(Y) <= max_marked_rounding`` is returned in float64: a certificate
+    whose gap the caller reports (marked, not called optimal, unless it meets the
+    tolerance). Every t of ``T_GRID`` is a power of two.
     """
     w, _ = remove_cross_term(problem, reduction, np.asarray(w, dtype=np.float64), F)
     sign = 1.0 if problem.maximize else -1.0
@@ -346,14 +369,31 @@ def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndar
     first = next((i for i in [*range(0, usable, 2), usable - 1] if at(i) >= 0), None)
     if first is not None:
         i = first - 1 if first % 2 == 0 and first > 0 and at(first - 1) >= 0 else first
-    else:
-        T = trace_bound(problem) if T is None else T
-        marked = max(usable, int(np.searchsorted(T_GRID, max_marked_rounding / eps_top,
-                                                 side="right")))
+        return Lift(w + sign * T_GRID[i] * reduction.w_Y, float(T_GRID[i]))
+    if (extended and xp.AVAILABLE and problem.n <= xp.EXTENDED_DENSE_MAX
+            and usable < len(T_GRID)):
+        target = 1.0 - sign * extended_slack
 
-        def bound(i):  # the certificate's bound, smaller is better
-            bw = float(problem.sq_lengths @ (w + sign * T_GRID[i] * reduction.w_Y))
-            return sign * trace_dual_bound(problem.maximize, bw, eig(i), T)
+        def proven(i):
+            high, low = xp.exact_lift(w, sign * T_GRID[i], reduction.w_Y)
+            dense = xp.dense_laplacian(problem.n, problem.edges, [high, low])
+            ok = xp.centred_extreme_at(dense, target, largest=not problem.maximize)
+            return Lift(high, float(T_GRID[i]), low) if ok else None
 
-        i = min(range(marked), key=bound)
-    return w + sign * T_GRID[i] * reduction.w_Y, float(T_GRID[i])
+        cap = int(np.searchsorted(T_GRID, EXTENDED_ROUNDING / (xp.EXTENDED_EPS * max(
+            reduction.y_top, 1e-300)), side="right"))
+        start = usable + (usable % 2)  # integer exponents, then the half step below
+        for i in range(start, min(cap, len(T_GRID)), 2):
+            if (lift := proven(i)) is not None:
+                below = proven(i - 1) if i - 1 >= usable else None
+                return lift if below is None else below
+    T = trace_bound(problem) if T is None else T
+    marked = max(usable, int(np.searchsorted(T_GRID, max_marked_rounding / eps_top,
+                                             side="right")))
+
+    def bound(i):  # the certificate's bound, smaller is better
+        bw = float(problem.sq_lengths @ (w + sign * T_GRID[i] * reduction.w_Y))
+        return sign * trace_dual_bound(problem.maximize, bw, eig(i), T)
+
+    i = min(range(marked), key=bound)
+    return Lift(w + sign * T_GRID[i] * reduction.w_Y, float(T_GRID[i]))

@@ -53,6 +53,7 @@ from scipy.linalg import eigh
 from scipy.sparse.csgraph import dijkstra
 from scipy.sparse.linalg import lobpcg
 
+from harness.problems import extended_precision as xp
 from harness.problems.mvu import MVUProblem
 from harness.problems.sparse_inertia import certified_bottom, certified_top
 
@@ -64,7 +65,9 @@ __all__ = [
     "trace_bound",
     "trace_dual_bound",
     "certify",
+    "proven_extreme",
     "INCONSISTENCY_SLACK",
+    "EXTENDED_FROM",
 ]
 
 DENSE_MAX = 1500
@@ -72,6 +75,9 @@ DENSE_MAX = 1500
 #: inconsistent; below it, the difference is rounding or the small violation of a
 #: tight solve.
 INCONSISTENCY_SLACK = 1e-4
+#: A float64 rounding margin above this, with an exact sum of multipliers, is
+#: narrowed in extended precision (:func:`proven_extreme`).
+EXTENDED_FROM = 1e-7
 
 
 def weighted_laplacian(n: int, edges: np.ndarray, w: np.ndarray) -> sp.csr_matrix:
@@ -190,20 +196,49 @@ def trace_dual_bound(maximize: bool, bw: float, eig: float, T: float) -> float:
     return max(bound, bw / eig) if eig > 0 and bw > 0 else bound
 
 
-def _max_trace_bound(problem, w, T, guess, rhs):
+def proven_extreme(problem: MVUProblem, w: np.ndarray, w_low: np.ndarray | None = None,
+                   largest: bool = False, guess: np.ndarray | None = None) -> float:
+    """mu (``largest``: nu) of ``L(w + w_low)``, proven with its rounding margin.
+
+    ``w_low`` (the low part of an exact sum, :func:`harness.problems.
+    extended_precision.exact_lift`) is added to the float64 bracket's width, and
+    where it is given and the float64 margin exceeds ``EXTENDED_FROM`` the bound is
+    narrowed in extended precision (:mod:`harness.problems.extended_precision`,
+    dense, up to its ``EXTENDED_DENSE_MAX`` points)."""
     L = weighted_laplacian(problem.n, problem.edges, w)
-    mu = centred_extreme_eigenvalue(L, guess=guess) - rounding_margin(L)
+    sign = -1.0 if largest else 1.0
+    value = centred_extreme_eigenvalue(L, largest=largest, guess=guess)
+    margin = rounding_margin(L)
+    if w_low is not None:
+        margin += 2.0 * float(np.abs(weighted_laplacian(problem.n, problem.edges,
+                                                        np.abs(w_low))).sum(axis=1).max())
+    if (w_low is None or margin <= EXTENDED_FROM or not xp.AVAILABLE
+            or problem.n > xp.EXTENDED_DENSE_MAX):
+        return value - sign * margin
+    dense = xp.dense_laplacian(problem.n, problem.edges, [w, w_low])
+    return xp.certified_extreme(dense, value - margin, value + margin, largest=largest)
 
-    return (trace_dual_bound(True, float(problem.sq_lengths @ w), mu, T),
-            trace_dual_bound(True, float(rhs @ w), mu, T), mu)
+
+def _max_trace_bound(problem, w, T, guess, rhs, w_low):
+    mu = proven_extreme(problem, w, w_low, guess=guess)
+    bw, own = _exact_dot(problem.sq_lengths, w, w_low), _exact_dot(rhs, w, w_low)
+    return trace_dual_bound(True, bw, mu, T), trace_dual_bound(True, own, mu, T), mu
 
 
-def _min_trace_bound(problem, w, T, guess, rhs):
-    L = weighted_laplacian(problem.n, problem.edges, w)
-    nu = centred_extreme_eigenvalue(L, largest=True, guess=guess) + rounding_margin(L)
+def _min_trace_bound(problem, w, T, guess, rhs, w_low):
+    nu = proven_extreme(problem, w, w_low, largest=True, guess=guess)
+    bw, own = _exact_dot(problem.sq_lengths, w, w_low), _exact_dot(rhs, w, w_low)
+    return trace_dual_bound(False, bw, nu, T), trace_dual_bound(False, own, nu, T), nu
 
-    return (trace_dual_bound(False, float(problem.sq_lengths @ w), nu, T),
-            trace_dual_bound(False, float(rhs @ w), nu, T), nu)
+
+def _exact_dot(b: np.ndarray, w: np.ndarray, w_low: np.ndarray | None) -> float:
+    """``b . w`` (float64, as always), or with ``w_low`` given, ``b . (w + w_low)``
+    with products and sum in extended precision: the terms of ``t w_Y`` reach 1e12
+    and cancel to ~1e5, which float64 would round by ~1."""
+    if w_low is None:
+        return float(b @ w)
+    ext = np.longdouble
+    return float(np.sum(b.astype(ext) * w.astype(ext)) + np.sum(b.astype(ext) * w_low.astype(ext)))
 
 
 def _slack_bound(problem, w, guess):
@@ -220,23 +255,34 @@ def _slack_bound(problem, w, guess):
 
 
 def certify(problem: MVUProblem, F: np.ndarray, w: np.ndarray,
-            T: float | None = None) -> Certificate:
+            T: float | None = None, w_low: np.ndarray | None = None) -> Certificate:
     """Value, violation and dual bound of the candidate ``K = F F^T`` with
-    multipliers ``w`` (one per edge), for any variant. See the module docstring."""
+    multipliers ``w`` (one per edge), for any variant. See the module docstring.
+
+    ``w_low`` (equality and min_trace): the multipliers are the exact sum ``w +
+    w_low`` of two float64 vectors (lifted facial multipliers,
+    :func:`harness.problems.extended_precision.exact_lift`); their eigenvalue is
+    then proven in extended precision where float64 cannot resolve it
+    (:func:`proven_extreme`)."""
     F = problem.centred(np.asarray(F, dtype=np.float64).reshape(problem.n, -1))
     w = np.asarray(w, dtype=np.float64)
     if w.shape != (problem.m,):
         raise ValueError(f"w must have one entry per edge ({problem.m}), got {w.shape}")
+    if w_low is not None:
+        w_low = np.asarray(w_low, dtype=np.float64)
+        if w_low.shape != w.shape or problem.variant not in ("equality", "min_trace"):
+            raise ValueError("w_low must match w and goes with the equality and "
+                             f"min_trace variants, got {w_low.shape} for {problem.variant!r}")
     value, violation = problem.objective(F), problem.violation(F)
     rhs = problem.embedded_sq_lengths(F)  # b + r: what the candidate itself meets
     if problem.variant in ("equality", "inequality", "min_trace") and T is None:
         T = trace_bound(problem)
     if problem.variant == "equality":
-        bound, own, eig = _max_trace_bound(problem, w, T, F, rhs)
+        bound, own, eig = _max_trace_bound(problem, w, T, F, rhs, w_low)
     elif problem.variant == "inequality":
-        bound, own, eig = _max_trace_bound(problem, np.maximum(w, 0.0), T, F, rhs)
+        bound, own, eig = _max_trace_bound(problem, np.maximum(w, 0.0), T, F, rhs, None)
     elif problem.variant == "min_trace":
-        bound, own, eig = _min_trace_bound(problem, w, T, F, rhs)
+        bound, own, eig = _min_trace_bound(problem, w, T, F, rhs, w_low)
     else:
         bound, eig = _slack_bound(problem, w, F)
         own = np.nan

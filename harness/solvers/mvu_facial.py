@@ -57,10 +57,13 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
     harness.solvers.result.NativeResult or None
         ``None`` for the variants ``inequality`` and ``slack`` (strictly feasible:
         nothing to reduce) and when the face is the whole complement of 1
-        (``d_f = n - 1``). Otherwise F (n x p), the lifted multipliers w (m), the
-        status from the full problem's certificate, and the interior-point history,
-        each entry also carrying ``face_dim`` and (where the certificate was
-        checked) ``t``; the last entry carries the reduction's summary.
+        (``d_f = n - 1``). Otherwise F (n x p), the lifted multipliers w (m; where
+        they were proven in extended precision, the float64 rounding of the exact
+        sum the certificate used, and ``extended_precision`` is True in the last
+        history entry), the status from the full problem's certificate, and the
+        interior-point history, each entry also carrying ``face_dim`` and (where the
+        certificate was checked) ``t``; the last entry carries the reduction's
+        summary.
     """
     from harness.solvers.mvu_ipm import IPMRun, run_ipm
 
@@ -93,10 +96,11 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
         if problem.violation(F) > tol_violation:  # cheap: O(m), no eigenvalues
             lifts.append(np.nan)
             return False
-        w, t = full_w(c2 * w_sub, F)
-        lifts.append(t)
-        last.update(w=w, t=t)
-        return judge(certify(problem, F, w, T=T), tol_gap, tol_violation)[0] == "optimal"
+        lift = full_w(c2 * w_sub, F)
+        lifts.append(lift.t)
+        last["lift"] = lift
+        return judge(certify(problem, F, lift.w, T=T, w_low=lift.w_low),
+                     tol_gap, tol_violation)[0] == "optimal"
 
     if red.face_dim == 0:  # the face is {0}: nothing to iterate, K = 0 is judged
         run = IPMRun(F=np.zeros((problem.n, 1)), w=np.zeros(len(kept)), status="converged",
@@ -106,8 +110,9 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
                       time_limit=max(0.0, time_limit - (time.perf_counter() - t0)),
                       accept=accept, check_below=min(tol_gap, tol_violation),
                       verbose=verbose)
-    w, t = (last["w"], last["t"]) if run.status == "accepted" else full_w(c2 * run.w, run.F)
-    final = certify(problem, run.F, w, T=T)
+    lift = last["lift"] if run.status == "accepted" else full_w(c2 * run.w, run.F)
+    w, t = lift.w, lift.t
+    final = certify(problem, run.F, w, T=T, w_low=lift.w_low)
     status = final_status(final, "timeout" if run.status == "timeout" else "inaccurate",
                           tol_gap, tol_violation)
     checked = iter(lifts)
@@ -117,7 +122,8 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
         entry["face_dim"] = red.face_dim
         if entry.get("checked"):
             entry["t"] = next(checked, np.nan)
-    run.history[-1].update(t_final=t, ipm_status=run.status, kept_edges=len(kept),
+    run.history[-1].update(t_final=t, extended_precision=lift.w_low is not None,
+                           ipm_status=run.status, kept_edges=len(kept),
                            dropped_residual=red.dropped_residual,
                            reduction_seconds=red.seconds, clique_nulls=red.clique_nulls)
     if verbose:

@@ -229,7 +229,8 @@ def test_a_lift_that_certifies_nothing_returns_the_best_bound_of_the_grid(varian
     T = mc.trace_bound(P)
     F = X - X.mean(axis=0)
     w0 = np.zeros(P.m) if P.maximize else np.full(P.m, 3.0)
-    w, t = fr.lift_multipliers(P, red, w0, F, T=T)
+    w, t, w_low = fr.lift_multipliers(P, red, w0, F, T=T)
+    assert w_low is None  # nothing proven in extended precision: the float64 grid
     sign = 1.0 if P.maximize else -1.0
     base = w - sign * t * red.w_Y  # w0 with the cross term removed
     eps_top = np.finfo(float).eps * red.y_top
@@ -238,9 +239,12 @@ def test_a_lift_that_certifies_nothing_returns_the_best_bound_of_the_grid(varian
     certs = [mc.certify(P, F, base + sign * s * red.w_Y, T=T) for s in allowed]
     eig = np.array([c.eigenvalue for c in certs])
     assert (eig < 1 - 1e-6).all() if P.maximize else (eig > 1 + 1e-6).all()
-    bounds = [c.bound for c in certs]
-    best = allowed[int(np.argmin(bounds) if P.maximize else np.argmax(bounds))]
-    assert t == best
+    # the best bound of the grid, up to the rounding of re-forming base +/- s w_Y here
+    # (neighbouring t can tie to 1e-7 relative: min trace, 8.6e9 against 3.4e10)
+    bounds = sign * np.array([c.bound for c in certs])
+    chosen = bounds[list(allowed).index(t)]
+    assert chosen <= bounds.min() + 1e-6 * abs(bounds.min())
+    assert chosen < np.median(bounds) or np.ptp(bounds) < 1e-6 * abs(bounds.min())
 
 
 def test_dropped_edges_are_implied_by_the_kept_ones():
