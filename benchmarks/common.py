@@ -9,7 +9,8 @@ a quick dry run at a small size; the recorded history uses the defaults.
 the synthetic MNIST-shaped LMNN fits of ``bench_lmnn.py`` (default 2000,8000; the
 60000-point fit is measured by ``python -m benchmarks.scale_lmnn``, not by asv).
 ``HARNESS_BENCH_KSWEEP_N`` sets n of the noise-free k-sweep of ``bench_mvu_k_sweep.py``
-(default 1000, the thesis' Fig. 3.28).
+(default 1000, the thesis' Fig. 3.28); ``HARNESS_BENCH_EXT_SIZES`` the sizes of the
+extended-precision certificate benchmark (default 1000,2000).
 Every benchmark pins BLAS to ``BLAS_THREADS`` threads with threadpoolctl.
 """
 

@@ -267,14 +267,15 @@ def _choices(config: dict) -> list[str]:
         "constraints leave a single feasible kernel on it (then it is the input's own "
         "centred Gram: the SDP has nothing to unfold). Columns face_dimension and "
         "single_point in the CSV.",
-        "A k whose solve is not certified optimal on an exact face (the cliques' null "
-        "eigenvalues are zero to rounding, so the full SDP has no interior) keeps the "
-        "face's feasible solution and the gap its multipliers certify. Measured at n = "
-        "1000, k = 5: a 4-dimensional face whose dual is not attained (weakly rigid "
-        "directions, where the exposing matrix has eigenvalues ~1e-11 of its largest, "
-        "need multipliers ~1e12, and float64 then resolves the bound only to ~5e-3). "
-        "The kernel's trace is within that gap of the largest any feasible kernel has, "
-        "so the eigenvalue reading of 'locked' stands.",
+        "A face whose dual is not attained (weakly rigid directions, where the exposing "
+        "matrix has eigenvalues ~1e-11 of its largest: measured at n = 1000, k = 5, a "
+        "4-dimensional face) needs lifted multipliers w + t w_Y with t ~ 1e12; float64 "
+        "resolves their eigenvalues only to ~4e-3, so the certificate proves them in "
+        "extended precision on the exact sum (harness.problems.extended_precision; "
+        "there, gap ~1e-6).",
+        "A k whose solve is still not certified optimal on an exact face (the cliques' "
+        "null eigenvalues are zero to rounding, so the full SDP has no interior) keeps "
+        "the face's feasible solution and the gap its multipliers certify.",
     ]
 
 
