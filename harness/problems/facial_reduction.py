@@ -341,6 +341,8 @@ def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndar
     precision on the exact sum ``w +/- t w_Y`` (``Lift.w_low`` its low part,
     :func:`~harness.problems.extended_precision.exact_lift`): the first with
     ``mu >= 1 - extended_slack`` (resp. ``nu <= 1 + extended_slack``) is returned.
+    A t whose float64 reading is farther from that than twice its rounding margin is
+    not tried (measured: the stalled face of n = 2000, k = 5 reads mu = -1e5).
 
     Without a working t, the t of the grid with the best dual bound (the
     certificate's formula with the trace bound ``T``) among those with ``eps t
@@ -352,12 +354,15 @@ def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndar
     sign = 1.0 if problem.maximize else -1.0
     eigenvalues = {}
 
+    margins = {}
+
     def eig(i):
         if i not in eigenvalues:
             L = weighted_laplacian(problem.n, problem.edges,
                                    w + sign * T_GRID[i] * reduction.w_Y)
+            margins[i] = rounding_margin(L)
             eigenvalues[i] = (centred_extreme_eigenvalue(L, largest=not problem.maximize)
-                              - sign * rounding_margin(L))  # as certify reads it
+                              - sign * margins[i])  # as certify reads it
         return eigenvalues[i]
 
     def at(i):  # >= 0 when the bound holds
@@ -375,6 +380,8 @@ def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndar
         target = 1.0 - sign * extended_slack
 
         def proven(i):
+            if sign * (target - eig(i)) > 2.0 * margins[i]:  # float64 already refutes it
+                return None
             high, low = xp.exact_lift(w, sign * T_GRID[i], reduction.w_Y)
             dense = xp.dense_laplacian(problem.n, problem.edges, [high, low])
             ok = xp.centred_extreme_at(dense, target, largest=not problem.maximize)
