@@ -227,7 +227,7 @@ def _judged(problem: MVUProblem, out: dict, params: dict) -> dict:
         return body
     start = time.perf_counter()
     with threadpool_limits(limits=params["blas_threads"]):
-        cert = certify(problem, result.F, result.w)
+        cert = certify(problem, result.F, result.w, w_low=result.w_low)
     body["timing"]["certify_seconds"] = time.perf_counter() - start
     verdict, reason = judge(cert, params["tol_gap"], params["tol_violation"])
     if result.status == "timeout" and verdict != "optimal":

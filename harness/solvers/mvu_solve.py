@@ -41,7 +41,7 @@ def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_ga
                           time_limit=time_limit, seed=seed, init=init, method=method)
     wall = time.perf_counter() - start
     F = problem.centred(native.F)
-    result = SolveResult("inaccurate", "", solver, F=F, w=native.w,
+    result = SolveResult("inaccurate", "", solver, F=F, w=native.w, w_low=native.w_low,
                          certificate=native.certificate,
                          solver_status=native.status, compile_seconds=0.0,
                          solve_seconds=native.seconds, wall_seconds=wall,

@@ -28,6 +28,9 @@ class SolveResult:
         K = F F^T, centred.
     w : ndarray of shape (m,) or None
         Edge multipliers (the dual certificate).
+    w_low : ndarray of shape (m,) or None
+        Where the multipliers are the exact sum ``w + w_low`` (lifted facial
+        multipliers proven in extended precision); pass it to ``certify``.
     certificate : Certificate or None
     solver_status : str
         What the solver itself said (recorded, not trusted).
@@ -45,6 +48,7 @@ class SolveResult:
     w: np.ndarray | None = None
     certificate: Certificate | None = None
     solver_status: str = ""
+    w_low: np.ndarray | None = None
     compile_seconds: float = float("nan")
     solve_seconds: float = float("nan")
     wall_seconds: float = float("nan")
@@ -111,6 +115,10 @@ class NativeResult:
     details : dict
         Plain facts about the solve for the record (e.g. ``{"method": "ipm"}``, and
         ``"face"`` after facial reduction).
+    w_low : ndarray of shape (m,) or None
+        The low part of multipliers kept as an exact sum ``w + w_low``
+        (:func:`harness.problems.facial_reduction.lift_multipliers`); ``certify``
+        takes it as ``w_low=``.
     """
 
     F: np.ndarray
@@ -121,3 +129,4 @@ class NativeResult:
     seconds: float
     history: list
     details: dict = dataclasses.field(default_factory=dict)
+    w_low: np.ndarray | None = None

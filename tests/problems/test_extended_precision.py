@@ -129,6 +129,28 @@ def test_the_locked_roll_of_the_k_sweep_is_certified_in_extended_precision():
     assert res.status == "optimal" and last["extended_precision"], last
     assert last["face_dim"] == 4 and last["t_final"] >= 2.0**36
     assert res.certificate.gap <= 1e-4 and res.certificate.consistent
-    # the same multipliers rounded to float64 and read in float64 prove much less
+    # the harness' recomputation from (F, w, w_low) is the solver's certificate; the
+    # same multipliers rounded to float64 and read in float64 prove much less
+    again = mc.certify(P, res.F, res.w, w_low=res.w_low)
+    assert again.gap == pytest.approx(res.certificate.gap, rel=1e-6, abs=1e-12)
     plain = mc.certify(P, res.F, res.w)
     assert plain.gap > 1e-3 > 10 * res.certificate.gap
+
+
+def test_solve_mvu_hands_the_exact_sum_on(monkeypatch):
+    # a native result whose multipliers are an exact sum reaches SolveResult.w_low,
+    # which harness.solver_points passes to its own certify
+    import harness.solvers.native_mvu as native_mvu
+    from harness.solvers.mvu_solve import solve_mvu
+    from harness.solvers.result import NativeResult
+
+    n, edges, w, w_Y = _two_clusters()
+    P = MVUProblem(n=n, edges=edges, sq_lengths=np.ones(len(edges)))
+    high, low = xp.exact_lift(w, 2.0**40, w_Y)
+    F = np.random.default_rng(0).standard_normal((n, 2))
+    cert = mc.certify(P, F, high, w_low=low)
+    fake = NativeResult(F=F, w=high, status="inaccurate", certificate=cert, iterations=1,
+                        seconds=0.0, history=[], w_low=low)
+    monkeypatch.setattr(native_mvu, "solve_native", lambda *a, **k: fake)
+    result = solve_mvu(P, "native")
+    assert result.w_low is low and result.w is high
