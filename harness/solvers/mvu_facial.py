@@ -90,7 +90,7 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
     def full_w(w_sub, F):
         w = np.zeros(problem.m)
         w[kept] = w_sub
-        return fr.lift_multipliers(problem, red, w, F, T=T)
+        return fr.lift_multipliers(problem, red, w, F, T=T, deadline=t0 + time_limit)
 
     def accept(F, w_sub):
         if problem.violation(F) > tol_violation:  # cheap: O(m), no eigenvalues
