@@ -257,3 +257,38 @@ def test_dropped_edges_are_implied_by_the_kept_ones():
     assert res_first > 1e-4  # would violate the full problem beyond its tolerance
     assert red.dropped_residual <= fr.DROPPED_IMPLIED and len(red.kept) > len(first)
     assert set(first) <= set(red.kept)  # the same pivots, more of them
+
+
+@pytest.mark.parametrize("variant", ["equality", "min_trace"])
+def test_cross_term_removal_on_the_slack_null_space_certifies_a_7_dimensional_face(
+        variant, monkeypatch):
+    # noise-free roll, n = 600, k = 5: a 7-dimensional face; the kernel's factor has a
+    # fourth singular value of 4e-4 on a direction where the reduced dual slack is
+    # 1.7e-3, not zero. Removing the cross term of range(F) (4 directions) broke the
+    # face block (eigenvalue -3e-2, gap 2e-2 at every t); the slack's null space (3)
+    # with the rest of the face block kept certifies.
+    P = MVUProblem.from_points(_roll(600), 5, variant=variant)
+    calls = []
+    lift = fr.lift_multipliers
+
+    def spy(problem, reduction, w, F=None, **kwargs):
+        calls.append((reduction, w.copy(), F))
+        return lift(problem, reduction, w, F, **kwargs)
+
+    monkeypatch.setattr(fr, "lift_multipliers", spy)
+    res = solve_facial(P, time_limit=60)
+    assert res.status == "optimal" and res.certificate.gap <= 1e-4, res.certificate
+    red, w0, F = calls[-1]
+    V = fr.slack_null_space(P, red, w0)
+    assert V.shape == (600, 3) and red.face_dim == 7
+    w1, residual = fr.remove_cross_term(P, red, w0, F)
+    assert residual < 1e-6
+    L0, L1 = (mc.weighted_laplacian(P.n, P.edges, w) for w in (w0, w1))
+    target = V @ (V.T @ (L0 @ V))
+    np.testing.assert_allclose(L1 @ V, target, atol=1e-6 * np.abs(L0 @ V).max())
+    W = red.U - V @ (V.T @ red.U)
+    W = np.linalg.svd(W, full_matrices=False)[0][:, :4]
+    np.testing.assert_allclose(W.T @ (L1 @ W), W.T @ (L0 @ W),
+                               atol=1e-6 * np.abs(W.T @ (L0 @ W)).max())
+    dw = w1 - w0
+    assert abs(P.sq_lengths @ dw) <= 1e-6 * (np.abs(P.sq_lengths) @ np.abs(dw))
