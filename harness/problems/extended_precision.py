@@ -18,7 +18,7 @@ Two things make that exact rather than lucky:
   speaks of is the real-number sum, not its float64 rounding (which alone moves
   ``L`` by ``eps t |Y|``);
 * ``L(w_high) + L(w_low) - lambda I`` is assembled and Cholesky-factorised in
-  extended precision (:func:`centred_bottom_at_least`). Success proves that the
+  extended precision (:func:`centred_extreme_at`). Success proves that the
   smallest eigenvalue on the complement of the ones vector is at least ``lambda``
   up to the same rounding convention as :func:`harness.problems.mvu_certificate.
   rounding_margin`: the shift is raised by ``eps_ext ||L||_inf``.

@@ -30,7 +30,7 @@ from scipy.sparse.linalg import eigsh, splu
 from harness.problems import extended_precision as xp
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import (
-    centred_extreme_eigenvalue, rounding_margin, trace_bound, trace_dual_bound,
+    float64_extreme, trace_bound, trace_dual_bound,
     weighted_laplacian,
 )
 
@@ -375,7 +375,7 @@ def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndar
     off the kept edges) and the candidate F.
 
     :func:`remove_cross_term`, then maximum trace: ``w + t w_Y`` with the smallest t
-    of ``T_GRID`` giving ``mu >= 1 - slack`` (``centred_extreme_eigenvalue``);
+    of ``T_GRID`` giving ``mu >= 1 - slack`` (``float64_extreme``);
     minimum trace: ``w - t w_Y`` with ``nu <= 1 + slack``. mu is nondecreasing in t
     (Y is PSD) but computed in float64 with an error ~``eps t lambda_max(Y)``
     (measured: mu falls by 4e-5 from t = 1e9 to 1e10 at lambda_max(Y) = 17, reads
@@ -407,13 +407,11 @@ def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndar
 
     margins = {}
 
-    def eig(i):
+    def eig(i):  # as certify reads it in float64
         if i not in eigenvalues:
-            L = weighted_laplacian(problem.n, problem.edges,
-                                   w + sign * T_GRID[i] * reduction.w_Y)
-            margins[i] = rounding_margin(L)
-            eigenvalues[i] = (centred_extreme_eigenvalue(L, largest=not problem.maximize)
-                              - sign * margins[i])  # as certify reads it
+            value, margins[i] = float64_extreme(problem, w + sign * T_GRID[i] * reduction.w_Y,
+                                                largest=not problem.maximize)
+            eigenvalues[i] = value - sign * margins[i]
         return eigenvalues[i]
 
     def at(i):  # >= 0 when the bound holds

@@ -65,6 +65,7 @@ __all__ = [
     "trace_bound",
     "trace_dual_bound",
     "certify",
+    "float64_extreme",
     "proven_extreme",
     "INCONSISTENCY_SLACK",
     "EXTENDED_FROM",
@@ -196,6 +197,14 @@ def trace_dual_bound(maximize: bool, bw: float, eig: float, T: float) -> float:
     return max(bound, bw / eig) if eig > 0 and bw > 0 else bound
 
 
+def float64_extreme(problem: MVUProblem, w: np.ndarray, largest: bool = False,
+                    guess: np.ndarray | None = None) -> tuple[float, float]:
+    """mu (``largest``: nu) of ``L(w)`` computed in float64, and its rounding margin
+    (:func:`rounding_margin`): the proven value is ``mu - margin`` (``nu + margin``)."""
+    L = weighted_laplacian(problem.n, problem.edges, w)
+    return centred_extreme_eigenvalue(L, largest=largest, guess=guess), rounding_margin(L)
+
+
 def proven_extreme(problem: MVUProblem, w: np.ndarray, w_low: np.ndarray | None = None,
                    largest: bool = False, guess: np.ndarray | None = None) -> float:
     """mu (``largest``: nu) of ``L(w + w_low)``, proven with its rounding margin.
@@ -205,10 +214,8 @@ def proven_extreme(problem: MVUProblem, w: np.ndarray, w_low: np.ndarray | None 
     where it is given and the float64 margin exceeds ``EXTENDED_FROM`` the bound is
     narrowed in extended precision (:mod:`harness.problems.extended_precision`,
     dense, up to its ``EXTENDED_DENSE_MAX`` points)."""
-    L = weighted_laplacian(problem.n, problem.edges, w)
     sign = -1.0 if largest else 1.0
-    value = centred_extreme_eigenvalue(L, largest=largest, guess=guess)
-    margin = rounding_margin(L)
+    value, margin = float64_extreme(problem, w, largest=largest, guess=guess)
     if w_low is not None:
         margin += 2.0 * float(np.abs(weighted_laplacian(problem.n, problem.edges,
                                                         np.abs(w_low))).sum(axis=1).max())
@@ -237,8 +244,8 @@ def _exact_dot(b: np.ndarray, w: np.ndarray, w_low: np.ndarray | None) -> float:
     and cancel to ~1e5, which float64 would round by ~1."""
     if w_low is None:
         return float(b @ w)
-    ext = np.longdouble
-    return float(np.sum(b.astype(ext) * w.astype(ext)) + np.sum(b.astype(ext) * w_low.astype(ext)))
+    b = b.astype(np.longdouble)
+    return float(np.sum(b * w.astype(np.longdouble)) + np.sum(b * w_low.astype(np.longdouble)))
 
 
 def _slack_bound(problem, w, guess):
