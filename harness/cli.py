@@ -29,7 +29,7 @@ DEFAULT_CONFIG = "config/quick.yaml"
 
 
 def _config(args):
-    from harness.config import load_config
+    from harness.profile_validation import load_config
 
     return load_config(args.config)
 

@@ -26,8 +26,7 @@ from harness.tasks.classification import K_BY_VALIDATION
 __all__ = [
     "ConfigError",
     "Cell",
-    "load_config",
-    "validate_config",
+    "validate_tables",
     "parse_cell",
     "table_cells",
     "cell_params",
@@ -98,8 +97,11 @@ def _check_names(kind: str, value: Any, valid: dict, where: str) -> list[str]:
     return list(value)
 
 
-def validate_config(config: dict) -> dict:
-    """Validate a profile against ``config/schema.yaml`` and the plugin registry.
+def validate_tables(config: dict) -> dict:
+    """Validate a profile against ``config/schema.yaml`` and the plugin registry: the
+    schema, the defaults and the ``tables:``, ``datasets:`` and ``methods:`` sections.
+    :func:`harness.profile_validation.validate_config` adds the sections owned by
+    the modules above this one (the solver table, the figures).
 
     Returns a copy with defaults filled in and ``"all"`` expanded to the names of
     the registered plugins of the table's task.
@@ -136,27 +138,7 @@ def validate_config(config: dict) -> dict:
                     f"{', '.join(offered) or '(none; is it in the table?)'}")
     for kind, valid in (("dataset", registry.datasets()), ("method", registry.methods())):
         _check_names(kind, list(config[kind + "s"]), valid, f"{kind}s")
-    if "solver_table" in config:
-        from harness.solver_points import check_solver_table
-
-        check_solver_table(config["solver_table"])
-    if config.get("figures"):
-        from harness.experiments import check_figures
-
-        check_figures(config)
     return config
-
-
-def load_config(path: str | Path) -> dict:
-    """Read and validate a profile file."""
-    path = Path(path)
-    if not path.exists():
-        raise ConfigError(f"config file {path} does not exist")
-    with open(path) as fh:
-        raw = yaml.safe_load(fh)
-    if not isinstance(raw, dict):
-        raise ConfigError(f"config file {path} must hold a mapping, not {type(raw).__name__}")
-    return validate_config(raw)
 
 
 def parse_cell(cell_id: str) -> Cell:

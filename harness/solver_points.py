@@ -104,7 +104,7 @@ def _check_n(values, k: int, where: str) -> None:
 
 def check_solver_table(section: dict) -> None:
     """Check the ``solver_table:`` section beyond the schema (called by
-    :func:`harness.config.validate_config`): backend and variant names, the keys of
+    :func:`harness.profile_validation.validate_config`): backend and variant names, the keys of
     ``n_per_backend``, and every n against k.
 
     Raises

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from harness import claims, experiments, registry, report
 from harness.tables import DEVIATIONS_FILE
-from harness.config import ConfigError, load_config, parse_cell, table_cells, cell_params
+from harness.config import ConfigError, parse_cell, table_cells, cell_params
+from harness.profile_validation import load_config
 from harness.table_specs import TABLES
 from harness.solver_points import (
     SolverPoint, point_params, point_path, point_sources, solver_points,

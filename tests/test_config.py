@@ -2,9 +2,8 @@ import copy
 
 import pytest
 
-from harness.config import (
-    ConfigError, cell_params, load_config, parse_cell, table_cells, validate_config,
-)
+from harness.config import ConfigError, cell_params, parse_cell, table_cells
+from harness.profile_validation import load_config, validate_config
 
 MINIMAL = {"profile": "t", "tables": {"table_3_2": {"datasets": ["swiss_roll"],
                                                    "methods": ["pca", "isomap"]}}}

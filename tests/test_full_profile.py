@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from harness.config import load_config
+from harness.profile_validation import load_config
 from harness.workflow import WorkflowConfig
 
 pytestmark = pytest.mark.slow

@@ -21,7 +21,7 @@ import yaml
 from harness import claims as claims_module
 from harness.claims import VERDICTS, check_claim, make_claim, verdict_of
 from harness.cli import main
-from harness.config import validate_config
+from harness.profile_validation import validate_config
 from harness.experiments import fig_3_24, fig_3_28, write_figure
 from harness.records import record_path, write_json_atomic
 from harness.report import build_report, write_report

@@ -3,7 +3,8 @@ time-outs; crashes fail loudly and write nothing."""
 
 import pytest
 
-from harness.config import parse_cell, validate_config
+from harness.config import parse_cell
+from harness.profile_validation import validate_config
 from harness.records import read_record
 from harness.runner import CellCrashed, run_cell
 from tests.conftest import BAD_DATASETS, embedding_plugin

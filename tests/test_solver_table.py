@@ -12,7 +12,8 @@ import pytest
 
 from harness import solver_points
 from harness.cli import main
-from harness.config import ConfigError, load_config, validate_config
+from harness.config import ConfigError
+from harness.profile_validation import load_config, validate_config
 from harness.records import read_record, write_json_atomic
 from harness.solver_points import SolverPoint, point_path, run_point, solver_points as points
 from harness.solver_table import COLUMNS, build_solver_table, write_solver_table

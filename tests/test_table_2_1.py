@@ -5,7 +5,8 @@ cell parameters taken from the thesis' Table 2.1 rows."""
 import pandas as pd
 import pytest
 
-from harness.config import Cell, cell_params, validate_config
+from harness.config import Cell, cell_params
+from harness.profile_validation import validate_config
 from harness.records import record_path, write_json_atomic
 from harness.tables import build_table, write_table
 

@@ -6,7 +6,7 @@ import math
 import pandas as pd
 import pytest
 
-from harness.config import validate_config
+from harness.profile_validation import validate_config
 from harness.records import record_path, write_json_atomic
 from harness.tables import build_table, write_table
 

@@ -68,7 +68,7 @@ def _section(config: dict, figure: str) -> dict:
 
 def check_figures(config: dict) -> None:
     """Check the profile's ``figures:`` section beyond the schema (called by
-    :func:`harness.config.validate_config`).
+    :func:`harness.profile_validation.validate_config`).
 
     Raises
     ------

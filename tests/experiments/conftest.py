@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.config import validate_config
+from harness.profile_validation import validate_config
 from harness.experiments import FigurePoint, point_params, point_path
 from harness.records import write_json_atomic
 

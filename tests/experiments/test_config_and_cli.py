@@ -8,7 +8,8 @@ import json
 import pytest
 
 from harness.cli import main
-from harness.config import ConfigError, load_config
+from harness.config import ConfigError
+from harness.profile_validation import load_config
 from harness.experiments import FigurePoint, figure_points, parse_point, point_params
 from harness.workflow import WorkflowConfig
 

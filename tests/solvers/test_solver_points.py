@@ -3,7 +3,7 @@ record's certificate is the harness' own, and the two solvers agree within it.""
 
 import pytest
 
-from harness.config import validate_config
+from harness.profile_validation import validate_config
 from harness.records import read_record
 from harness.solver_points import SolverPoint, run_point
 
