@@ -21,18 +21,9 @@ __all__ = ["validate_config", "load_config"]
 
 
 def validate_config(config: dict) -> dict:
-    """Validate a profile: :func:`harness.config.validate_tables`, then the
-    ``solver_table:`` and ``figures:`` sections.
-
-    Returns a copy with defaults filled in and ``"all"`` expanded to the names of
-    the registered plugins of the table's task.
-
-    Raises
-    ------
-    ConfigError
-        With the path of the offending entry and, for an unknown method or data set
-        name, the list of valid names.
-    """
+    """Validate a profile: :func:`harness.config.validate_tables` (its copy with
+    defaults filled in is returned), then the ``solver_table:`` and ``figures:``
+    sections; any failure is a :class:`harness.config.ConfigError` naming the entry."""
     config = validate_tables(config)
     if "solver_table" in config:
         check_solver_table(config["solver_table"])
