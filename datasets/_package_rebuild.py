@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import abc
 import io
-import os
 import tarfile
-import tempfile
 import zipfile
 from pathlib import Path
 from typing import ClassVar
@@ -26,6 +24,7 @@ from typing import ClassVar
 from datasets._remote import RemoteDataset
 from harness.data_cache import data_dir
 from harness.plugin import DataUnavailableError
+from harness.records import write_bytes_atomic
 
 __all__ = ["PackageRebuiltDataset", "deb_member", "wheel_member", "write_verified"]
 
@@ -69,15 +68,7 @@ def write_verified(path: Path, data: bytes, sha256: str, what: str) -> None:
         raise DataUnavailableError(
             f"{what}: the rebuilt bytes are not the published file (sha256 {actual}, "
             f"expected {sha256}); nothing was written")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_bytes_atomic(path, data, suffix=".part")
 
 
 class PackageRebuiltDataset(RemoteDataset):

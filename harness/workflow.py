@@ -24,10 +24,23 @@ from harness.solver_points import (
     SolverPoint, point_params, point_path, point_sources, solver_points,
 )
 
-__all__ = ["WorkflowConfig", "DEFAULT_CONFIGFILE"]
+__all__ = ["WorkflowConfig", "DEFAULT_CONFIGFILE", "workdir_relative"]
 
 DEFAULT_CONFIGFILE = "config/quick.yaml"
 TABLE_SUFFIXES = ("csv", "md", "tex")
+
+
+def workdir_relative(paths) -> list[str]:
+    """Source files as Snakemake's inputs: relative to the working directory where
+    they lie under it (absolute elsewhere, e.g. an installed package), so that the
+    input sets Snakemake records do not change when the checkout is moved or cloned
+    elsewhere with its results (an absolute path would rerun every job)."""
+    here = Path.cwd().resolve()
+    out = []
+    for path in paths:
+        path = Path(path).resolve()
+        out.append(str(path.relative_to(here)) if path.is_relative_to(here) else str(path))
+    return out
 
 
 @dataclasses.dataclass
@@ -102,7 +115,7 @@ class WorkflowConfig:
     def known_deviations_file(self) -> str:
         """``config/known_deviations.yaml``: the measured reasons printed beside cells
         (an input of every table, so that a new or changed reason rebuilds it)."""
-        return str(DEVIATIONS_FILE)
+        return workdir_relative([DEVIATIONS_FILE])[0]
 
     def result_outputs(self) -> list[str]:
         """Every table and figure output of the profile (the report's inputs)."""
@@ -125,7 +138,7 @@ class WorkflowConfig:
         files.append(str(Path(claims.__file__).resolve()))
         files += [str(Path(inspect.getsourcefile(experiments.get_figure(f))).resolve())
                   for f in self.config.get("figures") or {}]
-        return files
+        return workdir_relative(files)
 
     def all_outputs(self) -> list[str]:
         """What ``reproduce_all`` builds: every table and figure, then the report."""
@@ -136,7 +149,7 @@ class WorkflowConfig:
         """The method's and the data set's plugin files: editing either reruns the cell."""
         cell = parse_cell(wildcards.cell)
         classes = (registry.get_method(cell.method), registry.get_dataset(cell.dataset))
-        return [str(Path(inspect.getsourcefile(c)).resolve()) for c in classes]
+        return workdir_relative(inspect.getsourcefile(c) for c in classes)
 
     def cell_params_json(self, wildcards) -> str:
         self._require_table(wildcards.cell)
@@ -163,7 +176,7 @@ class WorkflowConfig:
 
     def solver_point_sources(self, wildcards) -> list[str]:
         """The solver's and the problem's source files: editing them reruns the point."""
-        return point_sources(wildcards.backend)
+        return workdir_relative(point_sources(wildcards.backend))
 
     def solver_point_params_json(self, wildcards) -> str:
         point = SolverPoint(wildcards.backend, int(wildcards.n), wildcards.variant)
@@ -198,7 +211,8 @@ class WorkflowConfig:
 
     def figure_point_sources(self, wildcards) -> list[str]:
         """Data set, MVU and solver source files: editing them reruns the point."""
-        return experiments.point_sources(self.config, experiments.parse_point(wildcards.point))
+        return workdir_relative(experiments.point_sources(
+            self.config, experiments.parse_point(wildcards.point)))
 
     def figure_point_params_json(self, wildcards) -> str:
         point = experiments.parse_point(wildcards.point)

@@ -11,8 +11,6 @@ rule cell:
         HARNESS.cell_sources,
     params:
         resolved=HARNESS.cell_params_json,
-        configfile=HARNESS.configfile,
-        harness=HARNESS.command,
     wildcard_constraints:
         cell=r"[A-Za-z0-9_]+/[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)?",
     threads: 1
@@ -22,4 +20,4 @@ rule cell:
     log:
         HARNESS.log_pattern,
     shell:
-        "{params.harness} run --config {params.configfile:q} {wildcards.cell:q} > {log:q} 2>&1"
+        "{HARNESS_COMMAND} run --config {PROFILE_FILE:q} {wildcards.cell:q} > {log:q} 2>&1"

@@ -12,8 +12,6 @@ rule figure_point:
         HARNESS.figure_point_sources,
     params:
         resolved=HARNESS.figure_point_params_json,
-        configfile=HARNESS.configfile,
-        harness=HARNESS.command,
     wildcard_constraints:
         point=r"fig_[0-9]+_[0-9]+/[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)?",
     threads: 1
@@ -23,5 +21,5 @@ rule figure_point:
     log:
         HARNESS.figure_point_log_pattern,
     shell:
-        "{params.harness} figure-point --config {params.configfile:q} {wildcards.point:q} "
+        "{HARNESS_COMMAND} figure-point --config {PROFILE_FILE:q} {wildcards.point:q} "
         "> {log:q} 2>&1"

@@ -8,11 +8,8 @@ rule figure:
         HARNESS.figure_outputs("{figure}"),
     input:
         HARNESS.figure_records_of,
-    params:
-        configfile=HARNESS.configfile,
-        harness=HARNESS.command,
     wildcard_constraints:
         figure=r"fig_\d+_\d+",
     localrule: True
     shell:
-        "{params.harness} figure --config {params.configfile:q} {wildcards.figure}"
+        "{HARNESS_COMMAND} figure --config {PROFILE_FILE:q} {wildcards.figure}"

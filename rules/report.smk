@@ -10,9 +10,6 @@ rule report:
     input:
         HARNESS.result_outputs(),
         code=HARNESS.report_sources(),
-    params:
-        configfile=HARNESS.configfile,
-        harness=HARNESS.command,
     localrule: True
     shell:
-        "{params.harness} report --config {params.configfile:q}"
+        "{HARNESS_COMMAND} report --config {PROFILE_FILE:q}"

@@ -12,8 +12,6 @@ rule solver_point:
         HARNESS.solver_point_sources,
     params:
         resolved=HARNESS.solver_point_params_json,
-        configfile=HARNESS.configfile,
-        harness=HARNESS.command,
     wildcard_constraints:
         variant=r"[a-z_]+",
         backend=r"[a-z0-9_]+",
@@ -25,7 +23,7 @@ rule solver_point:
     log:
         HARNESS.solver_point_log_pattern,
     shell:
-        "{params.harness} solve-point --config {params.configfile:q} "
+        "{HARNESS_COMMAND} solve-point --config {PROFILE_FILE:q} "
         "--variant {wildcards.variant} {wildcards.backend} {wildcards.n} > {log:q} 2>&1"
 
 
@@ -34,9 +32,6 @@ rule solver_table:
         HARNESS.table_outputs("solver_table"),
     input:
         HARNESS.solver_point_records(),
-    params:
-        configfile=HARNESS.configfile,
-        harness=HARNESS.command,
     localrule: True
     shell:
-        "{params.harness} solver-table --config {params.configfile:q}"
+        "{HARNESS_COMMAND} solver-table --config {PROFILE_FILE:q}"

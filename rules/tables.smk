@@ -10,11 +10,8 @@ rule table:
         HARNESS.table_records_of,
         reference=HARNESS.table_reference,
         deviations=HARNESS.known_deviations_file,
-    params:
-        configfile=HARNESS.configfile,
-        harness=HARNESS.command,
     wildcard_constraints:
         table=r"table_\d+_\d+(_peers)?",
     localrule: True
     shell:
-        "{params.harness} table --config {params.configfile:q} {wildcards.table}"
+        "{HARNESS_COMMAND} table --config {PROFILE_FILE:q} {wildcards.table}"

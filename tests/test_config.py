@@ -1,4 +1,5 @@
 import copy
+from pathlib import Path
 
 import pytest
 
@@ -101,3 +102,16 @@ def test_shipped_profiles_validate(repo_root, monkeypatch, profile):
     assert config["profile"] == profile
     cells = table_cells(config, "table_3_2")
     assert {c.dataset for c in cells} >= {"olivetti", "teapot", "swiss_roll", "frey"}
+
+
+def test_workdir_relative_sources(tmp_path, monkeypatch):
+    """Source inputs under the working directory are recorded relative to it (moving
+    the checkout does not change them); others stay absolute."""
+    from harness.workflow import workdir_relative
+
+    (tmp_path / "methods").mkdir()
+    inside = tmp_path / "methods" / "pca.py"
+    inside.write_text("")
+    monkeypatch.chdir(tmp_path)
+    outside = Path(__file__).resolve()
+    assert workdir_relative([inside, str(outside)]) == ["methods/pca.py", str(outside)]

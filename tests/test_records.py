@@ -35,3 +35,17 @@ def test_failed_write_leaves_old_file_and_no_temp(tmp_path, monkeypatch):
         write_text_atomic(path, "new")
     assert path.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o027, 0o077])
+def test_atomic_write_respects_the_umask(tmp_path, umask):
+    """Written files get the mode open() would give them, not mkstemp's 0600 (results
+    on a shared file system must be readable by the group / a web server)."""
+    old = os.umask(umask)
+    try:
+        path = write_text_atomic(tmp_path / "sub" / "table.md", "x\n")
+        write_text_atomic(path, "y\n")  # replacing an existing file: same rule
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+    assert path.read_text() == "y\n"

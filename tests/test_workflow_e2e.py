@@ -8,6 +8,7 @@ no half-written file in results/.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -118,3 +119,57 @@ def test_kill_and_resume(tmp_path, repo_root):
     redone = [name for name, mtime in done.items() if after[name] != mtime]
     assert len(redone) <= 1, f"finished cells redone: {redone}"
     assert not [p for p in results.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_reruns_only_what_changed(tmp_path, repo_root):
+    """The profile's path and the interpreter's are not parameters: after a run,
+    `snakemake -n` with or without `--configfile`, relative or absolute, with the
+    Makefile's workflow profile, and after moving the whole working directory, has
+    nothing to do; editing one method's value in the profile reruns exactly its cells.
+    Every written file has the mode the umask gives (not mkstemp's 0600)."""
+    work = tmp_path / "work"
+    (work / "config").mkdir(parents=True)
+    shutil.copy(repo_root / "Snakefile", work)
+    shutil.copytree(repo_root / "rules", work / "rules")
+    profile = {
+        "profile": "tiny",
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "datasets": {"swiss_roll": {"n_samples": 150}},
+        "tables": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca", "isomap"],
+                                 "time_limit_seconds": 120}},
+    }
+    (work / "config" / "quick.yaml").write_text(yaml.safe_dump(profile))
+
+    def snakemake(cwd, *args):
+        old = os.umask(0o022)
+        try:
+            return subprocess.run([*SNAKEMAKE, "--cores", "2", *args], cwd=cwd,
+                                  capture_output=True, text=True, timeout=600)
+        finally:
+            os.umask(old)
+
+    run = snakemake(work, "--configfile", "config/quick.yaml")
+    assert run.returncode == 0, run.stderr[-3000:]
+    written = [p for p in (work / "results").rglob("*") if p.is_file()]
+    assert len(written) >= 5
+    assert {p.stat().st_mode & 0o777 for p in written} == {0o644}
+
+    invocations = [(), ("--configfile", "config/quick.yaml"),
+                   ("--configfile", str(work / "config" / "quick.yaml")),
+                   ("--workflow-profile", str(repo_root / "profiles" / "local"),
+                    "--configfile", "config/quick.yaml")]
+    for args in invocations:
+        dry = snakemake(work, "-n", *args)
+        assert dry.returncode == 0, dry.stderr[-3000:]
+        assert "Nothing to be done" in dry.stdout + dry.stderr, (args, dry.stdout[-2000:])
+
+    moved = tmp_path / "moved"
+    work.rename(moved)
+    dry = snakemake(moved, "-n")
+    assert "Nothing to be done" in dry.stdout + dry.stderr, dry.stdout[-2000:]
+
+    profile["methods"] = {"isomap": {"n_neighbors": 9}}
+    (moved / "config" / "quick.yaml").write_text(yaml.safe_dump(profile))
+    dry = snakemake(moved, "-n")
+    cells = re.findall(r"cell=(\S+)", dry.stdout)
+    assert cells == ["t3_2/swiss_roll/isomap"], dry.stdout[-3000:]
