@@ -20,7 +20,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP_RUN): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[peers]"
+	$(BIN)/python -m pip install --quiet -e ".[peers,solvers]"
 	touch $@
 
 $(STAMP_TEST): pyproject.toml | $(BIN)/python

@@ -225,3 +225,20 @@ def test_cli_bad_points_name_the_bad_thing(tmp_path, capsys):
     no_section.write_text(json.dumps({"profile": "cli", "tables": {}}))
     assert main(["solver-table", "--config", str(no_section)]) == 2
     assert "no solver_table section" in capsys.readouterr().err
+
+
+def test_make_reproduce_installs_every_pypi_backend(repo_root):
+    """`make reproduce` installs the extras that carry the quick profile's cvxpy
+    backends (CVXOPT and SDPA are PyPI wheels: the solver table must compare them,
+    not call them "not installed"); only MOSEK may be skipped, for its licence."""
+    import re
+    import tomllib
+
+    makefile = (repo_root / "Makefile").read_text()
+    stamp = re.search(r"^\$\(STAMP_RUN\):.*\n(?:\t.*\n)*", makefile, re.M).group(0)
+    extras = set(re.search(r'-e "\.\[([a-z,]+)\]"', stamp).group(1).split(","))
+    optional = tomllib.loads((repo_root / "pyproject.toml").read_text())[
+        "project"]["optional-dependencies"]
+    installed = {re.split(r"[<>=\[]", req)[0] for extra in extras for req in optional[extra]}
+    for package in ("scs", "cvxopt", "sdpa-python", "mosek"):
+        assert package in installed, (package, extras)
