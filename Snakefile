@@ -22,13 +22,10 @@ if not workflow.overwrite_configfiles:
     configfile: "config/quick.yaml"
 
 HARNESS = WorkflowConfig.from_snakemake(workflow, config)
-# How a job calls the harness and which profile file it reads: used in the shell
-# commands, never as params, so that the interpreter's and the profile's paths (which
-# differ between `snakemake` and `snakemake --configfile ...`, and change when the
-# checkout moves) do not count as changed parameters. A job's params carry only what
-# changes its result (its resolved parameters).
-HARNESS_COMMAND = HARNESS.command
-PROFILE_FILE = HARNESS.configfile
+# Jobs call the harness through HARNESS.command and HARNESS.configfile in their shell
+# commands, never as params: the interpreter's and the profile's paths differ between
+# `snakemake` and `snakemake --configfile ...` and change when the checkout moves, and
+# a changed param reruns a job. A job's params carry only what changes its result.
 
 
 include: "rules/cells.smk"

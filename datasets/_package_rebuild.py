@@ -68,7 +68,7 @@ def write_verified(path: Path, data: bytes, sha256: str, what: str) -> None:
         raise DataUnavailableError(
             f"{what}: the rebuilt bytes are not the published file (sha256 {actual}, "
             f"expected {sha256}); nothing was written")
-    write_bytes_atomic(path, data, suffix=".part")
+    write_bytes_atomic(path, data)
 
 
 class PackageRebuiltDataset(RemoteDataset):

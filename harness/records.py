@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -34,25 +34,19 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     return write_bytes_atomic(path, text.encode("utf-8"))
 
 
-def _umask() -> int:
-    """The process' umask (reading it means setting it: set it straight back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def write_bytes_atomic(path: str | Path, data: bytes, suffix: str = ".tmp") -> Path:
+def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
     """Write ``data`` to ``path`` via a temporary file in the same directory and
     ``os.replace``, so a killed job never leaves a half-written file (e.g. a PNG).
 
-    The file gets the mode a plain ``open(path, "w")`` would give it (``0o666``
-    less the umask): :func:`tempfile.mkstemp` creates ``0o600``, which would keep the
-    results from other users of a shared file system and from a web server."""
+    The temporary file is created with mode ``0o666`` less the umask, as a plain
+    ``open(path, "w")`` would (:func:`tempfile.mkstemp` creates ``0o600``, which would
+    keep the results from other users of a shared file system and from a web
+    server)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
+    tmp = path.parent / f".{path.name}.{uuid.uuid4().hex}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()

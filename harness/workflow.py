@@ -133,10 +133,9 @@ class WorkflowConfig:
     def report_sources(self) -> list[str]:
         """The report's code and the profile's figure modules (their ``claims``):
         editing them rewrites the report."""
-        package = Path(report.__file__).resolve().parent
-        files = sorted(str(p) for p in package.glob("*.py"))
-        files.append(str(Path(claims.__file__).resolve()))
-        files += [str(Path(inspect.getsourcefile(experiments.get_figure(f))).resolve())
+        files = sorted(Path(report.__file__).parent.glob("*.py"))
+        files.append(claims.__file__)
+        files += [inspect.getsourcefile(experiments.get_figure(f))
                   for f in self.config.get("figures") or {}]
         return workdir_relative(files)
 

@@ -20,4 +20,4 @@ rule cell:
     log:
         HARNESS.log_pattern,
     shell:
-        "{HARNESS_COMMAND} run --config {PROFILE_FILE:q} {wildcards.cell:q} > {log:q} 2>&1"
+        "{HARNESS.command} run --config {HARNESS.configfile:q} {wildcards.cell:q} > {log:q} 2>&1"

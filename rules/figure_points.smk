@@ -21,5 +21,5 @@ rule figure_point:
     log:
         HARNESS.figure_point_log_pattern,
     shell:
-        "{HARNESS_COMMAND} figure-point --config {PROFILE_FILE:q} {wildcards.point:q} "
+        "{HARNESS.command} figure-point --config {HARNESS.configfile:q} {wildcards.point:q} "
         "> {log:q} 2>&1"

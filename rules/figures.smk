@@ -12,4 +12,4 @@ rule figure:
         figure=r"fig_\d+_\d+",
     localrule: True
     shell:
-        "{HARNESS_COMMAND} figure --config {PROFILE_FILE:q} {wildcards.figure}"
+        "{HARNESS.command} figure --config {HARNESS.configfile:q} {wildcards.figure}"

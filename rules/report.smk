@@ -12,4 +12,4 @@ rule report:
         code=HARNESS.report_sources(),
     localrule: True
     shell:
-        "{HARNESS_COMMAND} report --config {PROFILE_FILE:q}"
+        "{HARNESS.command} report --config {HARNESS.configfile:q}"

@@ -23,7 +23,7 @@ rule solver_point:
     log:
         HARNESS.solver_point_log_pattern,
     shell:
-        "{HARNESS_COMMAND} solve-point --config {PROFILE_FILE:q} "
+        "{HARNESS.command} solve-point --config {HARNESS.configfile:q} "
         "--variant {wildcards.variant} {wildcards.backend} {wildcards.n} > {log:q} 2>&1"
 
 
@@ -34,4 +34,4 @@ rule solver_table:
         HARNESS.solver_point_records(),
     localrule: True
     shell:
-        "{HARNESS_COMMAND} solver-table --config {PROFILE_FILE:q}"
+        "{HARNESS.command} solver-table --config {HARNESS.configfile:q}"

@@ -14,4 +14,4 @@ rule table:
         table=r"table_\d+_\d+(_peers)?",
     localrule: True
     shell:
-        "{HARNESS_COMMAND} table --config {PROFILE_FILE:q} {wildcards.table}"
+        "{HARNESS.command} table --config {HARNESS.configfile:q} {wildcards.table}"

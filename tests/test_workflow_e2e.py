@@ -26,12 +26,13 @@ pytestmark = pytest.mark.slow
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 
 
-def _workdir(tmp_path: Path, repo_root: Path, datasets, methods, n=300) -> Path:
+def _workdir(tmp_path: Path, repo_root: Path, datasets, methods, n=300,
+             profile="tiny.yaml") -> Path:
     work = tmp_path / "work"
-    work.mkdir()
+    (work / profile).parent.mkdir(parents=True)
     shutil.copy(repo_root / "Snakefile", work)
     shutil.copytree(repo_root / "rules", work / "rules")
-    (work / "tiny.yaml").write_text(yaml.safe_dump({
+    (work / profile).write_text(yaml.safe_dump({
         "profile": "tiny",
         "reference_dir": str(repo_root / "results" / "reference"),
         "datasets": {"swiss_roll": {"n_samples": n}},
@@ -127,18 +128,8 @@ def test_reruns_only_what_changed(tmp_path, repo_root):
     Makefile's workflow profile, and after moving the whole working directory, has
     nothing to do; editing one method's value in the profile reruns exactly its cells.
     Every written file has the mode the umask gives (not mkstemp's 0600)."""
-    work = tmp_path / "work"
-    (work / "config").mkdir(parents=True)
-    shutil.copy(repo_root / "Snakefile", work)
-    shutil.copytree(repo_root / "rules", work / "rules")
-    profile = {
-        "profile": "tiny",
-        "reference_dir": str(repo_root / "results" / "reference"),
-        "datasets": {"swiss_roll": {"n_samples": 150}},
-        "tables": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca", "isomap"],
-                                 "time_limit_seconds": 120}},
-    }
-    (work / "config" / "quick.yaml").write_text(yaml.safe_dump(profile))
+    work = _workdir(tmp_path, repo_root, ["swiss_roll"], ["pca", "isomap"], n=150,
+                    profile="config/quick.yaml")  # the Snakefile's default profile
 
     def snakemake(cwd, *args):
         old = os.umask(0o022)
@@ -168,8 +159,10 @@ def test_reruns_only_what_changed(tmp_path, repo_root):
     dry = snakemake(moved, "-n")
     assert "Nothing to be done" in dry.stdout + dry.stderr, dry.stdout[-2000:]
 
+    profile_file = moved / "config" / "quick.yaml"
+    profile = yaml.safe_load(profile_file.read_text())
     profile["methods"] = {"isomap": {"n_neighbors": 9}}
-    (moved / "config" / "quick.yaml").write_text(yaml.safe_dump(profile))
+    profile_file.write_text(yaml.safe_dump(profile))
     dry = snakemake(moved, "-n")
     cells = re.findall(r"cell=(\S+)", dry.stdout)
     assert cells == ["t3_2/swiss_roll/isomap"], dry.stdout[-3000:]
