@@ -7,13 +7,23 @@ CORES  ?= 2
 STAMP_RUN  := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: help venv reproduce test bench-check bench clean dry-run
+ASV    := PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv
+# make bench-history: the last COMMITS commits of the current branch, benchmarks
+# matching BENCH (a regular expression; empty = the whole suite)
+COMMITS ?= 3
+BENCH  ?= MVUSolvers
+PORT   ?= 8080
+
+.PHONY: help venv reproduce test bench-check bench bench-assets bench-history bench-show clean dry-run
 
 help:
 	@echo "make reproduce   set up .venv and regenerate every table of the '$(PROFILE)' profile"
 	@echo "make test        set up .venv with the test extras and run the test suite"
 	@echo "make dry-run     list the jobs Snakemake would run"
 	@echo "make bench-check asv check + a quick dry run of the benchmarks (as CI does)"
+	@echo "make bench-history  asv over the last COMMITS=$(COMMITS) commits (BENCH=$(BENCH)), published"
+	@echo "                    to .asv/html with its scripts from verified npm packages"
+	@echo "make bench-show  serve that dashboard on http://127.0.0.1:$(PORT)/"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,8 +65,25 @@ bench-check: $(STAMP_TEST)
 	PATH=$(abspath $(BIN)):$$PATH HARNESS_BENCH_SIZES=300 HARNESS_BENCH_MVU_SIZES=30 HARNESS_BENCH_MVU_BACKENDS=native,clarabel,mosek HARNESS_BENCH_LMNN_SIZES=1000 HARNESS_BENCH_KSWEEP_N=60 HARNESS_BENCH_EXT_SIZES=200 $(BIN)/asv run --python=same --quick --dry-run --show-stderr
 
 bench: $(STAMP_TEST)
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv machine --yes > /dev/null
-	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv run --python=same --show-stderr
+	$(ASV) machine --yes > /dev/null
+	$(ASV) run --python=same --show-stderr
+
+# the dashboard's scripts and styles (jQuery, flot, bootstrap, ...) as npm tarballs
+# checked against their published integrity, in the data cache (harness.asv_dashboard)
+bench-assets: $(STAMP_TEST)
+	$(BIN)/harness asv-offline --fetch-only
+
+bench-history: $(STAMP_TEST)
+	$(ASV) machine --yes > /dev/null
+	$(ASV) run --show-stderr --skip-existing-commits $(if $(BENCH),--bench '$(BENCH)') HEAD~$(COMMITS)..HEAD
+	$(ASV) publish
+	$(BIN)/harness asv-offline .asv/html
+	@echo "Dashboard: .asv/html (works offline). Serve it with: make bench-show"
+
+bench-show:
+	@test -f .asv/html/index.html || { echo "no dashboard yet: make bench-history"; exit 1; }
+	@echo "Serving .asv/html on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory .asv/html $(PORT)
 
 clean:
 	rm -rf $(VENV) .snakemake results/quick results/tiny

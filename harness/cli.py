@@ -1,5 +1,5 @@
 """The ``harness`` command: list, run (one cell), table, solve-point, solver-table,
-figure-point, figure, report, fetch, doctor.
+figure-point, figure, report, fetch, doctor, asv-offline.
 
 Examples
 --------
@@ -15,6 +15,7 @@ Examples
     harness report                                # tables, figures -> report.html/md
     harness fetch teapot                          # download and verify a data set
     harness doctor                                # installed packages, solvers, BLAS
+    harness asv-offline .asv/html                 # the asv dashboard, opening offline
 """
 
 from __future__ import annotations
@@ -210,6 +211,25 @@ def cmd_doctor(args) -> int:
     return 0
 
 
+def cmd_asv_offline(args) -> int:
+    from pathlib import Path
+
+    from harness.asv_dashboard import NpmUnavailableError, fetch_packages, make_offline
+
+    cache = Path(args.cache) if args.cache else None
+    try:
+        if args.fetch_only:
+            for path in fetch_packages(cache):
+                print(f"verified {path}")
+        else:
+            for page in make_offline(args.html_dir, cache):
+                print(f"{page}: scripts and styles now load from {page.parent / 'vendor'}")
+    except NpmUnavailableError as exc:
+        print(f"harness: error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="harness", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -255,6 +275,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("names", nargs="*", metavar="NAME", help="data set names (default: all)")
     p.set_defaults(func=cmd_fetch)
     sub.add_parser("doctor", help="what is installed and usable").set_defaults(func=cmd_doctor)
+    p = sub.add_parser("asv-offline", help="make the page `asv publish` wrote load its "
+                                           "scripts and styles from verified npm copies")
+    p.add_argument("html_dir", nargs="?", default=".asv/html",
+                   help="asv's html_dir (default .asv/html)")
+    p.add_argument("--cache", help="where the npm tarballs are kept (default: the data "
+                                   "cache's npm/ folder)")
+    p.add_argument("--fetch-only", action="store_true",
+                   help="only fetch and verify the npm packages")
+    p.set_defaults(func=cmd_asv_offline)
     return parser
 
 
