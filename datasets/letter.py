@@ -35,6 +35,7 @@ class Letter(PackageRebuiltDataset):
            "letter-recognition.data")
     filename = "letter-recognition.data"
     known_hash = "sha256:2b89f3602cf768d3c8355267d2f13f2417809e101fc2b5ceee10db19a60de6e2"
+    package_client, package_spec = "apt", "r-cran-mlbench:amd64=2.1-3-1"
     package_url = ("http://deb.debian.org/debian/pool/main/r/r-cran-mlbench/"
                    "r-cran-mlbench_2.1-3-1_amd64.deb")
     package_sha256 = "2f1127f7b5e7d08703b13b52ef1976a0c355a7660d6ac575e29b87b13921bc06"

