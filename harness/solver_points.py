@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import inspect
 import time
 from pathlib import Path
 from typing import Any
@@ -55,6 +54,7 @@ from harness.records import write_json_atomic
 from harness.runner import usage_since
 from harness.solvers.mvu_solve import MVU_SOLVERS, solve_mvu
 from harness.solvers.result import judge
+from harness.sources import source_closure
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
 __all__ = [
@@ -170,16 +170,12 @@ def point_path(config: dict, point: SolverPoint) -> Path:
 
 
 def point_sources(backend: str) -> list[str]:
-    """The source files whose edit reruns a backend's points: the data set plugin,
-    the problem, certificate and dispatch modules, the backend's solver module and
-    the harness modules it imports names from (so that a faster native solver
-    shows in the table at the next ``snakemake``)."""
+    """The source files whose edit reruns a backend's points (:mod:`harness.sources`):
+    this module (the point's work), the backend's solver module, the data set plugin
+    and every project module they import (so that a faster native solver shows in
+    the table at the next ``snakemake``)."""
     solver = importlib.import_module(BACKEND_MODULES.get(backend, CVXPY_MODULE))
-    modules = {inspect.getmodule(value) for value in vars(solver).values()}
-    modules = {m for m in modules if m is not None and m.__name__.startswith("harness.")}
-    modules |= {solver, inspect.getmodule(MVUProblem), inspect.getmodule(certify),
-                inspect.getmodule(solve_mvu), inspect.getmodule(registry.get_dataset(DATASET))}
-    return sorted(str(Path(inspect.getsourcefile(m)).resolve()) for m in modules)
+    return source_closure(__name__, solver, registry.get_dataset(DATASET))
 
 
 def build_problem(params: dict):

@@ -15,10 +15,11 @@ import shlex
 import sys
 from pathlib import Path
 
-from harness import claims, experiments, registry, report
+from harness import claims, experiments, registry, report, runner
 from harness.tables import DEVIATIONS_FILE
 from harness.config import ConfigError, parse_cell, table_cells, cell_params
 from harness.profile_validation import load_config
+from harness.sources import source_closure
 from harness.table_specs import TABLES
 from harness.solver_points import (
     SolverPoint, point_params, point_path, point_sources, solver_points,
@@ -145,10 +146,13 @@ class WorkflowConfig:
 
     # ---- per-cell callables (Snakemake passes the wildcards) ----------------
     def cell_sources(self, wildcards) -> list[str]:
-        """The method's and the data set's plugin files: editing either reruns the cell."""
+        """The project files a cell's code imports (:mod:`harness.sources`): the
+        runner, the method and data set plugins and every module they use, e.g.
+        ``methods/_lmnn_core.py`` or the native MVU solver. Editing one reruns the
+        cell."""
         cell = parse_cell(wildcards.cell)
-        classes = (registry.get_method(cell.method), registry.get_dataset(cell.dataset))
-        return workdir_relative(inspect.getsourcefile(c) for c in classes)
+        return workdir_relative(source_closure(
+            runner, registry.get_method(cell.method), registry.get_dataset(cell.dataset)))
 
     def cell_params_json(self, wildcards) -> str:
         self._require_table(wildcards.cell)

@@ -25,7 +25,6 @@ The profile's ``figures:`` section (``config/schema.yaml``) configures them.
 
 from __future__ import annotations
 
-import inspect
 from pathlib import Path
 from types import ModuleType
 
@@ -37,6 +36,7 @@ from harness.experiments.common import (
     run_point as _run_point,
 )
 from harness.registry import UnknownNameError
+from harness.sources import source_closure
 
 __all__ = [
     "FIGURES", "FigurePoint", "get_figure", "check_figures", "figure_points",
@@ -110,21 +110,20 @@ def run_point(config: dict, point: FigurePoint) -> Path:
 
 
 def point_sources(config: dict, point: FigurePoint) -> list[str]:
-    """Source files whose edit reruns a point: the data set and MVU plugins, the
-    solver's modules (so a faster or more capable native solver shows up at the next
-    ``snakemake``), and for a figure with its own ``work`` its module and the code
-    its ``sources`` names."""
-    from harness.solver_points import point_sources as solver_sources
+    """Source files whose edit reruns a point (:mod:`harness.sources`): the figure's
+    module, the shared point work, the data set and MVU plugins, the code the
+    figure's ``sources`` names, the solver backend's module, and every project
+    module they import (so a faster or more capable native solver shows up at the
+    next ``snakemake``)."""
+    from harness.solver_points import BACKEND_MODULES, CVXPY_MODULE
 
     params = point_params(config, point)
     module = get_figure(point.figure)
-    plugins = (registry.get_dataset(params["dataset"]), registry.get_method(METHOD),
-               *(module.sources(params) if hasattr(module, "sources") else ()))
-    files = {str(Path(inspect.getsourcefile(c)).resolve()) for c in plugins}
-    files.update(solver_sources(params["solver"]))
-    if hasattr(module, "work"):
-        files.add(str(Path(inspect.getsourcefile(module)).resolve()))
-    return sorted(files)
+    return source_closure(
+        module, mvu_point_work, registry.get_dataset(params["dataset"]),
+        registry.get_method(METHOD),
+        BACKEND_MODULES.get(params["solver"], CVXPY_MODULE),
+        *(module.sources(params) if hasattr(module, "sources") else ()))
 
 
 def write_figure(config: dict, figure: str) -> list[Path]:
