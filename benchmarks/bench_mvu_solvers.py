@@ -49,7 +49,7 @@ from threadpoolctl import threadpool_limits
 from benchmarks.common import BLAS_THREADS, MVU_BACKENDS, MVU_SIZES, OneSample
 from harness.solver_points import SolverPoint, build_problem, point_params, solve_point
 from harness.solvers import backend_status
-from harness.solvers.mvu_solve import MVU_SOLVERS, solve_mvu
+from harness.solvers.mvu_solve import MVU_SOLVERS, NATIVE_METHODS, solve_mvu
 from harness.timelimit import in_this_process
 
 BACKENDS = list(MVU_BACKENDS or MVU_SOLVERS)
@@ -74,7 +74,7 @@ def skip_reason(backend, n):
     if cap is not None and n > cap:
         return (f"skipped: {backend} solves a dense {n} x {n} SDP; this suite runs it up "
                 f"to n = {cap} (see the module docstring for the measured times)")
-    if backend != "native":
+    if backend not in NATIVE_METHODS:  # the native solvers are always usable
         usable, why = backend_status(backend)
         if not usable:
             return f"skipped: {why}"

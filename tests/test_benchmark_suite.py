@@ -1,0 +1,17 @@
+"""The asv suite's own logic, outside asv (CI's `asv run --dry-run` does not run
+setup_cache, so a bug there shows only in a recorded run)."""
+
+from benchmarks.bench_mvu_solvers import DENSE_MAX_N, skip_reason
+from harness.solvers.mvu_solve import MVU_SOLVERS, NATIVE_METHODS
+
+
+def test_every_mvu_backend_gets_a_skip_decision():
+    """Every backend of the default parameter grid, native_lowrank included (it
+    raised KeyError in setup_cache, failing the whole benchmark class)."""
+    for backend in MVU_SOLVERS:
+        reason = skip_reason(backend, 40)
+        assert reason is None or reason.startswith("skipped: "), (backend, reason)
+    for backend in NATIVE_METHODS:
+        assert skip_reason(backend, 10_000) is None
+    for backend, cap in DENSE_MAX_N.items():
+        assert f"up to n = {cap}" in skip_reason(backend, cap + 1)
