@@ -19,7 +19,7 @@ import jsonschema
 import yaml
 
 from harness import registry
-from harness.reference import reference_value
+from harness.reference import load_reference, reference_value
 from harness.table_specs import TABLES, TableSpec, spec_for_prefix
 from harness.tasks.classification import K_BY_VALIDATION
 
@@ -97,6 +97,23 @@ def _check_names(kind: str, value: Any, valid: dict, where: str) -> list[str]:
     return list(value)
 
 
+def _in_thesis_order(config: dict, spec: TableSpec, names: list[str]) -> list[str]:
+    """``names`` (methods: all) in the order of the thesis table's rows (the reference
+    CSV's), then the methods with no thesis row by name; the registry's order where
+    the reference file is missing (that error is reported where it is read)."""
+    try:
+        frame = load_reference(config["reference_dir"], spec.reference_file)
+    except FileNotFoundError:
+        return names
+    rows = list(dict.fromkeys(m for m in frame["method"] if m))
+
+    def key(name):
+        label = registry.get_method(name).thesis_label
+        return (rows.index(label), "") if label in rows else (len(rows), name)
+
+    return sorted(names, key=key)
+
+
 def validate_tables(config: dict) -> dict:
     """Validate a profile against ``config/schema.yaml`` and the plugin registry: the
     schema, the defaults and the ``tables:``, ``datasets:`` and ``methods:`` sections.
@@ -104,7 +121,8 @@ def validate_tables(config: dict) -> dict:
     the modules above this one (the solver table, the figures).
 
     Returns a copy with defaults filled in and ``"all"`` expanded to the names of
-    the registered plugins of the table's task.
+    the registered plugins of the table's task (in the thesis table's row order, then
+    by name), less the table's ``exclude_methods``.
 
     Raises
     ------
@@ -125,9 +143,17 @@ def validate_tables(config: dict) -> dict:
         tconf["datasets"] = _check_names(
             "dataset", tconf["datasets"], registry.datasets(task), f"tables.{table}.datasets"
         )
+        every = tconf["methods"] == "all"
         tconf["methods"] = _check_names(
             "method", tconf["methods"], registry.methods(task), f"tables.{table}.methods"
         )
+        if every:
+            tconf["methods"] = _in_thesis_order(config, TABLES[table], tconf["methods"])
+        excluded = _check_names("method", tconf.pop("exclude_methods", []),
+                                registry.methods(task), f"tables.{table}.exclude_methods")
+        tconf["methods"] = [m for m in tconf["methods"] if m not in excluded]
+        if not tconf["methods"]:
+            raise ConfigError(f"tables.{table}: exclude_methods leaves no method")
         for method, names in tconf.get("solvers", {}).items():
             offered = registry.get_method(method).solvers if method in tconf["methods"] else ()
             bad = [s for s in names if s not in offered]

@@ -19,6 +19,30 @@ def test_quick_profile_validates_and_expands_all(repo_root, monkeypatch):
     assert config["blas_threads"] == 1
 
 
+def test_all_methods_of_the_task_in_the_thesis_row_order_less_the_excluded(repo_root,
+                                                                            monkeypatch):
+    monkeypatch.chdir(repo_root)  # the reference CSVs give the thesis' row order
+    from harness import registry
+
+    every = {"profile": "t", "tables": {"table_3_2": {"datasets": ["swiss_roll"],
+                                                      "methods": "all"}}}
+    methods = validate_config(every)["tables"]["table_3_2"]["methods"]
+    assert set(methods) == set(registry.methods("embedding"))
+    assert methods[:2] == ["mvu", "var_mvu_cg_lle"]  # the thesis prints MVU first
+    assert methods.index("pca") < methods.index("isomap") < methods.index("lle")
+    every["tables"]["table_3_2"]["exclude_methods"] = ["mvu", "hlle"]
+    left = validate_config(every)["tables"]["table_3_2"]["methods"]
+    assert left == [m for m in methods if m not in ("mvu", "hlle")]
+    every["tables"]["table_3_2"]["exclude_methods"] = ["bogus"]
+    with pytest.raises(ConfigError, match=r"exclude_methods: unknown method 'bogus'"):
+        validate_config(every)
+    every["tables"]["table_3_2"]["exclude_methods"] = list(methods)
+    with pytest.raises(ConfigError, match="exclude_methods leaves no method"):
+        validate_config(every)
+    listed = copy.deepcopy(MINIMAL)  # a list given by hand keeps its order
+    assert validate_config(listed)["tables"]["table_3_2"]["methods"] == ["pca", "isomap"]
+
+
 def test_defaults_are_filled():
     config = validate_config(MINIMAL)
     t = config["tables"]["table_3_2"]

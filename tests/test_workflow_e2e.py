@@ -166,3 +166,24 @@ def test_reruns_only_what_changed(tmp_path, repo_root):
     dry = snakemake(moved, "-n")
     cells = re.findall(r"cell=(\S+)", dry.stdout)
     assert cells == ["t3_2/swiss_roll/isomap"], dry.stdout[-3000:]
+
+
+def test_a_dropped_in_method_joins_the_default_profile(tmp_path, repo_root, drop_plugin):
+    """README's promise, with the Makefile's own profile (config/quick.yaml): a copy
+    of methods/isomap.py under a new name is scheduled in Table 3.2 with no edit."""
+    source = (repo_root / "methods" / "isomap.py").read_text()
+    assert 'name = "isomap"' in source
+    drop_plugin("methods", "isomap_copy_test",
+                source.replace('name = "isomap"', 'name = "isomap_copy_test"')
+                      .replace('thesis_label = "Isomap"', 'thesis_label = ""'))
+    work = tmp_path / "work"
+    for part in ("Snakefile", "rules", "config", "results/reference"):
+        copy = shutil.copytree if (repo_root / part).is_dir() else shutil.copy
+        (work / part).parent.mkdir(parents=True, exist_ok=True)
+        copy(repo_root / part, work / part)
+    dry = subprocess.run([*SNAKEMAKE, "-n", "--cores", "2"], cwd=work, capture_output=True,
+                         text=True, timeout=600)
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    cells = set(re.findall(r"cell=(t3_2/\S+)", dry.stdout))
+    assert {f"t3_2/{d}/isomap_copy_test" for d in ("swiss_roll", "teapot_standin")} <= cells
+    assert "t3_2/swiss_roll/isomap" in cells
