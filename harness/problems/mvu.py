@@ -29,9 +29,12 @@ import dataclasses
 import numpy as np
 from sklearn.neighbors import NearestNeighbors
 
-__all__ = ["MVUProblem", "clique_edges", "clique_graph", "VARIANTS"]
+__all__ = ["MVUProblem", "clique_edges", "clique_graph", "VARIANTS", "NATIVE_VARIANTS"]
 
 VARIANTS = ("equality", "inequality", "slack", "min_trace")
+#: The variants the native solvers (interior point and low rank) handle: every one
+#: but the slack variant, whose O(m) slack variables only the cvxpy backends model
+NATIVE_VARIANTS = ("equality", "inequality", "min_trace")
 
 
 def clique_edges(X: np.ndarray, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:

@@ -56,9 +56,10 @@ from typing import Callable
 
 import numpy as np
 import scipy.linalg as sla
+import scipy.sparse.linalg as spla
 from scipy.linalg import lapack
 
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
 from harness.problems.mvu_certificate import certify, trace_bound, weighted_laplacian
 from harness.solvers._mvu_schur_kernel import numba_threads_like_blas, schur_matrix
 from harness.solvers.result import NativeResult, final_status, judge
@@ -66,7 +67,7 @@ from harness.solvers.result import NativeResult, final_status, judge
 __all__ = ["solve_ipm", "run_ipm", "IPMRun", "IPM_VARIANTS", "IPM_MEMORY_BUDGET",
            "schur_bytes", "SCHUR_PRECISIONS"]
 
-IPM_VARIANTS = ("equality", "inequality", "min_trace")
+IPM_VARIANTS = NATIVE_VARIANTS
 #: Default memory budget of one interior-point solve (bytes): room for n = 3000 at
 #: k = 5 on a 24 GiB machine running two solves at once.
 IPM_MEMORY_BUDGET = 8 * 2**30
@@ -178,6 +179,39 @@ def _max_step(P: np.ndarray, dP: np.ndarray) -> float:
     lam = float(sla.eigh(dP, P, eigvals_only=True, subset_by_index=[0, 0], driver="gvx",
                          check_finite=False)[0])
     return np.inf if lam >= 0 else -1.0 / lam
+
+
+#: from this cone size on, the predictor's step lengths (which only set the centring
+#: parameter) are estimated by Lanczos instead of computed by sygvx
+ESTIMATE_PREDICTOR_FROM = 800
+
+
+def _estimated_step(P: np.ndarray, dP: np.ndarray, rtol: float = 1e-2) -> float:
+    """About the largest ``alpha`` with ``P + alpha dP`` PSD, for the predictor,
+    whose step lengths only set the centring parameter ``sigma``: the smallest
+    eigenvalue of ``L^-1 dP L^-T`` (``L L^T = P``) by Lanczos (ARPACK) to relative
+    accuracy ``rtol``, with matrix-vector products instead of ``sygvx``'s
+    tridiagonal reduction (n = 2000: ~0.1 s instead of 0.46 s). Falls back to
+    :func:`_max_step` where Lanczos does not converge. A Ritz value lies above the
+    smallest eigenvalue, so the estimate is never shorter than the true step; the
+    corrector's steps, which move the iterate, use :func:`_max_step`."""
+    L, info = lapack.dpotrf(P, lower=1, clean=1)
+    if info:
+        return _max_step(P, dP)
+
+    def matvec(v):
+        u = sla.solve_triangular(L, v, lower=True, trans="T", check_finite=False)
+        return sla.solve_triangular(L, dP @ u, lower=True, check_finite=False)
+
+    n = len(P)
+    op = spla.LinearOperator((n, n), matvec=matvec, dtype=np.float64)
+    v0 = np.random.default_rng(0).standard_normal(n)
+    try:
+        theta = float(spla.eigsh(op, k=1, which="SA", tol=rtol, ncv=min(n - 1, 24),
+                                 maxiter=40, v0=v0, return_eigenvectors=False)[0])
+    except spla.ArpackNoConvergence:
+        return _max_step(P, dP)
+    return np.inf if theta >= 0 else -1.0 / theta
 
 
 def _max_step_lp(v: np.ndarray, dv: np.ndarray) -> float:
@@ -304,15 +338,16 @@ def _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, mixed, verbose=False):
             dzs = ds = None
         return dX, dy, dZ, ds, dzs
 
-    def steps(dX, dZ, ds, dzs, fraction):
-        ap, ad = _max_step(X, dX), _max_step(Z, dZ)
+    def steps(dX, dZ, ds, dzs, fraction, exact=True):
+        step = _max_step if exact or len(X) < ESTIMATE_PREDICTOR_FROM else _estimated_step
+        ap, ad = step(X, dX), step(Z, dZ)
         if lp:
             ap, ad = min(ap, _max_step_lp(s, ds)), min(ad, _max_step_lp(zs, dzs))
         return min(1.0, fraction * ap), min(1.0, fraction * ad)
 
     # predictor (affine scaling, sigma = 0)
     dXa, dya, dZa, dsa, dzsa = direction(-X, -s * zs if lp else None)
-    ap_a, ad_a = steps(dXa, dZa, dsa, dzsa, 1.0)
+    ap_a, ad_a = steps(dXa, dZa, dsa, dzsa, 1.0, exact=False)
     mu_aff = (np.vdot(X + ap_a * dXa, Z + ad_a * dZa)
               + ((s + ap_a * dsa) @ (zs + ad_a * dzsa) if lp else 0.0)) / n_cone
     # SDPT3's centring: Mehrotra's exponent 3 only after long predictor steps, 1 after

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
 from harness.solvers.cvxpy_backend import CVXPY_NAMES, solve_cvxpy
 from harness.solvers.result import SolveResult, judge
 
@@ -22,7 +22,6 @@ __all__ = ["MVU_SOLVERS", "solve_mvu"]
 
 NATIVE_METHODS = {"native": "auto", "native_lowrank": "lowrank"}
 MVU_SOLVERS = (*NATIVE_METHODS, *CVXPY_NAMES)
-NATIVE_VARIANTS = ("equality", "inequality", "min_trace")
 
 
 def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_gap: float,

@@ -55,10 +55,10 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
 from harness.problems.facial_reduction import QR_MAX_DIM, FacialReduction
 from harness.problems.facial_reduction import reduce as reduce_to_face
-from harness.problems.mvu_certificate import Certificate, certify, trace_bound
+from harness.problems.mvu_certificate import certify, trace_bound, weighted_laplacian
 from harness.problems.sparse_inertia import bottom_at_least, certified_bottom
 from harness.solvers.mvu_ipm import (IPM_MEMORY_BUDGET, IPM_VARIANTS, MIXED_FROM_M,
                                      schur_bytes, solve_ipm)
@@ -68,7 +68,7 @@ from harness.solvers.result import NativeResult, final_status
 __all__ = ["NativeResult", "solve_native", "starts_lowrank", "SUPPORTED_VARIANTS",
            "METHODS", "ipm_fits", "face_details", "FACIAL_MODES"]
 
-SUPPORTED_VARIANTS = ("equality", "inequality", "min_trace")
+SUPPORTED_VARIANTS = NATIVE_VARIANTS
 FACIAL_MODES = ("auto", "off")
 #: The face is solved only if it keeps at most this fraction of the edges (its Schur
 #: matrix then costs at most 1/8 of the full one). Measured, noise-free roll, n =
@@ -116,7 +116,7 @@ class _Edges:
 
     def laplacian(self, c: np.ndarray) -> sp.csr_matrix:
         """``L(c)`` as a sparse matrix."""
-        return (self.BT @ sp.diags(c) @ self.B).tocsr()
+        return weighted_laplacian(self.n, self.edges, c)
 
     def block_matrix(self, diag_blocks: np.ndarray, edge_blocks: np.ndarray) -> sp.csc_matrix:
         """The symmetric np x np matrix with the given p x p blocks: ``diag_blocks``

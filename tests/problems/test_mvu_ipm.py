@@ -174,3 +174,21 @@ def test_a_value_beyond_the_bound_is_an_inconsistent_certificate(variant, factor
             else bad.value >= bad.candidate_bound * (1 - 1e-9))
     status, reason = judge(bad, tol_gap=1e-3, tol_violation=1.0)  # violation let through
     assert status == "inaccurate" and reason.startswith("inconsistent certificate")
+
+
+def test_the_predictors_estimated_step_is_close_and_never_shorter():
+    """The Lanczos estimate (predictor only: it sets sigma) against sygvx's exact
+    step on random pencils of the predictor's shape, including no step limit."""
+    rng = np.random.default_rng(3)
+    n = 300
+    for shift in (0.0, 0.5, -5.0):
+        A = rng.standard_normal((n, n))
+        P = A @ A.T / n + 0.05 * np.eye(n)
+        B = rng.standard_normal((n, n))
+        dP = (B + B.T) / 2 + shift * np.eye(n)
+        exact, estimate = mvu_ipm._max_step(P, dP), mvu_ipm._estimated_step(P, dP)
+        assert np.isfinite(exact) and exact <= estimate <= exact * (1 + 1e-2)
+    assert np.isinf(mvu_ipm._estimated_step(P, np.eye(n)))  # PSD direction: no limit
+    # P not positive definite: the exact routine decides (and raises as it does)
+    with pytest.raises(np.linalg.LinAlgError):
+        mvu_ipm._estimated_step(-np.eye(4), np.eye(4))
