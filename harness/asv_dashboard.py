@@ -8,7 +8,7 @@ rewrites every such ``<script src>`` / ``<link href>`` to a copy under
 ``vendor/<package>@<version>/`` next to the page, taken out of the npm package of
 that name and version (:data:`ASSETS`). The packages are fetched by
 :func:`fetch_packages` with the user's own ``npm pack`` (so a configured mirror or
-proxy is honoured) and kept only if the tarball hashes to the integrity the registry
+proxy is honoured; :mod:`harness.package_clients`) and kept only if the tarball hashes to the integrity the registry
 publishes for it (pinned in :data:`PACKAGES`: a changed package is refused, never
 used).
 
@@ -27,13 +27,11 @@ import base64
 import dataclasses
 import hashlib
 import re
-import shutil
-import subprocess
 import tarfile
-import tempfile
 from pathlib import Path
 
 from harness.data_cache import data_dir
+from harness.package_clients import fetch_with_client
 from harness.records import write_bytes_atomic
 
 __all__ = ["ASSETS", "PACKAGES", "Asset", "NpmUnavailableError", "fetch_packages",
@@ -132,12 +130,12 @@ def verify_tarball(path: Path, spec: str) -> bool:
     return path.is_file() and sri(path.read_bytes(), algorithm) == PACKAGES[spec]
 
 
-def fetch_packages(cache: Path | None = None, npm: str = "npm") -> list[Path]:
+def fetch_packages(cache: Path | None = None) -> list[Path]:
     """Every package of :data:`PACKAGES` as a verified tarball in ``cache``.
 
     Tarballs already there and verified are kept; the others are fetched with
-    ``npm pack SPEC`` (the user's npm configuration: registry, mirror, proxy) and
-    kept only if they hash to the pinned integrity.
+    ``npm pack SPEC`` (:mod:`harness.package_clients`: the user's npm configuration,
+    registry, mirror, proxy) and kept only if they hash to the pinned integrity.
 
     Raises
     ------
@@ -145,36 +143,19 @@ def fetch_packages(cache: Path | None = None, npm: str = "npm") -> list[Path]:
         npm is missing or failed, or a tarball is not the published one.
     """
     cache = Path(cache) if cache is not None else package_cache()
-    cache.mkdir(parents=True, exist_ok=True)
     out = []
-    for spec in PACKAGES:
+    for spec, integrity in PACKAGES.items():
         target = cache / _tarball_name(spec)
         if not verify_tarball(target, spec):
-            _npm_pack(spec, target, npm)
+            try:
+                fetch_with_client("npm", spec, target, integrity, error=NpmUnavailableError,
+                                  digest=lambda data: sri(data, integrity.split("-")[0]))
+            except NpmUnavailableError as exc:
+                raise NpmUnavailableError(
+                    f"{exc}; or put the registry's tarball of {spec} at {target} by hand "
+                    f"(integrity {integrity})") from None
         out.append(target)
     return out
-
-
-def _npm_pack(spec: str, target: Path, npm: str) -> None:
-    exe = shutil.which(npm)
-    if exe is None:
-        raise NpmUnavailableError(
-            f"npm is not on PATH, so {spec} cannot be fetched: install it (Debian: "
-            f"`apt-get install npm`), or put the registry's tarball of {spec} at {target} "
-            f"by hand (integrity {PACKAGES[spec]})")
-    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-        done = subprocess.run([exe, "pack", spec, "--pack-destination", tmp, "--silent"],
-                              capture_output=True, text=True, timeout=600)
-        fetched = Path(tmp) / _tarball_name(spec)
-        if done.returncode != 0 or not fetched.is_file():
-            raise NpmUnavailableError(
-                f"`npm pack {spec}` failed (exit {done.returncode}): "
-                f"{(done.stderr or done.stdout).strip()[-800:]}")
-        if not verify_tarball(fetched, spec):
-            raise NpmUnavailableError(
-                f"the tarball npm returned for {spec} is not the published one (expected "
-                f"{PACKAGES[spec]}, got {sri(fetched.read_bytes(), 'sha512')}); not used")
-        fetched.replace(target)
 
 
 def _members(tarball: Path, asset: Asset) -> dict[str, bytes]:

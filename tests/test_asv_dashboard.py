@@ -27,6 +27,7 @@ import pytest
 import harness.asv_dashboard as dash
 from harness.asv_dashboard import (ASSETS, PACKAGES, NpmUnavailableError, fetch_packages,
                                    make_offline, sri, verify_tarball)
+from harness.package_clients import CLIENT_COMMANDS
 from tests.browser import CHROMIUM, INSTALL_HINT, served_dom
 
 ASV_WWW = Path(__import__("asv").__file__).parent / "www"
@@ -109,8 +110,9 @@ def test_a_missing_page_names_asv_publish(tmp_path):
         make_offline(tmp_path)
 
 
-def _fake_npm(bin_dir: Path, tarballs: dict[str, bytes], log: Path) -> str:
-    """An `npm` that logs its arguments and packs the given tarballs."""
+def _fake_npm(bin_dir: Path, tarballs: dict[str, bytes], log: Path, monkeypatch) -> None:
+    """An `npm` that logs its arguments and packs the given tarballs into its working
+    directory, put in place of the real one."""
     store = bin_dir / "store"
     _fill_cache(store, tarballs)
     script = bin_dir / "npm"
@@ -118,40 +120,43 @@ def _fake_npm(bin_dir: Path, tarballs: dict[str, bytes], log: Path) -> str:
         f"#!{sys.executable}\n"
         "import shutil, sys\n"
         f"open({str(log)!r}, 'a').write(' '.join(sys.argv[1:]) + '\\n')\n"
-        "spec, dest = sys.argv[2], sys.argv[sys.argv.index('--pack-destination') + 1]\n"
+        "spec = sys.argv[2]\n"
         "name, _, version = spec.rpartition('@')\n"
-        f"shutil.copy({str(store)!r} + f'/{{name}}-{{version}}.tgz', dest)\n")
+        f"shutil.copy({str(store)!r} + f'/{{name}}-{{version}}.tgz', '.')\n")
     script.chmod(0o755)
-    return str(script)
+    monkeypatch.setitem(CLIENT_COMMANDS, "npm", lambda spec: [str(script), "pack", spec])
 
 
-def test_packages_are_fetched_with_npm_pack_and_verified(tmp_path, fake_registry):
+def test_packages_are_fetched_with_npm_pack_and_verified(tmp_path, fake_registry,
+                                                         monkeypatch):
     log = tmp_path / "npm.log"
-    npm = _fake_npm(tmp_path / "bin", fake_registry, log)
+    _fake_npm(tmp_path / "bin", fake_registry, log, monkeypatch)
     cache = tmp_path / "cache"
-    paths = fetch_packages(cache, npm=npm)
+    paths = fetch_packages(cache)
     assert [p.name for p in paths] == [dash._tarball_name(s) for s in PACKAGES]
     assert all(verify_tarball(p, s) for p, s in zip(paths, dash.PACKAGES))
     calls = log.read_text().splitlines()
     assert [c.split()[:2] for c in calls] == [["pack", s] for s in PACKAGES]
-    fetch_packages(cache, npm=npm)  # verified tarballs are not fetched again
+    fetch_packages(cache)  # verified tarballs are not fetched again
     assert len(log.read_text().splitlines()) == len(PACKAGES)
 
 
-def test_a_tarball_that_is_not_the_published_one_is_refused(tmp_path, fake_registry):
+def test_a_tarball_that_is_not_the_published_one_is_refused(tmp_path, fake_registry,
+                                                            monkeypatch):
     spec = "jquery@3.3.1"
     tampered = dict(fake_registry, **{spec: _tarball({"dist/jquery.min.js": b"evil"})})
-    npm = _fake_npm(tmp_path / "bin", tampered, tmp_path / "npm.log")
+    _fake_npm(tmp_path / "bin", tampered, tmp_path / "npm.log", monkeypatch)
     cache = tmp_path / "cache"
     with pytest.raises(NpmUnavailableError, match="jquery@3.3.1 is not the published one"):
-        fetch_packages(cache, npm=npm)
+        fetch_packages(cache)
     assert not (cache / dash._tarball_name(spec)).exists()  # nothing kept
     assert not any(cache.glob("tmp*"))
 
 
-def test_without_npm_the_error_says_what_to_do(tmp_path, fake_registry):
+def test_without_npm_the_error_says_what_to_do(tmp_path, fake_registry, monkeypatch):
+    monkeypatch.setitem(CLIENT_COMMANDS, "npm", lambda spec: ["no-such-npm-here", spec])
     with pytest.raises(NpmUnavailableError, match=r"apt-get install npm.*integrity sha512-"):
-        fetch_packages(tmp_path / "cache", npm="no-such-npm-here")
+        fetch_packages(tmp_path / "cache")
 
 
 @pytest.mark.slow
