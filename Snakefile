@@ -4,19 +4,19 @@
     snakemake --configfile config/full.yaml     # the thesis' sizes
     snakemake -n                                # list the jobs
 
-One job per cell (table x data set x method [x solver]) runs `harness run CELL` and
-writes results/<profile>/cells/<cell>.json atomically; one job per table aggregates
-the records into results/<profile>/tables/<table>.{csv,md,tex}. The cells are
-expanded from the profile and the plugin registry, so a new file in methods/ adds its
-rows with no edit here. The MVU solver table (profile section solver_table) runs one
-job per certified solve, `harness solve-point` (rules/solver_table.smk).
-The thesis figures (profile section figures) run one job per MVU solve, `harness
-figure-point` (rules/figure_points.smk), and one aggregation job per figure writing
-results/<profile>/figures/<figure>.{csv,png,md} (rules/figures.smk). Last, one job
-writes the reproduction report results/<profile>/report.{html,md} (rules/report.smk).
+Every thesis result of the profile's results: section (harness.results: Table 2.1,
+Table 3.2, the solver table, Figs. 3.23, 3.24, 3.28, ...) is a set of jobs and one
+write step. Each job (a table cell, a certified solve, a figure point) runs `harness
+job RESULT/KEY` and writes results/<profile>/records/RESULT/KEY.json atomically
+(rules/jobs.smk); each result's write step, `harness write RESULT`, turns its records
+into results/<profile>/<tables|figures>/RESULT.* (rules/results.smk). The jobs come
+from the result modules, the profile and the plugin registry, so a new file in
+methods/ adds its rows and a new file in harness/results/ adds a result with no edit
+here. Last, one job writes the reproduction report results/<profile>/report.{html,md}
+(rules/report.smk).
 """
 
-from harness.workflow import WorkflowConfig
+from harness.workflow import JOB_PATTERN, WorkflowConfig
 
 if not workflow.overwrite_configfiles:
     configfile: "config/quick.yaml"
@@ -28,16 +28,13 @@ HARNESS = WorkflowConfig.from_snakemake(workflow, config)
 # a changed param reruns a job. A job's params carry only what changes its result.
 
 
-include: "rules/cells.smk"
-include: "rules/tables.smk"
-include: "rules/solver_table.smk"
-include: "rules/figure_points.smk"
-include: "rules/figures.smk"
+include: "rules/jobs.smk"
+include: "rules/results.smk"
 include: "rules/report.smk"
 
 
 rule reproduce_all:
-    """Every table and figure of the profile, and the report."""
+    """Every thesis result of the profile, and the report."""
     default_target: True
     input:
         HARNESS.all_outputs(),

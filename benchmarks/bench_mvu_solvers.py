@@ -1,6 +1,6 @@
 """asv benchmarks of the MVU SDP solvers (thesis 3.1.4-3.1.6), by backend and n.
 
-The problem is the solver table's (:mod:`harness.solver_points`): ``n`` points of the
+The problem is the solver table's (:mod:`harness.results._mvu_solve_point`): ``n`` points of the
 seeded Swiss roll with 5 extra dimensions of N(0, 0.1^2) noise (thesis Fig. 3.5), the
 clique graph of k = 5 nearest neighbours (3.1.4), the ``equality`` variant, tolerances
 1e-3 (certified gap) and 1e-4 (violation). These settings are fixed here, not read
@@ -19,8 +19,9 @@ Sizes: :data:`benchmarks.common.MVU_SIZES` (``HARNESS_BENCH_MVU_SIZES``, default
   multipliers (:func:`harness.problems.mvu_certificate.certify`), and
   ``track_objective_ratio``: the objective over the native solver's at the same n
   (1 for native). They read one certified solve per (backend, n) made in
-  ``setup_cache`` by :func:`harness.solver_points.solve_point` (a child process with a
-  hard time limit, as in the workflow), so they never re-solve.
+  ``setup_cache`` by :func:`harness.runner.job_record` (the job
+  ``solver_table/equality/BACKEND/nN``: a child process with a hard time limit, as in
+  the workflow, and the certificate recomputed in the parent), so they never re-solve.
 
 Every benchmark runs under ``threadpool_limits(BLAS_THREADS)`` (``HARNESS_BENCH_THREADS``,
 default 1). One solve is one sample (``number = repeat = rounds = 1``, no warm-up):
@@ -47,7 +48,9 @@ in one run: native 0.33 / 0.57 s, Clarabel 27.5 / 41.4 s (72-83x)::
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS, MVU_BACKENDS, MVU_SIZES, OneSample
-from harness.solver_points import SolverPoint, build_problem, point_params, solve_point
+from harness.jobs import Job, job_params
+from harness.results._mvu_solve_point import SolverPoint, build_problem
+from harness.runner import job_record
 from harness.solvers import backend_status
 from harness.solvers.mvu_solve import MVU_SOLVERS, NATIVE_METHODS, solve_mvu
 from harness.timelimit import in_this_process
@@ -59,12 +62,12 @@ DENSE_MAX_N = {"clarabel": 100, "sdpa": 100, "mosek": 100, "scs": 60, "cvxopt": 
 TIME_LIMIT = 600.0
 CONFIG = {
     "profile": "asv", "seed": 0, "blas_threads": BLAS_THREADS, "results_dir": "",
-    "solver_table": {
+    "results": {"solver_table": {
         "backends": BACKENDS, "n": SIZES, "n_per_backend": {}, "variants": ["equality"],
         "k": 5, "extra_noise_dims": 5, "extra_noise_std": 0.1,
         "time_limit_seconds": TIME_LIMIT, "grace_seconds": 60.0,
         "tol_gap": 1e-3, "tol_violation": 1e-4,
-    },
+    }},
 }
 
 
@@ -85,6 +88,11 @@ def _key(backend, n):
     return f"{backend}:{n}"
 
 
+def _job(backend, n):
+    """The solver table's job of one solve: ``solver_table/equality/BACKEND/nN``."""
+    return Job("solver_table", SolverPoint(backend, n).key)
+
+
 class MVUSolvers(OneSample):
     """One certified MVU solve per backend and size: time, memory, gap, violation."""
 
@@ -97,7 +105,7 @@ class MVUSolvers(OneSample):
         for backend in BACKENDS:
             for n in SIZES:
                 if skip_reason(backend, n) is None:
-                    record = solve_point(CONFIG, SolverPoint(backend, n))
+                    record = job_record(CONFIG, _job(backend, n))
                     cert = record["certificate"] or {}
                     cache[_key(backend, n)] = {
                         "status": record["status"], "verdict": record["verdict"],
@@ -116,7 +124,7 @@ class MVUSolvers(OneSample):
             raise NotImplementedError(
                 f"skipped: the certified solve was {solved['verdict']}: {solved['reason']}")
         self._limits = threadpool_limits(BLAS_THREADS)
-        self.params_ = point_params(CONFIG, SolverPoint(backend, n))
+        self.params_ = job_params(CONFIG, _job(backend, n))
         _, self.problem = build_problem(self.params_)
 
     def teardown(self, cache, backend, n):

@@ -14,13 +14,13 @@ figures of a profile beside its verdict. A *claim* is a plain dict:
                measured, and why)
 =============  ==================================================================
 
-**The figure interface.** A figure module of :mod:`harness.experiments` MAY expose::
+**The result interface.** A thesis result module (:mod:`harness.results`) MAY expose::
 
     def claims(config: dict) -> list[dict]:
-        '''The thesis' statements about this figure, each with a verdict.'''
+        '''The thesis' statements about this result, each with a verdict.'''
 
-reading its point records (e.g. through its own ``build(config)``); it must not run
-solves. The report calls it for every figure of the profile's ``figures:`` section that
+reading its records or outputs (e.g. through its own ``build(config)``); it must not
+run solves. The report calls it for every result of the profile's ``results:`` that
 has it, and checks each dict with :func:`check_claim` (a malformed claim is a bug and
 fails the report loudly). Stand-in data never counts as the thesis' data set; a claim
 with no measured value is ``"not measured"``, not left out, so the reader sees it.

@@ -1,18 +1,16 @@
-"""The ``harness`` command: list, run (one cell), table, solve-point, solver-table,
-figure-point, figure, report, fetch, doctor, asv-offline.
+"""The ``harness`` command: list, job, write, report, fetch, doctor, asv-offline.
 
 Examples
 --------
 ::
 
     harness list
-    harness run t3_2/swiss_roll/isomap            # one cell -> its JSON record
-    harness table table_3_2                       # records -> csv/md/tex
-    harness solve-point clarabel 40               # one certified MVU solve -> its record
-    harness solver-table                          # solve records -> solver_table.csv/md/tex
-    harness figure-point fig_3_28/k7              # one MVU solve of a figure -> its record
-    harness figure fig_3_28                       # point records -> fig_3_28.csv/png/md
-    harness report                                # tables, figures -> report.html/md
+    harness job table_3_2/swiss_roll/isomap       # one table cell -> its JSON record
+    harness job solver_table/equality/clarabel/n40  # one certified MVU solve
+    harness job fig_3_28/k7                       # one MVU solve of a figure
+    harness write table_3_2                       # records -> tables/table_3_2.csv/md/tex
+    harness write fig_3_28                        # records -> figures/fig_3_28.csv/png/md
+    harness report                                # results -> report.html/md
     harness fetch teapot                          # download and verify a data set
     harness doctor                                # installed packages, solvers, BLAS
     harness asv-offline .asv/html                 # the asv dashboard, opening offline
@@ -30,7 +28,7 @@ DEFAULT_CONFIG = "config/quick.yaml"
 
 
 def _config(args):
-    from harness.profile_validation import load_config
+    from harness.config import load_config
 
     return load_config(args.config)
 
@@ -38,8 +36,6 @@ def _config(args):
 def cmd_list(args) -> int:
     from harness import registry
     from harness.solvers import BACKENDS, backend_status
-    from harness.table_specs import TABLES
-
     print("methods:")
     for name, cls in registry.methods().items():
         solvers = f", solvers: {', '.join(cls.solvers)}" if cls.solvers else ""
@@ -61,14 +57,11 @@ def cmd_list(args) -> int:
     for name in BACKENDS:
         ok, why = backend_status(name)
         print(f"  {name:22s} {'usable' if ok else 'not usable':14s} {why}")
-    print("tables:")
-    for name, spec in TABLES.items():
-        print(f"  {name:22s} cells {spec.cell_prefix}/DATASET/METHOD  task={spec.task}")
-    from harness.experiments import FIGURES
+    from harness.results import result_modules
 
-    print("figures:")
-    for name, module in FIGURES.items():
-        print(f"  {name:22s} {module.TITLE}")
+    print("thesis results (harness job RESULT/KEY, harness write RESULT):")
+    for name, module in result_modules().items():
+        print(f"  {name:22s} {module.KIND:7s} {module.TITLE}")
     return 0
 
 
@@ -81,81 +74,52 @@ def _result_line(name: str, status: str, record: dict, path, *extras: str) -> st
     return " ".join(parts) + f" -> {path}"
 
 
-def cmd_run(args) -> int:
-    from harness.config import parse_cell
-    from harness.records import read_record
-    from harness.runner import run_cell
-
-    config = _config(args)
-    for cell_id in args.cells:
-        path = run_cell(config, parse_cell(cell_id))
-        record = read_record(path)
-        summary = ", ".join(f"{k}={v['mean']:.3f}" for k, v in record.get("summary", {}).items())
-        print(_result_line(cell_id, record["status"], record, path, summary))
-    return 0
-
-
-def cmd_table(args) -> int:
-    from harness.table_specs import spec_for_prefix
-    from harness.tables import write_table
-
-    config = _config(args)
-    names = args.tables or list(config["tables"])
-    for name in names:
-        spec = spec_for_prefix(name)
-        if spec.name not in config["tables"]:
-            raise SystemExit(f"table {spec.name} is not in the profile {args.config}")
-        for path in write_table(config, spec.name):
-            print(path)
-    return 0
-
-
-def cmd_solve_point(args) -> int:
-    from harness.records import read_record
-    from harness.solver_points import SolverPoint, run_point
-
-    path = run_point(_config(args), SolverPoint(args.backend, args.n, args.variant))
-    record = read_record(path)
-    cert = record["certificate"]
-    numbers = "" if cert is None else (
-        f"objective={cert['value']:.6g} gap={cert['gap']:.2e} "
-        f"violation={cert['violation']:.2e}")
+def _numbers(record: dict) -> list[str]:
+    """What a job's one-line report shows beside its status: a cell's means, a
+    solve's certified numbers, a figure point's solve status and measures."""
+    parts = []
+    summary = record.get("summary") or {}
+    if summary:
+        parts.append(", ".join(f"{k}={v['mean']:.3f}" for k, v in summary.items()))
+    cert = record.get("certificate")
+    if cert:
+        parts.append(f"objective={cert['value']:.6g} gap={cert['gap']:.2e} "
+                     f"violation={cert['violation']:.2e}")
+    solve = record.get("solve") or {}
+    if solve:
+        parts.append(f"solve={solve.get('status')}")
+    measures = record.get("measures") or {}
+    if measures:
+        parts.append(", ".join(f"{k}={v:.3f}" for k, v in measures.items()))
     wall = (record.get("timing") or {}).get("wall_seconds")
-    print(_result_line(record["point"], f"{record['status']} ({record['verdict']})", record,
-                       path, numbers, "" if wall is None else f"wall={wall:.2f}s"))
-    return 0
+    if wall is not None:
+        parts.append(f"wall={wall:.2f}s")
+    return parts
 
 
-def cmd_solver_table(args) -> int:
-    from harness.solver_table import write_solver_table
-
-    for path in write_solver_table(_config(args)):
-        print(path)
-    return 0
-
-
-def cmd_figure_point(args) -> int:
-    from harness.experiments import parse_point, run_point
+def cmd_job(args) -> int:
+    from harness.jobs import parse_job
     from harness.records import read_record
+    from harness.runner import run_job
 
     config = _config(args)
-    for point_id in args.points:
-        path = run_point(config, parse_point(point_id))
+    for job_id in args.jobs:
+        path = run_job(config, parse_job(job_id))
         record = read_record(path)
-        solve = record.get("solve") or {}
-        measures = ", ".join(f"{k}={v:.3f}" for k, v in (record.get("measures") or {}).items())
-        print(_result_line(record["point"], record["status"], record, path,
-                           f"solve={solve.get('status')}" if solve else "", measures))
+        status = record["status"] + (f" ({record['verdict']})" if "verdict" in record else "")
+        print(_result_line(record["job"], status, record, path, *_numbers(record)))
     return 0
 
 
-def cmd_figure(args) -> int:
-    from harness.experiments import get_figure, write_figure
+def cmd_write(args) -> int:
+    from harness.jobs import section
+    from harness.results import get_result
 
     config = _config(args)
-    for name in args.figures or list(config.get("figures") or {}):
-        get_figure(name)
-        for path in write_figure(config, name):
+    for name in args.results or list(config["results"]):
+        module = get_result(name)
+        section(config, name)
+        for path in module.write(config):
             print(path)
     return 0
 
@@ -197,7 +161,7 @@ def cmd_doctor(args) -> int:
     for lib in blas_info():
         print(f"  {lib['internal_api']:10s} {lib['version'] or '':10s} "
               f"num_threads={lib['num_threads']}")
-    print(f"  cells run with blas_threads from the profile (quick: 1); cores: {os.cpu_count()}")
+    print(f"  jobs run with blas_threads from the profile (quick: 1); cores: {os.cpu_count()}")
     print("solvers:")
     for name in BACKENDS:
         ok, why = backend_status(name)
@@ -240,33 +204,19 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"profile file (default {DEFAULT_CONFIG})")
         return p
 
-    sub.add_parser("list", help="methods, datasets, solvers and tables").set_defaults(func=cmd_list)
-    p = with_config(sub.add_parser("run", help="run cells and write their records"))
-    p.add_argument("cells", nargs="+", metavar="CELL", help="e.g. t3_2/swiss_roll/isomap")
-    p.set_defaults(func=cmd_run)
-    p = with_config(sub.add_parser("table", help="rebuild tables from the records"))
-    p.add_argument("tables", nargs="*", metavar="TABLE", help="e.g. table_3_2 (default: all)")
-    p.set_defaults(func=cmd_table)
-    p = with_config(sub.add_parser(
-        "solve-point", help="one certified MVU solve of the solver table -> its record"))
-    p.add_argument("backend", help="native, clarabel, scs, cvxopt, sdpa or mosek")
-    p.add_argument("n", type=int, help="number of Swiss roll points")
-    p.add_argument("--variant", default="equality",
-                   help="MVU SDP variant (default equality)")
-    p.set_defaults(func=cmd_solve_point)
-    p = with_config(sub.add_parser(
-        "solver-table", help="rebuild the solver comparison table from its records"))
-    p.set_defaults(func=cmd_solver_table)
-    p = with_config(sub.add_parser(
-        "figure-point", help="run MVU solves of thesis figures and write their records"))
-    p.add_argument("points", nargs="+", metavar="POINT",
-                   help="FIGURE/KEY, e.g. fig_3_24/swiss_roll/min_trace or fig_3_28/k7")
-    p.set_defaults(func=cmd_figure_point)
-    p = with_config(sub.add_parser(
-        "figure", help="rebuild thesis figures (csv, png, md) from their point records"))
-    p.add_argument("figures", nargs="*", metavar="FIGURE",
-                   help="fig_3_24 or fig_3_28 (default: every figure of the profile)")
-    p.set_defaults(func=cmd_figure)
+    sub.add_parser("list", help="methods, datasets, solvers and thesis results").set_defaults(
+        func=cmd_list)
+    p = with_config(sub.add_parser("job", help="run jobs of thesis results and write "
+                                               "their records"))
+    p.add_argument("jobs", nargs="+", metavar="JOB",
+                   help="RESULT/KEY, e.g. table_3_2/swiss_roll/isomap, "
+                        "solver_table/equality/native/n100 or fig_3_28/k7")
+    p.set_defaults(func=cmd_job)
+    p = with_config(sub.add_parser("write", help="write thesis results (tables, figures) "
+                                                 "from their records"))
+    p.add_argument("results", nargs="*", metavar="RESULT",
+                   help="e.g. table_3_2 or fig_3_28 (default: every result of the profile)")
+    p.set_defaults(func=cmd_write)
     p = with_config(sub.add_parser(
         "report", help="write results/<profile>/report.html and report.md from the "
                        "generated tables and figures"))
@@ -289,7 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``harness`` command."""
-    from harness.config import ConfigError
+    from harness.errors import ConfigError
     from harness.registry import UnknownNameError
 
     args = build_parser().parse_args(argv)

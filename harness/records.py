@@ -1,6 +1,6 @@
-"""One JSON record per cell: writing (atomic), reading, and where records live.
+"""JSON records and generated files: atomic writing, reading.
 
-A record holds the status (``ok``, ``failed``, ``unavailable``, ``skipped``,
+A record (one per job, :mod:`harness.jobs`, where it lives) holds the status (``ok``, ``failed``, ``unavailable``, ``skipped``,
 ``timeout``), the reason of an expected failure, the resolved parameters, the
 numbers the task measured per run, timings and the provenance
 (:func:`harness.provenance.provenance`). It is written to a temporary file in the
@@ -17,16 +17,11 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-__all__ = ["STATUSES", "record_path", "write_json_atomic", "write_text_atomic",
-           "write_bytes_atomic", "read_record", "read_records"]
+__all__ = ["STATUSES", "write_json_atomic", "write_text_atomic", "write_bytes_atomic",
+           "read_record"]
 
 SCHEMA_VERSION = 1
 STATUSES = ("ok", "failed", "unavailable", "skipped", "timeout")
-
-
-def record_path(results_dir: str | Path, profile: str, cell_id: str) -> Path:
-    """``<results_dir>/<profile>/cells/<cell_id>.json``."""
-    return Path(results_dir) / profile / "cells" / f"{cell_id}.json"
 
 
 def write_text_atomic(path: str | Path, text: str) -> Path:
@@ -83,9 +78,3 @@ def read_record(path: str | Path) -> dict:
     """Read one record."""
     with open(path) as fh:
         return json.load(fh)
-
-
-def read_records(results_dir: str | Path, profile: str, cell_prefix: str) -> list[dict]:
-    """Every record of one table (cells whose id starts with ``cell_prefix``)."""
-    root = Path(results_dir) / profile / "cells" / cell_prefix
-    return [read_record(p) for p in sorted(root.rglob("*.json"))]

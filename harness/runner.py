@@ -1,83 +1,40 @@
-"""Run one cell: load the data set, run the task once per run (seeded), write the
-record.
+"""Run one job of a thesis result in a child process and write its record.
 
-The work runs in a child process (harness.timelimit) so that a hard time limit can be enforced
-whatever the method does (BLAS, ARPACK and solvers do not return to Python to be
-interrupted), and so that peak memory is that of the cell alone. Expected failures
-(:class:`harness.plugin.ExpectedFailure`: data unavailable offline, bad input, a
-disconnected graph, solver trouble) and time-outs become records with a reason; any
-other exception is a harness bug and fails the job loudly, writing nothing.
+The one runner of every job (:mod:`harness.jobs`): the result module's
+``work(params)`` runs in a child process (:mod:`harness.timelimit`) so that a hard
+time limit holds whatever the code does (BLAS, ARPACK and solvers do not return to
+Python to be interrupted), so that peak memory is that of the job alone, and so that
+the parent can check what the child hands back. The child's wall and CPU seconds and
+peak memory are added to the body as ``timing``; the module's optional
+``finish(params, body)`` then runs in the parent (the solver table recomputes its
+certificate there). The record -- ``job``, ``result``, ``key``, ``profile``, the
+resolved ``params`` and their hash, the ``provenance`` and the body -- is written
+atomically to ``records/RESULT/KEY.json``.
+
+Expected failures become records with a status and a reason: the module's own
+(data unavailable offline, bad input, a solver that failed), the hard limit
+(``timeout``) and a child process that died, e.g. killed for memory (``failed``).
+An exception raised in the child is a bug of the harness or a plugin: the job fails
+loudly (:class:`JobCrashed`) and writes nothing.
 """
 
 from __future__ import annotations
 
 import resource
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from threadpoolctl import threadpool_limits
-
-from harness import registry
-from harness.config import Cell, cell_params, params_hash
-from harness.plugin import ExpectedFailure
-from harness.provenance import blas_info, provenance
-from harness.records import record_path, write_json_atomic
-from harness.tasks import TASKS
+from harness.jobs import Job, hard_limit, job_params, params_hash, record_path
+from harness.provenance import provenance
+from harness.records import write_json_atomic
+from harness.results import load_module
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
-__all__ = ["run_cell", "run_limited", "CellCrashed", "usage_since"]
+__all__ = ["JobCrashed", "run_job", "job_record", "run_limited", "usage_since"]
 
 
-class CellCrashed(RuntimeError):
-    """The cell failed with an unexpected exception (a harness or plugin bug)."""
-
-
-def _summarise(runs: list[dict]) -> dict:
-    import numpy as np
-
-    keys = sorted({k for run in runs for k in run["measures"]})
-    summary = {}
-    for key in keys:
-        values = np.array([run["measures"][key] for run in runs], dtype=float)
-        summary[key] = {
-            "mean": float(values.mean()),
-            "std": float(values.std(ddof=1)) if len(values) > 1 else 0.0,
-            "n": int(len(values)),
-        }
-    return summary
-
-
-def _work(cell: Cell, params: dict) -> dict:
-    """Everything that happens inside the child; returns the record's body."""
-    dataset_cls = registry.get_dataset(cell.dataset)
-    method_cls = registry.get_method(cell.method)
-    task = TASKS[method_cls.task]
-    body: dict[str, Any] = {"status": "ok", "reason": "", "runs": []}
-    with threadpool_limits(limits=params["blas_threads"]):
-        try:
-            dataset = dataset_cls().load(**params["dataset_params"])
-        except ExpectedFailure as exc:
-            return {"status": exc.status, "reason": str(exc), "runs": [],
-                    "error_type": type(exc).__name__}
-        body["dataset_meta"] = dataset.meta
-        body["n_samples"] = dataset.n_samples
-        body["n_features"] = int(dataset.X.shape[1])
-        skip, why = method_cls.skip(dataset, cell.solver)
-        if skip:
-            return {**body, "status": "skipped", "reason": why}
-        for run in range(params["n_runs"]):
-            seed = params["seed"] + run
-            try:
-                result = task(method_cls, dataset, params, seed)
-            except ExpectedFailure as exc:
-                return {**body, "status": exc.status, "reason": str(exc),
-                        "error_type": type(exc).__name__}
-            body["runs"].append({"seed": seed, **result})
-        body["summary"] = _summarise(body["runs"])
-        body["blas_during_run"] = blas_info()
-    return body
+class JobCrashed(RuntimeError):
+    """The job's work raised an unexpected exception (a harness or plugin bug)."""
 
 
 def usage_since(wall: float, cpu: float) -> dict:
@@ -91,63 +48,72 @@ def usage_since(wall: float, cpu: float) -> dict:
     }
 
 
-def _timed(fn: Callable[..., dict], *args) -> dict:
+def _timed(fn, *args) -> dict:
     wall, cpu = time.perf_counter(), time.process_time()
     body = fn(*args)
     body["timing"] = usage_since(wall, cpu)
     return body
 
 
-def run_limited(fn: Callable[..., dict], *args, limit: float, label: str) -> dict:
-    """``fn(*args)``, which returns a record body, in a child process with a hard
-    time limit; its ``timing`` (wall, CPU, peak memory) is added.
+def _module_work(module_name: str, module_file: str | None, params: dict) -> dict:
+    """The child's work: the result module's ``work(params)`` (the module is imported
+    by name, or from its file when it came from ``$HARNESS_RESULT_DIRS``)."""
+    return load_module(module_name, module_file).work(params)
 
-    Shared by the cells and the figure points (:mod:`harness.experiments`). ``fn``
-    and ``args`` must pickle (module-level function).
+
+def run_limited(fn, *args, limit: float, label: str) -> dict:
+    """``fn(*args)``, which returns a record body, in a child process killed after
+    ``limit`` seconds; its ``timing`` (wall, CPU, peak memory) is added. ``fn`` and
+    ``args`` must pickle (a module-level function).
 
     Returns
     -------
     dict
-        ``fn``'s body, or a ``timeout`` body with the reason when the limit was hit.
+        ``fn``'s body; a ``timeout`` body when the limit was hit; a ``failed`` body
+        when the process died (e.g. killed for memory).
 
     Raises
     ------
-    CellCrashed
-        ``fn`` raised an unexpected exception or its process died; ``label`` (e.g.
-        ``"cell t3_2/swiss_roll/pca"``) names the work in the message.
+    JobCrashed
+        ``fn`` raised; ``label`` (e.g. ``"job fig_3_28/k7"``) names the work.
     """
     try:
         return call_with_time_limit(_timed, fn, *args, limit=limit)
     except TimeLimitExceeded as exc:
-        return {
-            "status": "timeout",
-            "reason": f"time limit of {limit:g} s reached (time_limit_seconds)",
-            "runs": [],
-            "timing": {"wall_seconds": exc.elapsed},
-        }
+        return {"status": "timeout",
+                "reason": f"time limit of {limit:g} s reached (time_limit_seconds)",
+                "timing": {"wall_seconds": exc.elapsed}}
     except ChildCrashed as exc:
-        raise CellCrashed(f"{label} crashed:\n{exc}") from None
+        if exc.exitcode is None:
+            raise JobCrashed(f"{label} crashed:\n{exc}") from None
+        return {"status": "failed",
+                "reason": (f"the job's process died (exit code {exc.exitcode}; -9 is "
+                           f"usually the out-of-memory killer)")}
 
 
-def _run_with_limit(cell: Cell, params: dict, limit: float) -> dict:
-    return run_limited(_work, cell, params, limit=limit, label=f"cell {cell.id}")
+def job_record(config: dict, job: Job) -> dict:
+    """Run one job of a validated profile and return its record, without writing it
+    (see :func:`run_job`; the asv suite caches these).
+
+    Raises
+    ------
+    harness.errors.ConfigError
+        The profile does not run the job's result, or the key is not valid.
+    JobCrashed
+        An unexpected exception in the work.
+    """
+    module = job.module
+    params = job_params(config, job)
+    body = run_limited(_module_work, module.__name__, getattr(module, "__file__", None),
+                       params, limit=hard_limit(params), label=f"job {job.id}")
+    if hasattr(module, "finish"):
+        body = module.finish(params, body)
+    return {"job": job.id, "result": job.result, "key": job.key,
+            "profile": config["profile"], "params": params,
+            "params_hash": params_hash(params), "provenance": provenance(), **body}
 
 
-def run_cell(config: dict, cell: Cell) -> Path:
-    """Run one cell of a validated profile and write its record; return its path."""
-    params = cell_params(config, cell)
-    body = _run_with_limit(cell, params, float(params["time_limit_seconds"]))
-    record = {
-        "cell": cell.id,
-        "table": cell.table,
-        "dataset": cell.dataset,
-        "method": cell.method,
-        "solver": cell.solver,
-        "profile": config["profile"],
-        "params": params,
-        "params_hash": params_hash(params),
-        "provenance": provenance(),
-        **body,
-    }
-    path = record_path(config["results_dir"], config["profile"], cell.id)
-    return write_json_atomic(path, record)
+def run_job(config: dict, job: Job) -> Path:
+    """Run one job of a validated profile and write its record; return its path.
+    Nothing is written when it crashes (:class:`JobCrashed`)."""
+    return write_json_atomic(record_path(config, job), job_record(config, job))

@@ -9,7 +9,8 @@ def test_list_shows_methods_datasets_solvers_tables(capsys, tmp_path, monkeypatc
     out = capsys.readouterr().out
     for word in ("methods:", "isomap", "thesis row: Lap", "datasets:", "swiss_roll",
                  "available", "NOT AVAILABLE", "harness fetch frey", "stand-in for teapot",
-                 "solvers:", "mosek", "tables:", "table_3_2"):
+                 "solvers:", "mosek", "thesis results", "table_3_2", "solver_table",
+                 "fig_3_28", "Fig. 3.28"):
         assert word in out, word
 
 
@@ -20,26 +21,34 @@ def test_doctor_reports_packages_threads_and_cache(capsys, tmp_path, monkeypatch
     assert "scikit-learn" in out and "num_threads=" in out and str(tmp_path) in out
 
 
-def test_run_and_table_from_the_command_line(capsys, tmp_path, repo_root):
+def test_job_and_write_from_the_command_line(capsys, tmp_path, repo_root):
     profile = tmp_path / "p.yaml"
     profile.write_text(json.dumps({
         "profile": "cli", "results_dir": str(tmp_path / "r"),
         "reference_dir": str(repo_root / "results" / "reference"),
         "datasets": {"swiss_roll": {"n_samples": 200}},
-        "tables": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca"]}},
+        "results": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca"]}},
     }))
-    assert main(["run", "--config", str(profile), "t3_2/swiss_roll/pca"]) == 0
-    assert "t3_2/swiss_roll/pca: ok local_continuity=" in capsys.readouterr().out
-    assert main(["table", "--config", str(profile), "table_3_2"]) == 0
+    assert main(["job", "--config", str(profile), "table_3_2/swiss_roll/pca"]) == 0
+    out = capsys.readouterr().out
+    assert "table_3_2/swiss_roll/pca: ok local_continuity=" in out
+    assert "records/table_3_2/swiss_roll/pca.json" in out
+    assert main(["write", "--config", str(profile), "table_3_2"]) == 0
     out = capsys.readouterr().out
     assert out.count("table_3_2.") == 3
     assert (tmp_path / "r" / "cli" / "tables" / "table_3_2.md").exists()
+    assert main(["write", "--config", str(profile), "fig_3_28"]) == 2
+    assert "fig_3_28 is not in the profile 'cli'" in capsys.readouterr().err
 
 
 def test_bad_names_give_a_clear_error(capsys):
-    assert main(["run", "t3_2/swiss_roll/nope"]) == 2
+    assert main(["job", "table_3_2/swiss_roll/nope"]) == 2
     assert "unknown method 'nope'; valid names:" in capsys.readouterr().err
-    assert main(["run", "--config", "/nonexistent.yaml", "t3_2/swiss_roll/pca"]) == 2
+    assert main(["job", "table_9_9/swiss_roll/pca"]) == 2
+    assert "unknown thesis result 'table_9_9'; valid results:" in capsys.readouterr().err
+    assert main(["write", "nope"]) == 2
+    assert "unknown thesis result 'nope'" in capsys.readouterr().err
+    assert main(["job", "--config", "/nonexistent.yaml", "table_3_2/swiss_roll/pca"]) == 2
     assert "does not exist" in capsys.readouterr().err
 
 

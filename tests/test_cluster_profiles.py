@@ -1,6 +1,6 @@
 """Cluster execution through existing Snakemake executors (profiles/slurm,
-profiles/cluster-generic): both profiles give every rule of rules/*.smk its
-resources; the cluster-generic profile runs end to end with a stand-in scheduler that
+profiles/cluster-generic): both profiles give every batch rule of rules/*.smk its
+resources (the per-result write rules are local); the cluster-generic profile runs end to end with a stand-in scheduler that
 runs each job script on this machine; the SLURM profile runs as a dry run only."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from harness.records import STATUSES, read_record
 from tests.test_workflow_e2e import SNAKEMAKE, _workdir
 
 PROFILES = ("slurm", "cluster-generic")
-# The rules the profiles were written for; a rule added later is caught by the
+# The named rules the profiles were written for (rules/results.smk defines one local
+# rule write_<result> per thesis result); a rule added later is caught by the
 # comparison with rules/*.smk below.
-KNOWN_RULES = {"cell", "solver_point", "figure_point", "table", "solver_table",
-               "figure", "report"}
+KNOWN_RULES = {"job", "report"}
 FAKE_SUBMIT = """#!/bin/bash
 # A stand-in scheduler: logs its arguments, runs the job script (the last argument) in
 # the background on this machine and prints its process id as the job id.
@@ -45,9 +45,18 @@ def _rules(repo_root) -> dict[str, str]:
     return rules
 
 
+def test_the_per_result_rules_are_local(repo_root):
+    """rules/results.smk defines one rule per thesis result from one template: local
+    (aggregation on the submitting host), so no profile needs an entry for it."""
+    template = (repo_root / "rules" / "results.smk").read_text()
+    assert re.search(r"^for _result in HARNESS.result_names:", template, flags=re.M)
+    assert 'f"write_{_result}"' in template and "localrule: True" in template
+    assert not re.search(r"^\s*rule \w+:", template, flags=re.M)  # no fixed-name rule
+
+
 def test_profiles_give_every_rule_its_resources(repo_root):
     rules = _rules(repo_root)
-    assert KNOWN_RULES <= set(rules)
+    assert KNOWN_RULES == set(rules)
     for name, profile in _profiles(repo_root).items():
         assert profile["executor"] == name
         assert profile["rerun-incomplete"] is True
@@ -59,11 +68,13 @@ def test_profiles_give_every_rule_its_resources(repo_root):
         for rule, body in rules.items():
             assert isinstance(threads[rule], int) and threads[rule] >= 1, (name, rule)
             wanted = resources[rule]
-            assert isinstance(wanted["mem_mb"], int) and wanted["mem_mb"] > 0, (name, rule)
-            # Runtime comes from the rule where it declares one (the profile's time
-            # limits), else from the profile: exactly one of the two.
-            in_rule = re.search(r"^\s+runtime=", body, flags=re.M) is not None
-            assert in_rule != ("runtime" in wanted), (name, rule)
+            # Runtime and memory come from the rule where it declares them (the job's
+            # time limit, its result's MEMORY_MB), else from the profile: exactly one.
+            for resource in ("runtime", "mem_mb"):
+                in_rule = re.search(rf"^\s+{resource}=", body, flags=re.M) is not None
+                assert in_rule != (resource in wanted), (name, rule, resource)
+            if "mem_mb" in wanted:
+                assert isinstance(wanted["mem_mb"], int) and wanted["mem_mb"] > 0, (name, rule)
             if name == "slurm":
                 assert wanted["cpus_per_task"] == threads[rule], rule
     slurm, generic = _profiles(repo_root).values()
@@ -100,18 +111,18 @@ def test_cluster_generic_profile_end_to_end(tmp_path, repo_root, monkeypatch):
         cwd=work, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
 
-    # Two cells went through the scheduler, the table was aggregated locally.
+    # Two cells went through the scheduler, the table was written locally.
     assert len(re.findall(r"Submitted job \d+ with external jobid '\d+'", run.stderr)) == 2
     submitted = (work / "submitted.log").read_text().splitlines()
     runtime = math.ceil(120 / 60) + 1  # the rule's runtime from tiny.yaml's time limit
     assert len(submitted) == 2
-    for line in submitted:  # resources from the profile (mem, cpus) and the rule (time)
+    for line in submitted:  # resources from the profile (cpus) and the rule (time, memory)
         assert f"--cpus-per-task=1 --mem=4000 --time={runtime} " in line, line
         assert line.endswith(".sh")  # the job script comes last
     for method in ("pca", "isomap"):
-        record = read_record(work / f"results/tiny/cells/t3_2/swiss_roll/{method}.json")
+        record = read_record(work / f"results/tiny/records/table_3_2/swiss_roll/{method}.json")
         assert record["status"] == "ok" and record["status"] in STATUSES
-        assert record["cell"] == f"t3_2/swiss_roll/{method}"
+        assert record["job"] == f"table_3_2/swiss_roll/{method}"
         measures = record["runs"][0]["measures"]
         assert all(0 <= measures[m] <= 1 for m in
                    ("local_continuity", "local_trust", "neighborhood_intersection"))
@@ -129,11 +140,12 @@ def test_slurm_profile_dry_run(tmp_path, repo_root, monkeypatch):
          "--configfile", "tiny.yaml"],
         cwd=work, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "t3_2/swiss_roll/pca" in run.stdout and "t3_2/swiss_roll/isomap" in run.stdout
-    assert re.search(r"^table\s+1$", run.stdout, flags=re.M), run.stdout
-    assert re.search(r"^cell\s+2$", run.stdout, flags=re.M), run.stdout
-    # What each job would ask SLURM for: runtime from the rule (cells) or the profile
-    # (the local table job), memory and CPUs from the profile.
+    assert "table_3_2/swiss_roll/pca" in run.stdout and "table_3_2/swiss_roll/isomap" in run.stdout
+    assert re.search(r"^write_table_3_2\s+1$", run.stdout, flags=re.M), run.stdout
+    assert re.search(r"^job\s+2$", run.stdout, flags=re.M), run.stdout
+    # What each job would ask SLURM for: runtime and memory from the rule (the cells'
+    # time limit, Table 3.2's MEMORY_MB), CPUs from the profile. The write and report
+    # jobs are local rules (test_the_per_result_rules_are_local): never submitted.
     asked = {}
     for rule, block in re.findall(r"^rule (\w+):\n(.*?)(?=^\S|\Z)", run.stdout,
                                   flags=re.M | re.S):
@@ -141,9 +153,7 @@ def test_slurm_profile_dry_run(tmp_path, repo_root, monkeypatch):
         asked.setdefault(rule, []).append(dict(kv.split("=", 1)
                                                for kv in found.group(1).split(", ")))
     runtime = str(math.ceil(120 / 60) + 1)
-    assert len(asked["cell"]) == 2 and len(asked["table"]) == 1
-    for job in asked["cell"]:
+    assert len(asked["job"]) == 2 and len(asked["write_table_3_2"]) == 1
+    for job in asked["job"]:
         assert (job["runtime"], job["mem_mb"], job["cpus_per_task"]) == (runtime, "4000", "1")
         assert job["slurm_partition"] == job["slurm_account"] == "CHANGE-ME"
-    table = asked["table"][0]
-    assert (table["runtime"], table["mem_mb"], table["cpus_per_task"]) == ("10", "2000", "1")

@@ -3,17 +3,18 @@ from pathlib import Path
 
 import pytest
 
-from harness.config import ConfigError, cell_params, parse_cell, table_cells
-from harness.profile_validation import load_config, validate_config
+from harness.config import ConfigError, load_config, validate_config
+from harness.jobs import job_params, parse_job, result_jobs
+from harness.results._grid import grid_cells
 
-MINIMAL = {"profile": "t", "tables": {"table_3_2": {"datasets": ["swiss_roll"],
+MINIMAL = {"profile": "t", "results": {"table_3_2": {"datasets": ["swiss_roll"],
                                                    "methods": ["pca", "isomap"]}}}
 
 
 def test_quick_profile_validates_and_expands_all(repo_root, monkeypatch):
     monkeypatch.chdir(repo_root)
     config = load_config("config/quick.yaml")
-    t = config["tables"]["table_3_2"]
+    t = config["results"]["table_3_2"]
     assert {"pca", "isomap", "lle", "hlle", "laplacian_eigenmaps"} <= set(t["methods"])
     assert t["eval_neighbors"] == 15
     assert config["blas_threads"] == 1
@@ -24,28 +25,28 @@ def test_all_methods_of_the_task_in_the_thesis_row_order_less_the_excluded(repo_
     monkeypatch.chdir(repo_root)  # the reference CSVs give the thesis' row order
     from harness import registry
 
-    every = {"profile": "t", "tables": {"table_3_2": {"datasets": ["swiss_roll"],
+    every = {"profile": "t", "results": {"table_3_2": {"datasets": ["swiss_roll"],
                                                       "methods": "all"}}}
-    methods = validate_config(every)["tables"]["table_3_2"]["methods"]
+    methods = validate_config(every)["results"]["table_3_2"]["methods"]
     assert set(methods) == set(registry.methods("embedding"))
     assert methods[:2] == ["mvu", "var_mvu_cg_lle"]  # the thesis prints MVU first
     assert methods.index("pca") < methods.index("isomap") < methods.index("lle")
-    every["tables"]["table_3_2"]["exclude_methods"] = ["mvu", "hlle"]
-    left = validate_config(every)["tables"]["table_3_2"]["methods"]
+    every["results"]["table_3_2"]["exclude_methods"] = ["mvu", "hlle"]
+    left = validate_config(every)["results"]["table_3_2"]["methods"]
     assert left == [m for m in methods if m not in ("mvu", "hlle")]
-    every["tables"]["table_3_2"]["exclude_methods"] = ["bogus"]
+    every["results"]["table_3_2"]["exclude_methods"] = ["bogus"]
     with pytest.raises(ConfigError, match=r"exclude_methods: unknown method 'bogus'"):
         validate_config(every)
-    every["tables"]["table_3_2"]["exclude_methods"] = list(methods)
+    every["results"]["table_3_2"]["exclude_methods"] = list(methods)
     with pytest.raises(ConfigError, match="exclude_methods leaves no method"):
         validate_config(every)
     listed = copy.deepcopy(MINIMAL)  # a list given by hand keeps its order
-    assert validate_config(listed)["tables"]["table_3_2"]["methods"] == ["pca", "isomap"]
+    assert validate_config(listed)["results"]["table_3_2"]["methods"] == ["pca", "isomap"]
 
 
 def test_defaults_are_filled():
     config = validate_config(MINIMAL)
-    t = config["tables"]["table_3_2"]
+    t = config["results"]["table_3_2"]
     assert t["n_runs"] == 1 and t["neighbors_from"] == "text" and t["n_neighbors"] == {}
     assert config["seed"] == 0 and config["results_dir"] == "results"
 
@@ -53,7 +54,7 @@ def test_defaults_are_filled():
 @pytest.mark.parametrize("kind", ["methods", "datasets"])
 def test_unknown_name_is_rejected_with_valid_list(kind):
     bad = copy.deepcopy(MINIMAL)
-    bad["tables"]["table_3_2"][kind] = ["pca" if kind == "methods" else "swiss_roll", "bogus"]
+    bad["results"]["table_3_2"][kind] = ["pca" if kind == "methods" else "swiss_roll", "bogus"]
     singular = kind[:-1]
     with pytest.raises(ConfigError, match=rf"unknown {singular} 'bogus'; valid {singular}s: .*"):
         validate_config(bad)
@@ -61,11 +62,11 @@ def test_unknown_name_is_rejected_with_valid_list(kind):
 
 def test_schema_errors_name_the_entry():
     bad = copy.deepcopy(MINIMAL)
-    bad["tables"]["table_3_2"]["n_runs"] = 0
-    with pytest.raises(ConfigError, match="tables/table_3_2/n_runs"):
+    bad["results"]["table_3_2"]["n_runs"] = 0
+    with pytest.raises(ConfigError, match="results/table_3_2/n_runs"):
         validate_config(bad)
     bad = copy.deepcopy(MINIMAL)
-    bad["tables"]["table_9_9"] = {}
+    bad["results"]["table_9_9"] = {}
     with pytest.raises(ConfigError, match="table_9_9"):
         validate_config(bad)
 
@@ -76,45 +77,62 @@ def test_missing_config_file(tmp_path):
 
 
 def test_cell_ids_round_trip():
-    cell = parse_cell("t3_2/swiss_roll/isomap")
-    assert (cell.table, cell.dataset, cell.method, cell.solver) == (
-        "table_3_2", "swiss_roll", "isomap", None)
-    assert cell.id == "t3_2/swiss_roll/isomap"
-    with pytest.raises(ConfigError, match="TABLE/DATASET/METHOD"):
-        parse_cell("swiss_roll/isomap")
-    with pytest.raises(KeyError, match="unknown table 't9'"):
-        parse_cell("t9/swiss_roll/isomap")
+    job = parse_job("table_3_2/swiss_roll/isomap")
+    assert (job.result, job.key, job.id) == ("table_3_2", "swiss_roll/isomap",
+                                             "table_3_2/swiss_roll/isomap")
+    config = validate_config(MINIMAL)
+    assert job_params(config, job)["method_params"]["n_neighbors"] == 15
+    with pytest.raises(ConfigError, match="DATASET/METHOD"):
+        job_params(config, parse_job("table_3_2/swiss_roll"))
+    with pytest.raises(KeyError, match="unknown method 'bogus'"):
+        job_params(config, parse_job("table_3_2/swiss_roll/bogus"))
+    with pytest.raises(ConfigError, match="RESULT/KEY"):
+        parse_job("table_3_2")
+    with pytest.raises(KeyError, match="unknown thesis result 't9'; valid results: .*table_3_2"):
+        parse_job("t9/swiss_roll/isomap")
 
 
 def test_cells_are_datasets_times_methods():
     config = validate_config(MINIMAL)
-    ids = [c.id for c in table_cells(config, "table_3_2")]
-    assert ids == ["t3_2/swiss_roll/pca", "t3_2/swiss_roll/isomap"]
+    ids = [job.id for job in result_jobs(config, "table_3_2")]
+    assert ids == ["table_3_2/swiss_roll/pca", "table_3_2/swiss_roll/isomap"]
+    cells = grid_cells(config, "table_3_2")
+    assert [(c.dataset, c.method, c.solver) for c in cells] == [
+        ("swiss_roll", "pca", None), ("swiss_roll", "isomap", None)]
+    assert [c.id for c in cells] == ids
+
+
+def test_old_profile_layout_is_refused_naming_the_new_one():
+    old = {"profile": "t", "tables": MINIMAL["results"]}
+    with pytest.raises(ConfigError, match=r"entry tables: .* one section, results:"):
+        validate_config(old)
+    with pytest.raises(ConfigError, match="results"):
+        validate_config({"profile": "t"})
 
 
 def test_neighbourhood_size_rules(repo_root, monkeypatch):
     monkeypatch.chdir(repo_root)
     conf = copy.deepcopy(MINIMAL)
-    conf["tables"]["table_3_2"]["datasets"] = ["teapot", "frey", "teapot_standin"]
+    conf["results"]["table_3_2"]["datasets"] = ["teapot", "frey", "teapot_standin"]
     text = validate_config(conf)
-    conf["tables"]["table_3_2"]["neighbors_from"] = "table"
+    conf["results"]["table_3_2"]["neighbors_from"] = "table"
     table = validate_config(conf)
 
     def k_and_r(config, cell):
-        p = cell_params(config, parse_cell(cell))["method_params"]
+        p = job_params(config, parse_job(cell))["method_params"]
         return p.get("n_neighbors"), p["n_components"]
 
-    assert k_and_r(text, "t3_2/teapot/isomap") == (15, 2)
-    assert k_and_r(table, "t3_2/teapot/isomap") == (5, 2)
-    assert k_and_r(table, "t3_2/frey/isomap") == (20, 3)
+    assert k_and_r(text, "table_3_2/teapot/isomap") == (15, 2)
+    assert k_and_r(table, "table_3_2/teapot/isomap") == (5, 2)
+    assert k_and_r(table, "table_3_2/frey/isomap") == (20, 3)
     # a stand-in takes the values of the data set it stands in for
-    assert k_and_r(table, "t3_2/teapot_standin/isomap") == (5, 2)
+    assert k_and_r(table, "table_3_2/teapot_standin/isomap") == (5, 2)
     # PCA takes no neighbourhood
-    assert k_and_r(text, "t3_2/frey/pca") == (None, 3)
+    assert k_and_r(text, "table_3_2/frey/pca") == (None, 3)
     # explicit per-data-set values and per-method arguments win
-    conf["tables"]["table_3_2"]["n_neighbors"] = {"frey": 12}
+    conf["results"]["table_3_2"]["n_neighbors"] = {"frey": 12}
     conf["methods"] = {"isomap": {"path_method": "FW"}}
-    p = cell_params(validate_config(conf), parse_cell("t3_2/frey/isomap"))
+    p = job_params(validate_config(conf), parse_job("table_3_2/frey/isomap"))
     assert p["method_params"] == {"n_components": 3, "n_neighbors": 12, "path_method": "FW"}
     assert p["n_neighbors_source"] == "profile"
 
@@ -124,7 +142,7 @@ def test_shipped_profiles_validate(repo_root, monkeypatch, profile):
     monkeypatch.chdir(repo_root)
     config = load_config(f"config/{profile}.yaml")
     assert config["profile"] == profile
-    cells = table_cells(config, "table_3_2")
+    cells = grid_cells(config, "table_3_2")
     assert {c.dataset for c in cells} >= {"olivetti", "teapot", "swiss_roll", "frey"}
 
 

@@ -1,5 +1,6 @@
 """The full profile (the thesis' sizes) as a user first meets it: a dry run that lists
-every cell, solver point and figure point of the profile, in well under 30 s."""
+every job of every thesis result of the profile (table cells, solver points, figure
+points), in well under 30 s."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import time
 
 import pytest
 
-from harness.profile_validation import load_config
+from harness.config import load_config
 from harness.workflow import WorkflowConfig
 
 pytestmark = pytest.mark.slow
@@ -29,12 +30,11 @@ def test_full_profile_dry_run_lists_every_job_quickly(repo_root, tmp_path, monke
     listed = set(re.findall(r"output: (results/full/\S+?\.json)", run.stdout))
     monkeypatch.chdir(repo_root)
     harness = WorkflowConfig("config/full.yaml", load_config("config/full.yaml"))
-    expected = {r for table in harness.config["tables"] for r in harness.table_records(table)}
-    expected |= set(harness.solver_point_records())
-    expected |= {r for figure in harness.config["figures"]
-                 for r in harness.figure_point_records(figure)}
+    expected = {r for result in harness.result_names for r in harness.result_records(result)}
     assert expected == listed
+    assert {r.split("/")[3] for r in listed} == {
+        "table_3_2", "table_2_1", "solver_table", "fig_3_23", "fig_3_24", "fig_3_28"}
     # the thesis' Table 2.1 and 3.2 data sets are all there (gaps or not)
-    for cell in ("t2_1/mnist/pca_lmnn", "t2_1/letter/mm_lmnn", "t3_2/teapot/mvu/native"):
-        assert f"results/full/cells/{cell}.json" in listed
+    for cell in ("table_2_1/mnist/pca_lmnn", "table_2_1/letter/mm_lmnn", "table_3_2/teapot/mvu/native"):
+        assert f"results/full/records/{cell}.json" in listed
     assert len(listed) > 150

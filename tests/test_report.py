@@ -21,16 +21,15 @@ import yaml
 from harness import claims as claims_module
 from harness.claims import VERDICTS, check_claim, make_claim, verdict_of
 from harness.cli import main
-from harness.profile_validation import validate_config
-from harness.experiments import fig_3_24, fig_3_28, write_figure
-from harness.records import record_path, write_json_atomic
+from harness.config import validate_config
+from harness.jobs import Job, parse_job, record_path
+from harness.records import write_json_atomic
 from harness.report import build_report, write_report
-from harness.report.table_claims import TABLE_CLAIMS, Values, evaluate
-from harness.solver_points import SolverPoint, point_path
-from harness.solver_table import write_solver_table
-from harness.tables import write_table
+from harness.results import fig_3_24, fig_3_28, get_result, table_2_1, table_3_2
+from harness.results._mvu_solve_point import SolverPoint
+from harness.results._table_claims import Values, evaluate
 from tests.browser import CHROMIUM, INSTALL_HINT, render_offline
-from tests.experiments.conftest import figure_profile, ok_body, write_point
+from tests.results.conftest import figure_profile, ok_body, write_point
 from tests.test_solver_table import HAND_MADE, SECTION as SOLVER_SECTION
 
 QUALITY = ("local_continuity", "local_trust", "neighborhood_intersection")
@@ -41,14 +40,12 @@ def _profile(tmp, repo_root) -> dict:
     return {
         "profile": "rep", "results_dir": str(tmp / "results"),
         "reference_dir": str(repo_root / "results" / "reference"),
-        "tables": {
+        "results": {
             "table_3_2": {"datasets": ["swiss_roll", "olivetti", "teapot_standin"],
                           "methods": ["isomap", "pca"]},
             "table_2_1": {"datasets": ["iris", "wine"],
                           "methods": ["pca_knn", "pca_lmnn", "svm"], "n_runs": 4},
-        },
-        "solver_table": SOLVER_SECTION,
-        "figures": {
+            "solver_table": SOLVER_SECTION,
             "fig_3_24": {"datasets": ["swiss_roll", "teapot_standin"],
                          "n_samples": {"swiss_roll": 40, "teapot_standin": 40},
                          "solver": "clarabel"},
@@ -70,30 +67,31 @@ def _cell(config, cell_id, summary=None, status="ok", reason=""):
                                        "cpu_count": 2, "platform": "Linux"}},
             "blas_during_run": [{"internal_api": "openblas", "num_threads": 1}]}
     if status == "ok":
-        n = 1 if cell_id.startswith("t3_2") else 4  # Table 3.2: one run, no ± shown
+        n = 1 if cell_id.startswith("table_3_2/") else 4  # Table 3.2: one run, no ± shown
         body["summary"] = {m: {"mean": v, "std": 0.0, "n": n} for m, v in summary.items()}
         body["runs"] = [{"measures": summary, "info": {}}]
-    write_json_atomic(record_path(config["results_dir"], config["profile"], cell_id), body)
+    write_json_atomic(record_path(config, parse_job(cell_id)), body)
 
 
 def _generate(config) -> None:
     """Hand-made records of every table and figure, then their outputs."""
-    _cell(config, "t3_2/swiss_roll/isomap", dict.fromkeys(QUALITY, 0.97))
-    _cell(config, "t3_2/swiss_roll/pca", dict.fromkeys(QUALITY, 0.5))
-    _cell(config, "t3_2/teapot_standin/isomap", dict.fromkeys(QUALITY, 0.9))
-    _cell(config, "t3_2/teapot_standin/pca", dict.fromkeys(QUALITY, 0.6))
+    _cell(config, "table_3_2/swiss_roll/isomap", dict.fromkeys(QUALITY, 0.97))
+    _cell(config, "table_3_2/swiss_roll/pca", dict.fromkeys(QUALITY, 0.5))
+    _cell(config, "table_3_2/teapot_standin/isomap", dict.fromkeys(QUALITY, 0.9))
+    _cell(config, "table_3_2/teapot_standin/pca", dict.fromkeys(QUALITY, 0.6))
     for method in ("isomap", "pca"):
-        _cell(config, f"t3_2/olivetti/{method}", status="unavailable", reason=FETCH_OLIVETTI)
+        _cell(config, f"table_3_2/olivetti/{method}", status="unavailable", reason=FETCH_OLIVETTI)
     knn = {"pca_knn": (5.0, 5.0, 4.0), "pca_lmnn": (3.0, 4.0, 4.5)}
     for dataset, scale in (("iris", 1.0), ("wine", 5.0)):
         for method, (train, test, energy) in knn.items():
-            _cell(config, f"t2_1/{dataset}/{method}", {
+            _cell(config, f"table_2_1/{dataset}/{method}", {
                 "train_knn_loo_error": scale * train, "test_knn_error": scale * test,
                 "test_energy_error": scale * energy, "fit_cpu_seconds": 0.1})
-        _cell(config, f"t2_1/{dataset}/svm", {"train_svm_loo_error": 3.0,
+        _cell(config, f"table_2_1/{dataset}/svm", {"train_svm_loo_error": 3.0,
                                               "test_svm_error": 4.0, "fit_cpu_seconds": 0.5})
     for (backend, n), record in HAND_MADE.items():
-        write_json_atomic(point_path(config, SolverPoint(backend, n)), record)
+        write_json_atomic(record_path(config, Job("solver_table", SolverPoint(backend, n).key)),
+                          record)
     measures = dict(zip(QUALITY, (0.9, 0.8, 0.5)))
     for dataset in ("swiss_roll", "teapot_standin"):
         write_point(config, f"fig_3_24/{dataset}/max_trace", **ok_body(measures))
@@ -101,11 +99,8 @@ def _generate(config) -> None:
                     **ok_body({k: v / 2 for k, v in measures.items()}))
     write_point(config, "fig_3_28/k6", **ok_body(measures, (10.0, 2.0, 0.05)))
     write_point(config, "fig_3_28/k7", **ok_body(measures, (4.0, 3.0, 3.0)))
-    for table in config["tables"]:
-        write_table(config, table)
-    write_solver_table(config)
-    for figure in ("fig_3_24", "fig_3_28"):
-        write_figure(config, figure)
+    for result in ("table_3_2", "table_2_1", "solver_table", "fig_3_24", "fig_3_28"):
+        get_result(result).write(config)
 
 
 @pytest.fixture(scope="module")
@@ -181,7 +176,7 @@ def test_every_claim_has_a_verdict_in_both_pages(generated):
     report, page, md = generated["report"], generated["html"], generated["md"]
     sources = {c["source"] for c in report.claims}
     assert sources == {"table_3_2", "table_2_1", "fig_3_24", "fig_3_28", "fig_3_23"}
-    assert len([c for c in report.claims if c["source"].startswith("table")]) == len(TABLE_CLAIMS)
+    assert len([c for c in report.claims if c["source"].startswith("table")]) == len(table_2_1.CLAIMS) + len(table_3_2.CLAIMS)
     for claim in report.claims:
         check_claim(claim)
         text = html.unescape(page)  # the renderer may escape quotes either way
@@ -260,13 +255,13 @@ def test_a_missing_output_is_a_marked_section(generated, tmp_path):
     report = build_report(config)
     sections = {s.key: s for s in report.sections}
     missing = {key: s.missing for key, s in sections.items()}
-    assert "table_2_1.csv does not exist; run `harness table table_2_1`" in missing["table_2_1"]
-    assert "fig_3_28.png does not exist; run `harness figure fig_3_28`" in missing["fig_3_28"]
-    assert "run `harness figure fig_3_23`" in sections["fig_3_23"].missing
-    assert all(c["verdict"] == "not measured" and "harness table table_2_1" in c["evidence"]
+    assert "table_2_1.csv does not exist; run `harness write table_2_1`" in missing["table_2_1"]
+    assert "fig_3_28.png does not exist; run `harness write fig_3_28`" in missing["fig_3_28"]
+    assert "run `harness write fig_3_23`" in sections["fig_3_23"].missing
+    assert all(c["verdict"] == "not measured" and "harness write table_2_1" in c["evidence"]
                for c in report.claims if c["source"] == "table_2_1")
     page, md = (p.read_text() for p in write_report(config))
-    assert "**Not generated:** " in md and "harness figure fig_3_28" in md
+    assert "**Not generated:** " in md and "harness write fig_3_28" in md
     assert '<p class="missing">Not generated: ' in page
 
 
@@ -290,7 +285,7 @@ def test_claim_interface():
 
 def test_a_malformed_figure_claim_fails_naming_the_module(generated, monkeypatch):
     monkeypatch.setattr(fig_3_28, "claims", lambda config: [{"source": "fig_3_28"}])
-    with pytest.raises(ValueError, match="harness.experiments.fig_3_28.claims"):
+    with pytest.raises(ValueError, match="harness.results.fig_3_28.claims"):
         build_report(generated["config"])
 
 
@@ -318,7 +313,7 @@ def _long(rows) -> pd.DataFrame:
 
 
 def test_table_claims_count_real_data_only_and_check_the_thesis_too():
-    claim = next(c for c in TABLE_CLAIMS if "smallest data set" in c.claim)
+    claim = next(c for c in table_2_1.CLAIMS if "smallest data set" in c.claim)
     frame = _long([
         ("train_knn_loo_error", "PCA-LMNN", "wine", 1.0, 6.12, "ok", False),
         ("train_knn_loo_error", "PCA", "wine", 2.0, 24.36, "ok", False),
@@ -328,7 +323,7 @@ def test_table_claims_count_real_data_only_and_check_the_thesis_too():
         ("test_knn_error", "PCA", "bal", 9.0, 11.97, "ok", True),
         ("test_knn_error", "PCA-LMNN", "olivetti", 1.0, 3.28, "unavailable", False),
     ])
-    result = evaluate(claim, frame)
+    result = evaluate(claim, table_2_1.SPEC, frame)
     assert result["verdict"] == "partly holds"
     assert "wine kNN test PCA-LMNN 3.00 vs PCA 2.00" in result["evidence"]
     assert "bal" not in result["evidence"].split("not measured")[0]
@@ -340,13 +335,13 @@ def test_table_claims_count_real_data_only_and_check_the_thesis_too():
 
 
 def test_table_3_2_ranking_claim():
-    claim = next(c for c in TABLE_CLAIMS if "highest average ranking" in c.claim)
+    claim = next(c for c in table_3_2.CLAIMS if "highest average ranking" in c.claim)
     rows = []
     for measure in ("local_trust", "neighborhood_intersection"):
         for label, ours, thesis in (("MVU", 0.9, 0.99), ("Isomap", 0.95, 0.96),
                                     ("PCA", 0.3, 0.39)):
             rows.append((measure, label, "swiss_roll", ours, thesis, "ok", False))
-    result = evaluate(claim, _long(rows))
+    result = evaluate(claim, table_3_2.SPEC, _long(rows))
     assert result["verdict"] == "does not hold"
     assert "trust: MVU mean rank 2.0 of 3 (best Isomap 1.0) on swiss_roll" in result["evidence"]
     assert "the thesis' own numbers on the same data sets: holds" in result["evidence"]

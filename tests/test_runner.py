@@ -1,12 +1,13 @@
-"""One cell end to end in-process: records for successes, expected failures and
-time-outs; crashes fail loudly and write nothing."""
+"""One job (a Table 3.2 cell) end to end through the engine's runner: records for
+successes, expected failures, time-outs and a dead process; crashes fail loudly and
+write nothing."""
 
 import pytest
 
-from harness.config import parse_cell
-from harness.profile_validation import validate_config
+from harness.config import validate_config
+from harness.jobs import parse_job, record_path
 from harness.records import read_record
-from harness.runner import CellCrashed, run_cell
+from harness.runner import JobCrashed, run_job
 from tests.conftest import BAD_DATASETS, embedding_plugin
 
 
@@ -16,14 +17,22 @@ def _config(tmp_path, repo_root, datasets, methods, **table):
         "results_dir": str(tmp_path / "results"),
         "reference_dir": str(repo_root / "results" / "reference"),
         "datasets": {"swiss_roll": {"n_samples": 300}},
-        "tables": {"table_3_2": {"datasets": datasets, "methods": methods, **table}},
+        "results": {"table_3_2": {"datasets": datasets, "methods": methods, **table}},
     })
 
 
 def test_ok_record_has_measures_params_and_provenance(tmp_path, repo_root):
     config = _config(tmp_path, repo_root, ["swiss_roll"], ["isomap"], n_runs=2)
-    record = read_record(run_cell(config, parse_cell("t3_2/swiss_roll/isomap")))
+    job = parse_job("table_3_2/swiss_roll/isomap")
+    path = run_job(config, job)
+    assert path == tmp_path / "results/unit/records/table_3_2/swiss_roll/isomap.json"
+    assert path == record_path(config, job)
+    record = read_record(path)
     assert record["status"] == "ok" and record["reason"] == ""
+    assert (record["job"], record["result"], record["key"]) == (
+        "table_3_2/swiss_roll/isomap", "table_3_2", "swiss_roll/isomap")
+    assert (record["table"], record["dataset"], record["method"], record["solver"]) == (
+        "table_3_2", "swiss_roll", "isomap", None)
     assert [r["seed"] for r in record["runs"]] == [0, 1]
     summary = record["summary"]
     assert set(summary) == {"local_continuity", "local_trust", "neighborhood_intersection"}
@@ -43,7 +52,7 @@ def test_ok_record_has_measures_params_and_provenance(tmp_path, repo_root):
 def test_unavailable_data_is_a_marked_record(tmp_path, repo_root, monkeypatch):
     monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty-cache"))
     config = _config(tmp_path, repo_root, ["olivetti"], ["pca"])
-    record = read_record(run_cell(config, parse_cell("t3_2/olivetti/pca")))
+    record = read_record(run_job(config, parse_job("table_3_2/olivetti/pca")))
     assert record["status"] == "unavailable"
     assert "harness fetch olivetti" in record["reason"]
     assert "att_faces.zip" in record["reason"]
@@ -59,7 +68,7 @@ def test_bad_input_is_a_marked_record(tmp_path, repo_root, drop_plugin, dataset,
                                       pattern):
     drop_plugin("datasets", "bad_datasets_test", BAD_DATASETS)
     config = _config(tmp_path, repo_root, [dataset], [method])
-    record = read_record(run_cell(config, parse_cell(f"t3_2/{dataset}/{method}")))
+    record = read_record(run_job(config, parse_job(f"table_3_2/{dataset}/{method}")))
     assert record["status"] == "failed"
     assert record["reason"] and __import__("re").search(pattern, record["reason"])
 
@@ -67,7 +76,7 @@ def test_bad_input_is_a_marked_record(tmp_path, repo_root, drop_plugin, dataset,
 def test_neighbours_not_below_n_is_a_marked_record(tmp_path, repo_root):
     config = _config(tmp_path, repo_root, ["swiss_roll"], ["isomap"],
                      n_neighbors={"swiss_roll": 400})
-    record = read_record(run_cell(config, parse_cell("t3_2/swiss_roll/isomap")))
+    record = read_record(run_job(config, parse_job("table_3_2/swiss_roll/isomap")))
     assert record["status"] == "failed"
     assert "n_neighbors=400 must satisfy 1 <= n_neighbors < n_samples=300" in record["reason"]
 
@@ -77,7 +86,7 @@ def test_time_limit_gives_timeout_record(tmp_path, repo_root, drop_plugin):
                 embedding_plugin("sleepy_test", "time.sleep(60)", imports="import time"))
     config = _config(tmp_path, repo_root, ["swiss_roll"], ["sleepy_test"],
                      time_limit_seconds=1.5)
-    record = read_record(run_cell(config, parse_cell("t3_2/swiss_roll/sleepy_test")))
+    record = read_record(run_job(config, parse_job("table_3_2/swiss_roll/sleepy_test")))
     assert record["status"] == "timeout"
     assert "1.5 s" in record["reason"]
     assert record["timing"]["wall_seconds"] < 30
@@ -87,6 +96,20 @@ def test_a_bug_fails_loudly_and_writes_nothing(tmp_path, repo_root, drop_plugin)
     drop_plugin("methods", "buggy_test",
                 embedding_plugin("buggy_test", 'return {}["missing key"]'))
     config = _config(tmp_path, repo_root, ["swiss_roll"], ["buggy_test"])
-    with pytest.raises(CellCrashed, match="KeyError: 'missing key'"):
-        run_cell(config, parse_cell("t3_2/swiss_roll/buggy_test"))
+    with pytest.raises(JobCrashed, match="KeyError: 'missing key'"):
+        run_job(config, parse_job("table_3_2/swiss_roll/buggy_test"))
     assert not (tmp_path / "results").exists() or not list((tmp_path / "results").rglob("*.json"))
+
+
+def test_a_process_that_dies_is_a_failed_record(tmp_path, repo_root, drop_plugin):
+    """A child killed from outside (here by itself with SIGKILL, as the out-of-memory
+    killer would) is an expected failure of the job: a failed record naming the exit
+    code, and the rest of the run goes on."""
+    drop_plugin("methods", "killed_test",
+                embedding_plugin("killed_test", "os.kill(os.getpid(), signal.SIGKILL)",
+                                 imports="import os, signal"))
+    config = _config(tmp_path, repo_root, ["swiss_roll"], ["killed_test"])
+    record = read_record(run_job(config, parse_job("table_3_2/swiss_roll/killed_test")))
+    assert record["status"] == "failed"
+    assert "process died (exit code -9; -9 is usually the out-of-memory killer)" in record["reason"]
+    assert record["runs"] == [] and record["method"] == "killed_test"

@@ -1,5 +1,5 @@
 """The solver comparison table (thesis 3.1.4-3.1.6): the profile section, the
-aggregation of point records into csv/md/tex (marked cells, footnotes, time ratios),
+aggregation of solve records into csv/md/tex (marked cells, footnotes, time ratios),
 the parent's handling of what the solve's child process does, and the CLI."""
 
 from __future__ import annotations
@@ -10,13 +10,14 @@ import json
 import pandas as pd
 import pytest
 
-from harness import solver_points
+from harness import runner
 from harness.cli import main
-from harness.config import ConfigError
-from harness.profile_validation import load_config, validate_config
+from harness.config import ConfigError, load_config, validate_config
+from harness.jobs import Job, record_path, result_jobs
 from harness.records import read_record, write_json_atomic
-from harness.solver_points import SolverPoint, point_path, run_point, solver_points as points
-from harness.solver_table import COLUMNS, build_solver_table, write_solver_table
+from harness.results._mvu_solve_point import SolverPoint, solver_points as points
+from harness.results._solver_frame import COLUMNS, build_solver_table, write_solver_table
+from harness.runner import JobCrashed, run_job
 from harness.timelimit import ChildCrashed, TimeLimitExceeded
 from harness.workflow import WorkflowConfig
 
@@ -26,7 +27,12 @@ SECTION = {"backends": ["native", "clarabel", "scs", "sdpa", "mosek", "cvxopt"],
 
 def _config(tmp_path, **section):
     return validate_config({"profile": "unit", "results_dir": str(tmp_path / "results"),
-                            "tables": {}, "solver_table": {**SECTION, **section}})
+                            "results": {"solver_table": {**SECTION, **section}}})
+
+
+def _job(backend, n, variant="equality"):
+    """The job of one solve: ``solver_table/VARIANT/BACKEND/nN``."""
+    return Job("solver_table", SolverPoint(backend, n, variant).key)
 
 
 PROVENANCE = {"git": {"commit": "0123456789abcdef", "dirty": False}, "python": "3.11.7",
@@ -71,7 +77,7 @@ HAND_MADE = {
 def hand_made(tmp_path):
     config = _config(tmp_path)
     for (backend, n), record in HAND_MADE.items():
-        write_json_atomic(point_path(config, SolverPoint(backend, n)), record)
+        write_json_atomic(record_path(config, _job(backend, n)), record)
     return config
 
 
@@ -104,8 +110,8 @@ def test_markdown_marks_failures_timeouts_and_skips_with_footnotes(hand_made):
     assert "failed[" in rows["scs"] and "skipped[" in rows["mosek"]
     assert "inaccurate[" in rows["sdpa"] and "not run[" in rows["cvxopt"]
     for reason in ("SolverError: boom", "MOSEK: no licence", "killed at the hard limit",
-                   "the solver said 'optimal_inaccurate'", "harness solve-point --variant "
-                   "equality cvxopt 40"):
+                   "the solver said 'optimal_inaccurate'",
+                   "harness job solver_table/equality/cvxopt/n40"):
         assert reason in md, reason
     assert "1.50×" in md  # clarabel vs native at n = 40
     assert "5223.6 (≤ 5225.1)" in md
@@ -121,30 +127,34 @@ def test_markdown_marks_failures_timeouts_and_skips_with_footnotes(hand_made):
 
 def test_profile_section_defaults_and_points(tmp_path, repo_root, monkeypatch):
     monkeypatch.chdir(repo_root)
-    quick = load_config("config/quick.yaml")["solver_table"]
+    quick = load_config("config/quick.yaml")["results"]["solver_table"]
     assert quick["k"] == 5 and quick["extra_noise_dims"] == 5
     assert quick["tol_gap"] == 1e-3 and quick["tol_violation"] == 1e-4
     assert quick["variants"] == ["equality"]
-    full = load_config("config/full.yaml")["solver_table"]
+    full = load_config("config/full.yaml")["results"]["solver_table"]
     assert 10000 in full["n_per_backend"]["native"] and "mosek" in full["backends"]
     config = _config(tmp_path, variants=["equality", "inequality"])
-    ids = [p.id for p in points(config)]
+    ids = [p.key for p in points(config)]
     assert ids[:3] == ["equality/native/n40", "equality/native/n100", "equality/clarabel/n40"]
     assert len(ids) == 2 * 8 and "inequality/mosek/n40" in ids
+    # the result's keys are these points' (job ids solver_table/KEY)
+    assert [job.key for job in result_jobs(config, "solver_table")] == ids
 
 
 @pytest.mark.parametrize("change, message", [
     ({"backends": ["native", "gurobi"]},
-     r"solver_table.backends: unknown backend 'gurobi'; valid backends: native, native_lowrank, clarabel"),
+     r"results.solver_table.backends: unknown backend 'gurobi'; valid backends: native, "
+     r"native_lowrank, clarabel"),
     ({"variants": ["equality", "bogus"]}, r"unknown variant 'bogus'; valid variants: equality"),
-    ({"n": [4, 40]}, r"solver_table.n: n = 4 is too small for k = 5"),
-    ({"k": 50}, r"solver_table.n: n = 40 is too small for k = 50"),
+    ({"n": [4, 40]}, r"results.solver_table.n: n = 4 is too small for k = 5"),
+    ({"k": 50}, r"results.solver_table.n: n = 40 is too small for k = 50"),
     ({"n_per_backend": {"native": [5]}},
-     r"solver_table.n_per_backend.native: n = 5 is too small for k = 5"),
+     r"results.solver_table.n_per_backend.native: n = 5 is too small for k = 5"),
     ({"n_per_backend": {"sdpa": [40]}, "backends": ["native"]},
-     r"n_per_backend: backend 'sdpa' is not in solver_table.backends"),
-    ({"time_limit": 5}, r"solver_table.*'time_limit' was unexpected"),
-    ({"tol_gap": 0}, r"config entry solver_table/tol_gap"),
+     r"results.solver_table.n_per_backend: backend 'sdpa' is not in "
+     r"results.solver_table.backends"),
+    ({"time_limit": 5}, r"config entry results/solver_table: .*'time_limit' was unexpected"),
+    ({"tol_gap": 0}, r"config entry results/solver_table/tol_gap"),
 ])
 def test_bad_section_is_rejected_naming_the_entry(change, message):
     section = copy.deepcopy(SECTION)
@@ -152,57 +162,69 @@ def test_bad_section_is_rejected_naming_the_entry(change, message):
     if "backends" in change:
         section["n_per_backend"] = change.get("n_per_backend", {})
     with pytest.raises(ConfigError, match=message):
-        validate_config({"profile": "t", "tables": {}, "solver_table": section})
+        validate_config({"profile": "t", "results": {"solver_table": section}})
 
 
 def test_workflow_outputs_include_the_table_only_with_the_section(tmp_path):
     with_section = WorkflowConfig("p.yaml", _config(tmp_path))
     assert any(p.endswith("tables/solver_table.md") for p in with_section.all_outputs())
-    assert len(with_section.solver_point_records()) == 8
-    assert with_section.solver_point_pattern.endswith(
-        "solver_table/points/{variant}/{backend}/n{n}.json")
-    without = WorkflowConfig("p.yaml", validate_config({"profile": "t", "tables": {}}))
-    assert without.result_outputs() == [] and without.solver_point_records() == []
+    records = with_section.result_records("solver_table")
+    assert len(records) == 8
+    assert records[0].endswith("results/unit/records/solver_table/equality/native/n40.json")
+    assert with_section.record_pattern.endswith("results/unit/records/{job}.json")
+    without = WorkflowConfig("p.yaml", validate_config({"profile": "t", "results": {}}))
+    assert without.all_result_outputs() == [] and without.result_names == []
+    with pytest.raises(ConfigError, match="solver_table is not in the profile 't'"):
+        without.result_records("solver_table")
     assert without.all_outputs() == without.report_outputs()  # the report, saying so
-    sources = with_section.solver_point_sources(type("W", (), {"backend": "native"}))
+    sources = with_section.job_sources(
+        type("W", (), {"job": "solver_table/equality/native/n40"}))
     assert any(s.endswith("harness/solvers/native_mvu.py") for s in sources)
     assert any(s.endswith("datasets/swiss_roll.py") for s in sources)
 
 
-# ---- the parent's side of a point: what comes back from the child ----------------
+# ---- the parent's side of a solve: what comes back from the child ----------------
 def _fake_child(monkeypatch, exc):
     def fake(*args, **kwargs):
         raise exc
-    monkeypatch.setattr(solver_points, "call_with_time_limit", fake)
+    monkeypatch.setattr(runner, "call_with_time_limit", fake)
 
 
 def test_hard_kill_and_dead_process_become_records(tmp_path, monkeypatch):
     config = _config(tmp_path)
-    point = SolverPoint("native", 40)
+    job = _job("native", 40)
     _fake_child(monkeypatch, TimeLimitExceeded(120.0, 120.5))
-    record = read_record(run_point(config, point))
+    record = read_record(run_job(config, job))
     assert record["status"] == "timeout" and "hard limit of 660 s" in record["reason"]
+    assert record["verdict"] == "timeout"
     assert record["timing"]["wall_seconds"] == 120.5 and record["certificate"] is None
     _fake_child(monkeypatch, ChildCrashed("died", exitcode=-9))
-    record = read_record(run_point(config, point))
+    record = read_record(run_job(config, job))
     assert record["status"] == "failed" and "exit code -9" in record["reason"]
+    assert record["reason"].startswith("the solver process died (exit code -9")
+    assert record["verdict"] == "failed" and record["problem"]["n"] == 40
     assert {"git", "machine", "packages"} <= set(record["provenance"])
+    assert record["job"] == "solver_table/equality/native/n40"
 
 
 def test_an_unexpected_exception_fails_loudly_and_writes_nothing(tmp_path, monkeypatch):
     config = _config(tmp_path)
     _fake_child(monkeypatch, ChildCrashed("Traceback ...\nKeyError: 'bug'"))
-    with pytest.raises(solver_points.PointCrashed, match="KeyError: 'bug'"):
-        run_point(config, SolverPoint("native", 40))
-    assert not point_path(config, SolverPoint("native", 40)).exists()
+    with pytest.raises(JobCrashed, match="KeyError: 'bug'"):
+        run_job(config, _job("native", 40))
+    assert not record_path(config, _job("native", 40)).exists()
 
 
 def test_real_hard_time_limit_and_the_dense_cap(tmp_path):
     config = _config(tmp_path, time_limit_seconds=0.01, grace_seconds=0)
-    record = read_record(run_point(config, SolverPoint("clarabel", 40)))
+    record = read_record(run_job(config, _job("clarabel", 40)))
     assert record["status"] == "timeout" and record["verdict"] == "timeout"
-    record = read_record(run_point(config, SolverPoint("clarabel", 400)))
+    # the dense cap is decided in the job's child process (harness.results.
+    # _mvu_solve_point.work), so it needs a limit the child's start fits in
+    config = _config(tmp_path, time_limit_seconds=120, grace_seconds=0)
+    record = read_record(run_job(config, _job("clarabel", 400)))
     assert record["status"] == "skipped" and "dense 400 x 400" in record["reason"]
+    assert record["verdict"] == "skipped" and record["certificate"] is None
     assert record["problem"]["n"] == 400 and record["problem"]["m"] > 400
 
 
@@ -210,21 +232,30 @@ def test_real_hard_time_limit_and_the_dense_cap(tmp_path):
 def test_cli_bad_points_name_the_bad_thing(tmp_path, capsys):
     profile = tmp_path / "p.yaml"
     profile.write_text(json.dumps({"profile": "cli", "results_dir": str(tmp_path / "r"),
-                                   "tables": {}, "solver_table": SECTION}))
-    assert main(["solve-point", "--config", str(profile), "gurobi", "40"]) == 2
+                                   "results": {"solver_table": SECTION}}))
+
+    def job(key):
+        return main(["job", "--config", str(profile), f"solver_table/{key}"])
+
+    assert job("equality/gurobi/n40") == 2
     assert "unknown backend 'gurobi'" in capsys.readouterr().err
-    assert main(["solve-point", "--config", str(profile), "native", "3"]) == 2
+    assert job("equality/native/n3") == 2
     assert "n = 3 is too small for k = 5" in capsys.readouterr().err
-    assert main(["solve-point", "--config", str(profile), "--variant", "x", "native", "40"]) == 2
+    assert job("x/native/n40") == 2
     assert "unknown variant 'x'" in capsys.readouterr().err
-    assert main(["solve-point", "--config", str(profile), "mosek", "400"]) == 0
-    assert "equality/mosek/n400: skipped" in capsys.readouterr().out
-    assert main(["solver-table", "--config", str(profile)]) == 0
+    assert job("native/40") == 2
+    assert "must look like VARIANT/BACKEND/nN" in capsys.readouterr().err
+    assert job("equality/mosek/n400") == 0
+    assert "solver_table/equality/mosek/n400: skipped" in capsys.readouterr().out
+    assert (tmp_path / "r" / "cli" / "records" / "solver_table" / "equality" / "mosek"
+            / "n400.json").exists()
+    assert main(["write", "--config", str(profile), "solver_table"]) == 0
     assert capsys.readouterr().out.count("solver_table.") == 3
     no_section = tmp_path / "q.yaml"
-    no_section.write_text(json.dumps({"profile": "cli", "tables": {}}))
-    assert main(["solver-table", "--config", str(no_section)]) == 2
-    assert "no solver_table section" in capsys.readouterr().err
+    no_section.write_text(json.dumps({"profile": "cli", "results": {}}))
+    assert main(["write", "--config", str(no_section), "solver_table"]) == 2
+    assert ("solver_table is not in the profile 'cli'; add a results.solver_table section"
+            in capsys.readouterr().err)
 
 
 def test_make_reproduce_installs_every_pypi_backend(repo_root):

@@ -1,5 +1,6 @@
 """The solver table as a user runs it: Snakemake in a subprocess on a tiny profile,
-one job per solve, then the aggregation; a rerun does nothing."""
+one job per solve (rule job), then the table (rule write_solver_table); a rerun does
+nothing."""
 
 from __future__ import annotations
 
@@ -20,10 +21,10 @@ def test_tiny_solver_table_end_to_end(tmp_path, repo_root):
     shutil.copy(repo_root / "Snakefile", work)
     shutil.copytree(repo_root / "rules", work / "rules")
     (work / "tiny.yaml").write_text(yaml.safe_dump({
-        "profile": "tiny", "tables": {},
-        "solver_table": {"backends": ["native", "clarabel"], "n": [30],
-                         "n_per_backend": {"clarabel": [30, 400]},
-                         "time_limit_seconds": 120},
+        "profile": "tiny",
+        "results": {"solver_table": {"backends": ["native", "clarabel"], "n": [30],
+                                     "n_per_backend": {"clarabel": [30, 400]},
+                                     "time_limit_seconds": 120}},
     }))
 
     def snakemake(*args):
@@ -33,11 +34,13 @@ def test_tiny_solver_table_end_to_end(tmp_path, repo_root):
 
     dry = snakemake("-n")
     assert dry.returncode == 0, dry.stderr
-    assert dry.stdout.count("rule solver_point:") == 3 and "rule solver_table:" in dry.stdout
+    assert dry.stdout.count("rule job:") == 3 and "rule write_solver_table:" in dry.stdout
+    for key in ("equality/native/n30", "equality/clarabel/n30", "equality/clarabel/n400"):
+        assert f"job=solver_table/{key}" in dry.stdout, key
 
     run = snakemake()
     assert run.returncode == 0, run.stderr[-3000:]
-    points = work / "results" / "tiny" / "solver_table" / "points" / "equality"
+    points = work / "results" / "tiny" / "records" / "solver_table" / "equality"
     assert sorted(p.relative_to(points).as_posix() for p in points.rglob("*.json")) == [
         "clarabel/n30.json", "clarabel/n400.json", "native/n30.json"]
     tables = work / "results" / "tiny" / "tables"

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 import harness.sources as sources
-from harness.profile_validation import load_config
+from harness.config import load_config
 from harness.sources import imported_names, source_closure
 from harness.workflow import WorkflowConfig
 
@@ -76,17 +76,17 @@ def test_imported_names_resolves_relative_imports(toy_package):
 
 def _cell_sources(cell):
     harness = WorkflowConfig("config/quick.yaml", load_config("config/quick.yaml"))
-    return harness.cell_sources(type("W", (), {"cell": cell}))
+    return harness.job_sources(type("W", (), {"job": cell}))
 
 
 def test_table_cells_depend_on_the_shared_code_they_run(repo_root, monkeypatch):
     monkeypatch.chdir(repo_root)
-    lmnn = _cell_sources("t2_1/iris/pca_lmnn")
+    lmnn = _cell_sources("table_2_1/iris/pca_lmnn")
     for shared in ("methods/pca_lmnn.py", "methods/_lmnn_core.py", "datasets/iris.py",
                    "harness/runner.py", "harness/tasks/classification.py",
                    "harness/metrics/__init__.py"):
         assert shared in lmnn, shared
-    mvu = _cell_sources("t3_2/swiss_roll/mvu")
+    mvu = _cell_sources("table_3_2/swiss_roll/mvu")
     for shared in ("methods/mvu.py", "harness/solvers/native_mvu.py",
                    "harness/solvers/mvu_ipm.py", "harness/problems/mvu_certificate.py",
                    "datasets/swiss_roll.py"):

@@ -5,10 +5,13 @@ cell parameters taken from the thesis' Table 2.1 rows."""
 import pandas as pd
 import pytest
 
-from harness.config import Cell, cell_params
-from harness.profile_validation import validate_config
-from harness.records import record_path, write_json_atomic
-from harness.tables import build_table, write_table
+from harness.config import validate_config
+from harness.jobs import Job, job_params, parse_job, record_path
+from harness.records import write_json_atomic
+from harness.results import get_result
+from harness.results._tables import build_table, write_table
+
+SPEC = get_result("table_2_1").SPEC
 
 
 @pytest.fixture
@@ -16,7 +19,7 @@ def config(tmp_path, repo_root):
     return validate_config({
         "profile": "tab", "results_dir": str(tmp_path),
         "reference_dir": str(repo_root / "results" / "reference"),
-        "tables": {"table_2_1": {"datasets": ["iris", "wine"], "methods": ["pca_knn", "svm"],
+        "results": {"table_2_1": {"datasets": ["iris", "wine"], "methods": ["pca_knn", "svm"],
                                  "n_runs": 4}},
     })
 
@@ -28,27 +31,27 @@ def _write(config, dataset, method, measures, chosen_k=()):
             "provenance": {"git": {"commit": "abc", "dirty": False}},
             "summary": {m: {"mean": v, "std": 0.5, "n": 4} for m, v in measures.items()},
             "runs": [{"info": {"n_neighbors": k}} for k in chosen_k]}
-    write_json_atomic(record_path(config["results_dir"], "tab", f"t2_1/{dataset}/{method}"), body)
+    write_json_atomic(record_path(config, Job("table_2_1", f"{dataset}/{method}")), body)
 
 
 def test_cell_params_follow_the_thesis_rows(config):
-    params = cell_params(config, Cell("table_2_1", "iris", "pca_knn", None))
+    params = job_params(config, parse_job("table_2_1/iris/pca_knn"))
     assert params["train_fraction"] == pytest.approx(90 / 128)
     assert params["n_runs"] == 4 and "the thesis used 100" in params["n_runs_source"]
     # k chosen per run on a validation split by default, as the thesis did (2.1.6)
     assert params["method_params"] == {"n_neighbors": "validation"}
     assert params["n_neighbors_candidates"] == [1, 3, 5, 7, 9, 11, 13, 15]
-    config["tables"]["table_2_1"]["n_neighbors"] = {"iris": 5}
-    params = cell_params(config, Cell("table_2_1", "iris", "pca_knn", None))
+    config["results"]["table_2_1"]["n_neighbors"] = {"iris": 5}
+    params = job_params(config, parse_job("table_2_1/iris/pca_knn"))
     assert params["method_params"] == {"n_neighbors": 5} and "n_neighbors_candidates" not in params
-    del config["tables"]["table_2_1"]["n_runs"]
-    assert cell_params(config, Cell("table_2_1", "wine", "svm", None))["n_runs"] == 100
+    del config["results"]["table_2_1"]["n_runs"]
+    assert job_params(config, parse_job("table_2_1/wine/svm"))["n_runs"] == 100
     # per data set and method constructor arguments (the thesis' MNIST SVM kernel)
     grid = [{"svc__kernel": ["poly"], "svc__degree": [4], "svc__coef0": [1.0]}]
-    config["tables"]["table_2_1"]["method_params"] = {"wine": {"svm": {"param_grid": grid}}}
-    assert cell_params(config, Cell("table_2_1", "wine", "svm", None))["method_params"] == {
+    config["results"]["table_2_1"]["method_params"] = {"wine": {"svm": {"param_grid": grid}}}
+    assert job_params(config, parse_job("table_2_1/wine/svm"))["method_params"] == {
         "param_grid": grid}
-    assert cell_params(config, Cell("table_2_1", "iris", "svm", None))["method_params"] == {}
+    assert job_params(config, parse_job("table_2_1/iris/svm"))["method_params"] == {}
 
 
 def test_values_deltas_and_measures_per_method(config):
@@ -56,7 +59,7 @@ def test_values_deltas_and_measures_per_method(config):
                                        "test_energy_error": 4.0, "fit_cpu_seconds": 0.01})
     _write(config, "iris", "svm", {"train_svm_loo_error": 3.0, "test_svm_error": 3.5,
                                    "fit_cpu_seconds": 0.5})
-    frame = build_table(config, "table_2_1").set_index(["measure", "method", "dataset"])
+    frame = build_table(config, SPEC).set_index(["measure", "method", "dataset"])
     row = frame.loc[("test_knn_error", "pca_knn", "iris")]
     assert row["thesis"] == 4.87 and row["ours"] == 7.0
     assert row["delta"] == pytest.approx(2.13) and not row["within_tolerance"]  # > 1.5
@@ -73,9 +76,9 @@ def test_markdown_has_percent_blocks_and_dataset_notes(config):
     _write(config, "iris", "pca_knn", {"train_knn_loo_error": 4.0, "test_knn_error": 4.5,
                                        "test_energy_error": 4.0, "fit_cpu_seconds": 0.01},
            chosen_k=(3, 5, 3, 3))
-    md = next(p for p in write_table(config, "table_2_1") if p.suffix == ".md").read_text()
+    md = next(p for p in write_table(config, SPEC) if p.suffix == ".md").read_text()
     assert "## kNN test error (%)\n" in md
-    assert "t2_1/iris/pca_knn: k=validation: 3 x3, 5 x1, train fraction" in md
+    assert "table_2_1/iris/pca_knn: k=validation: 3 x3, 5 x1, train fraction" in md
     assert "4.87 / 4.50±0.50 / -0.37" in md
     assert "iris: the full UCI file (150 inputs)" in md
     assert "train fraction=0.700, runs=4 (profile)" in md
@@ -85,7 +88,7 @@ def test_peers_table_ratios_to_our_lmnn(tmp_path, repo_root):
     config = validate_config({
         "profile": "tab", "results_dir": str(tmp_path),
         "reference_dir": str(repo_root / "results" / "reference"),
-        "tables": {"table_2_1_peers": {"datasets": ["iris", "wine"],
+        "results": {"table_2_1_peers": {"datasets": ["iris", "wine"],
                                        "methods": ["lmnn", "pca_knn"], "n_runs": 4,
                                        "default_n_neighbors": 3}},
     })
@@ -98,12 +101,12 @@ def test_peers_table_ratios_to_our_lmnn(tmp_path, repo_root):
                 "summary": {"test_knn_error": {"mean": 5.0, "std": 0.1, "n": 4},
                             "fit_cpu_seconds": {"mean": cpu, "std": 0.0, "n": 4}},
                 "runs": []}
-        write_json_atomic(record_path(tmp_path, "tab", f"t2_1p/{dataset}/{method}"), body)
+        write_json_atomic(record_path(config, Job("table_2_1_peers", f"{dataset}/{method}")), body)
 
     write("iris", "lmnn", 0.5)
     write("iris", "pca_knn", 0.05)
     write("wine", "pca_knn", 0.02)  # no LMNN cell on wine: the ratio is a marked gap
-    frame = build_table(config, "table_2_1_peers").set_index(["measure", "method", "dataset"])
+    frame = build_table(config, get_result("table_2_1_peers").SPEC).set_index(["measure", "method", "dataset"])
     assert frame.loc[("fit_cpu_ratio", "lmnn", "iris"), "ours"] == pytest.approx(1.0)
     assert frame.loc[("fit_cpu_ratio", "pca_knn", "iris"), "ours"] == pytest.approx(0.1)
     gap = frame.loc[("fit_cpu_ratio", "pca_knn", "wine")]
@@ -117,7 +120,7 @@ def test_thesis_columns_outside_the_profile_say_whether_a_plugin_exists(config, 
     from harness import registry
 
     _write(config, "iris", "pca_knn", {"test_knn_error": 5.0})
-    frame = build_table(config, "table_2_1").set_index(["measure", "method", "dataset"])
+    frame = build_table(config, SPEC).set_index(["measure", "method", "dataset"])
     mnist = frame.loc[("test_knn_error", "pca_knn", "mnist")]
     assert mnist["status"] == "unavailable" and mnist["thesis"] == 2.12
     assert "plugin(s) mnist provide this column" in mnist["reason"]
@@ -125,6 +128,6 @@ def test_thesis_columns_outside_the_profile_say_whether_a_plugin_exists(config, 
     everything = registry.datasets()
     monkeypatch.setattr(registry, "datasets", lambda task=None: {
         name: cls for name, cls in everything.items() if name != "mnist"})
-    frame = build_table(config, "table_2_1").set_index(["measure", "method", "dataset"])
+    frame = build_table(config, SPEC).set_index(["measure", "method", "dataset"])
     assert "without a data set plugin" in frame.loc[("test_knn_error", "pca_knn", "mnist"),
                                                     "reason"]

@@ -6,9 +6,13 @@ import math
 import pandas as pd
 import pytest
 
-from harness.profile_validation import validate_config
-from harness.records import record_path, write_json_atomic
-from harness.tables import build_table, write_table
+from harness.config import validate_config
+from harness.jobs import Job, record_path
+from harness.records import write_json_atomic
+from harness.results import get_result
+from harness.results._tables import build_table, write_table
+
+SPEC = get_result("table_3_2").SPEC
 
 MEASURES = ("local_continuity", "local_trust", "neighborhood_intersection")
 
@@ -18,7 +22,7 @@ def config(tmp_path, repo_root):
     return validate_config({
         "profile": "tab", "results_dir": str(tmp_path),
         "reference_dir": str(repo_root / "results" / "reference"),
-        "tables": {"table_3_2": {
+        "results": {"table_3_2": {
             "datasets": ["olivetti", "teapot", "swiss_roll", "frey", "teapot_standin"],
             "methods": ["isomap", "pca"]}},
     })
@@ -32,13 +36,13 @@ def _write(config, dataset, method, status="ok", value=0.5, reason="", solve_inf
         body["summary"] = {m: {"mean": value, "std": 0.0, "n": 1} for m in MEASURES}
         body["runs"] = [{"seed": 0, "measures": {m: value for m in MEASURES},
                          "info": {} if solve_info is None else {"solve_info": solve_info}}]
-    write_json_atomic(record_path(config["results_dir"], "tab", f"t3_2/{dataset}/{method}"), body)
+    write_json_atomic(record_path(config, Job("table_3_2", f"{dataset}/{method}")), body)
 
 
 def test_values_deltas_and_gaps(config):
     _write(config, "swiss_roll", "isomap", value=0.9)
     _write(config, "olivetti", "isomap", status="unavailable", reason="fetch it")
-    frame = build_table(config, "table_3_2").set_index(["measure", "method", "dataset"])
+    frame = build_table(config, SPEC).set_index(["measure", "method", "dataset"])
     row = frame.loc[("local_continuity", "isomap", "swiss_roll")]
     assert row["thesis"] == 0.978 and row["ours"] == 0.9
     assert row["delta"] == pytest.approx(0.9 - 0.978)
@@ -55,7 +59,7 @@ def test_average_is_the_mean_over_the_thesis_datasets_without_stand_ins(config):
     for dataset, value in values.items():
         _write(config, dataset, "isomap", value=value)
     _write(config, "teapot_standin", "isomap", value=0.0)  # must not enter the average
-    frame = build_table(config, "table_3_2").set_index(["measure", "method", "dataset"])
+    frame = build_table(config, SPEC).set_index(["measure", "method", "dataset"])
     avg = frame.loc[("neighborhood_intersection", "isomap", "average")]
     assert avg["ours"] == pytest.approx(0.5) and avg["thesis"] == 0.657
     assert avg["delta"] == pytest.approx(0.5 - 0.657)
@@ -66,7 +70,7 @@ def test_average_is_the_mean_over_the_thesis_datasets_without_stand_ins(config):
 def test_written_files_mark_gaps_and_stand_ins(config):
     _write(config, "swiss_roll", "isomap", value=0.9)
     _write(config, "olivetti", "isomap", status="unavailable", reason="run harness fetch olivetti")
-    paths = write_table(config, "table_3_2")
+    paths = write_table(config, SPEC)
     assert [p.suffix for p in paths] == [".csv", ".md", ".tex"]
     md = paths[1].read_text()
     assert "0.978 / 0.900 / -0.078" in md
@@ -85,28 +89,28 @@ def test_cells_outside_tolerance_carry_a_reason_or_a_warning(config, tmp_path, m
         "table_3_2:\n"
         "  - {method: isomap, dataset: swiss_roll, measures: [local_trust],\n"
         "     reason: measured cause}\n")
-    monkeypatch.setattr("harness.tables.DEVIATIONS_FILE", deviations)
+    monkeypatch.setattr("harness.results._tables.DEVIATIONS_FILE", deviations)
     _write(config, "swiss_roll", "isomap", value=0.5)  # far from every thesis value
-    frame = build_table(config, "table_3_2").set_index(["measure", "method", "dataset"])
+    frame = build_table(config, SPEC).set_index(["measure", "method", "dataset"])
     assert frame.loc[("local_trust", "isomap", "swiss_roll"), "deviation_note"] == "measured cause"
     assert "not yet explained" in frame.loc[("local_continuity", "isomap", "swiss_roll"),
                                             "deviation_note"]
-    md = write_table(config, "table_3_2")[1].read_text()
+    md = write_table(config, SPEC)[1].read_text()
     assert "0.964 / 0.500 / -0.464‡[" in md and "measured cause" in md
     assert "0.978 / 0.500 / -0.478![" in md
 
 
 def test_uncertified_sdp_solves_are_marked(config):
     """An MVU cell whose SDP timed out keeps its metrics, marked with the certified gap."""
-    config["tables"]["table_3_2"]["methods"] = ["isomap", "mvu"]
+    config["results"]["table_3_2"]["methods"] = ["isomap", "mvu"]
     _write(config, "swiss_roll", "mvu/native", value=0.9,
            solve_info={"status": "timeout", "solver": "native", "gap": 0.0123,
                        "violation": 2e-5})
     _write(config, "teapot_standin", "mvu/native", value=0.8,
            solve_info={"status": "optimal", "solver": "native", "gap": 1e-4, "violation": 1e-6})
-    frame = build_table(config, "table_3_2").set_index(["measure", "method", "dataset"])
+    frame = build_table(config, SPEC).set_index(["measure", "method", "dataset"])
     note = frame.loc[("local_trust", "mvu/native", "swiss_roll"), "solver_note"]
     assert "timeout" in note and "1.2e-02" in note
     assert frame.loc[("local_trust", "mvu/native", "teapot_standin"), "solver_note"] == ""
-    md = write_table(config, "table_3_2")[1].read_text()
+    md = write_table(config, SPEC)[1].read_text()
     assert "0.900 / " in md and "§[" in md and "not certified optimal" in md

@@ -36,7 +36,7 @@ def _workdir(tmp_path: Path, repo_root: Path, datasets, methods, n=300,
         "profile": "tiny",
         "reference_dir": str(repo_root / "results" / "reference"),
         "datasets": {"swiss_roll": {"n_samples": n}},
-        "tables": {"table_3_2": {"datasets": datasets, "methods": methods,
+        "results": {"table_3_2": {"datasets": datasets, "methods": methods,
                                  "time_limit_seconds": 120}},
     }))
     return work
@@ -59,8 +59,8 @@ def test_tiny_profile_end_to_end(tmp_path, repo_root, drop_plugin, monkeypatch):
 
     dry = _snakemake(work, "-n")
     assert dry.returncode == 0, dry.stderr
-    assert "cell" in dry.stdout and "table_3_2" in dry.stdout
-    assert "t3_2/swiss_roll/random_projection_test" in dry.stdout  # the dropped-in row
+    assert re.search(r"^job\s+9$", dry.stdout, flags=re.M) and "write_table_3_2" in dry.stdout
+    assert "table_3_2/swiss_roll/random_projection_test" in dry.stdout  # the dropped-in row
 
     run = _snakemake(work, "--keep-going")
     assert run.returncode == 0, run.stderr[-3000:]
@@ -92,7 +92,7 @@ def test_tiny_profile_end_to_end(tmp_path, repo_root, drop_plugin, monkeypatch):
 def test_kill_and_resume(tmp_path, repo_root):
     work = _workdir(tmp_path, repo_root, ["swiss_roll"],
                     ["pca", "isomap", "lle", "hlle", "laplacian_eigenmaps"], n=1500)
-    cells = work / "results" / "tiny" / "cells" / "t3_2" / "swiss_roll"
+    cells = work / "results" / "tiny" / "records" / "table_3_2" / "swiss_roll"
     proc = subprocess.Popen(
         [*SNAKEMAKE, "--cores", "1", "--configfile", "tiny.yaml", "--rerun-incomplete"],
         cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -164,8 +164,8 @@ def test_reruns_only_what_changed(tmp_path, repo_root):
     profile["methods"] = {"isomap": {"n_neighbors": 9}}
     profile_file.write_text(yaml.safe_dump(profile))
     dry = snakemake(moved, "-n")
-    cells = re.findall(r"cell=(\S+)", dry.stdout)
-    assert cells == ["t3_2/swiss_roll/isomap"], dry.stdout[-3000:]
+    jobs = re.findall(r"job=(\S+)", dry.stdout)
+    assert jobs == ["table_3_2/swiss_roll/isomap"], dry.stdout[-3000:]
 
 
 def test_a_dropped_in_method_joins_the_default_profile(tmp_path, repo_root, drop_plugin):
@@ -184,6 +184,6 @@ def test_a_dropped_in_method_joins_the_default_profile(tmp_path, repo_root, drop
     dry = subprocess.run([*SNAKEMAKE, "-n", "--cores", "2"], cwd=work, capture_output=True,
                          text=True, timeout=600)
     assert dry.returncode == 0, dry.stderr[-3000:]
-    cells = set(re.findall(r"cell=(t3_2/\S+)", dry.stdout))
-    assert {f"t3_2/{d}/isomap_copy_test" for d in ("swiss_roll", "teapot_standin")} <= cells
-    assert "t3_2/swiss_roll/isomap" in cells
+    cells = set(re.findall(r"job=(table_3_2/\S+)", dry.stdout))
+    assert {f"table_3_2/{d}/isomap_copy_test" for d in ("swiss_roll", "teapot_standin")} <= cells
+    assert "table_3_2/swiss_roll/isomap" in cells

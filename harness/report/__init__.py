@@ -10,16 +10,15 @@ packages, machine, BLAS threads, records and wall time per table and figure).
 
 Everything is read from the generated outputs and records, nothing is recomputed:
 tables from their long CSVs and Markdown notes, figures from their Markdown and PNG,
-claims from :mod:`harness.report.table_claims` (Tables 2.1, 3.2) and from each figure
-module's optional ``claims(config)`` (the interface is in :mod:`harness.claims`). An
+claims from each thesis result module's optional ``claims(config)`` (the interface is
+in :mod:`harness.claims`; Tables 2.1 and 3.2 check theirs on their long CSVs). An
 output that does not exist becomes a section marked "not generated" naming the command
 that makes it. ``harness report`` and the Snakemake rule ``report``
 (``rules/report.smk``, the last step of ``reproduce_all``) call :func:`write_report`.
 
 =========================  ============================================================
 ``build``                  :class:`Report` and :func:`build_report`: gather everything
-``sections``               one section per table / figure, cells with their class
-``table_claims``           the claims of Tables 2.1 and 3.2
+``sections``               one section per thesis result, cells with their class
 ``runinfo``                records per section, wall time, provenance
 ``html``, ``markdown``     the two renderings; ``minimd``: the harness' Markdown to HTML
 =========================  ============================================================
@@ -33,7 +32,7 @@ from harness.records import write_text_atomic
 from harness.report.build import Report, build_report
 from harness.report.html import render_html
 from harness.report.markdown import render_markdown
-from harness.report.sections import outputs_dir
+from harness.outputs import outputs_dir
 
 __all__ = ["Report", "build_report", "report_paths", "write_report"]
 

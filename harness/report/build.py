@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from harness import experiments
 from harness.claims import VERDICTS, check_claim
+from harness.jobs import profile_results
 from harness.report.runinfo import RunInfo, provenance_summary, record_paths, run_info
-from harness.report.sections import (Section, figure_sections, solver_section,
-                                     table_sections)
-from harness.report.table_claims import table_claims
-from harness.table_specs import TABLES
+from harness.report.sections import Section, result_section
+from harness.results import result_modules
 
 __all__ = ["TITLE", "Report", "build_report", "collect_claims"]
 
@@ -25,14 +23,14 @@ class Report:
     ----------
     profile, description : str
     sections : list of Section
-        The thesis tables, the solver table, the figures (profile order).
+        One per thesis result of the profile, in its order.
     claims : list of dict
-        Every claim (:mod:`harness.claims`), tables first, then figures.
+        Every claim (:mod:`harness.claims`), in the profile's order of the results.
     runs : dict
         Section key -> :class:`RunInfo` of its records.
     provenance : list of (str, str)
     not_in_profile : list of str
-        Tables and figures the harness can regenerate that this profile does not list.
+        Results the harness can regenerate that this profile does not list.
     """
 
     profile: str
@@ -59,15 +57,11 @@ class Report:
         return "; ".join(p for p in parts if p) or "generated"
 
 
-def collect_claims(config: dict, sections: list[Section]) -> list[dict]:
-    """The tables' claims (:mod:`harness.report.table_claims`) on their long CSVs, then
-    ``claims(config)`` of every figure module of the profile that has one."""
+def collect_claims(config: dict) -> list[dict]:
+    """``claims(config)`` of every result of the profile that has claims (the thesis'
+    statements with verdicts, :mod:`harness.claims`), in the profile's order."""
     found = []
-    for section in (s for s in sections if s.kind == "table"):
-        found += table_claims(section.key, section.frame,
-                              f"the table was not generated: {section.missing}")
-    for figure in config.get("figures") or {}:
-        module = experiments.get_figure(figure)
+    for module in profile_results(config):
         if hasattr(module, "claims"):
             found += [check_claim(c, f"{module.__name__}.claims") for c in module.claims(config)]
     return found
@@ -79,19 +73,14 @@ def build_report(config: dict) -> Report:
     Missing outputs become sections marked "not generated" (naming the command that
     makes them); missing records are counted, not fatal.
     """
-    sections = table_sections(config)
-    solver = solver_section(config)
-    sections += [solver] if solver else []
-    sections += figure_sections(config)
+    modules = profile_results(config)
+    sections = [result_section(config, module) for module in modules]
     runs, records = {}, []
-    for section in sections:
-        runs[section.key], found = run_info(record_paths(config, section.key, section.kind))
+    for module in modules:
+        runs[module.NAME], found = run_info(record_paths(config, module.NAME))
         records += found
-    listed = set(config["tables"]) | set(config.get("figures") or {})
-    others = [f"{name} ({spec.title.split(':')[0]})" for name, spec in TABLES.items()
-              if name not in listed]
-    others += [f"{name} ({module.TITLE.split(':')[0]})"
-               for name, module in experiments.FIGURES.items() if name not in listed]
+    others = [f"{name} ({module.TITLE.split(':')[0]})"
+              for name, module in result_modules().items() if name not in config["results"]]
     return Report(profile=config["profile"], description=config.get("description", ""),
-                  sections=sections, claims=collect_claims(config, sections), runs=runs,
+                  sections=sections, claims=collect_claims(config), runs=runs,
                   provenance=provenance_summary(records, config), not_in_profile=others)

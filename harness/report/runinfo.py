@@ -10,11 +10,9 @@ import math
 from collections import Counter
 from pathlib import Path
 
-from harness import experiments
-from harness.config import table_cells
+from harness.jobs import record_path, result_jobs
 from harness.provenance import git_commit, package_versions
-from harness.records import read_record, record_path
-from harness.solver_points import point_path, solver_points
+from harness.records import read_record
 
 __all__ = ["RunInfo", "record_paths", "run_info", "provenance_summary"]
 
@@ -50,15 +48,9 @@ def _seconds(t: float) -> str:
     return f"{t / 60:.1f} min" if t < 7200 else f"{t / 3600:.1f} h"
 
 
-def record_paths(config: dict, key: str, kind: str) -> list[Path]:
-    """The record files behind one section: a table's cells, the solver table's
-    points, a figure's points."""
-    if kind == "table":
-        return [record_path(config["results_dir"], config["profile"], c.id)
-                for c in table_cells(config, key)]
-    if kind == "solver":
-        return [point_path(config, p) for p in solver_points(config)]
-    return [experiments.point_path(config, p) for p in experiments.figure_points(config, key)]
+def record_paths(config: dict, result: str) -> list[Path]:
+    """The record files of one result's jobs (a table's cells, a figure's points)."""
+    return [record_path(config, job) for job in result_jobs(config, result)]
 
 
 def _timing(record: dict, key: str) -> float:
@@ -74,7 +66,7 @@ def run_info(paths: list[Path]) -> tuple[RunInfo, list[dict]]:
     label = ""
     if slowest is not None:
         rec = slowest[1]
-        name = rec.get("cell") or rec.get("point") or slowest[0].stem
+        name = rec.get("job") or slowest[0].stem
         label = f"{name} ({_seconds(_timing(rec, 'wall_seconds'))})"
     info = RunInfo(expected=len(paths), found=len(records),
                    statuses=Counter(r.get("status", "?") for _, r in records),
@@ -116,7 +108,7 @@ def provenance_summary(records: list[dict], config: dict) -> list[tuple[str, str
     if sorted(packages) == sorted(current.split("; ")):
         packages, current = [current], "the same"
     return [
-        ("records", f"{len(records)} (cells, solver points, figure points)"),
+        ("records", f"{len(records)} (one per job: table cells, solver points, figure points)"),
         ("commits of the records", "; ".join(commits) or "none"),
         ("report written at commit", now["commit"][:10] + (" (dirty)" if now["dirty"] else "")),
         ("machines", "; ".join(machines) or "none"),

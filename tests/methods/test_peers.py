@@ -19,8 +19,7 @@ import pytest
 from sklearn.datasets import load_iris
 from sklearn.neighbors import NeighborhoodComponentsAnalysis
 
-from harness.config import Cell
-from harness.runner import _work
+from harness.results._grid import work
 from harness.tasks.classification import run_classification
 from methods import _peer
 from methods._metric_knn import KNN_MEASURES
@@ -188,9 +187,10 @@ def test_broken_import_names_the_error_and_the_stack(monkeypatch):
 def test_runner_writes_a_skipped_record(monkeypatch):
     monkeypatch.setattr(_peer, "_import_module", _failing_import(
         "pylmnn", lambda n: ModuleNotFoundError("No module named 'pylmnn'", name="pylmnn")))
-    params = {"blas_threads": 1, "dataset_params": {}, "n_runs": 2, "seed": 0,
-              "method_params": {}, "train_fraction": 0.7}
-    body = _work(Cell("table_2_1", "iris", "pylmnn"), params)
+    params = {"dataset": "iris", "method": "pylmnn", "blas_threads": 1,
+              "dataset_params": {}, "n_runs": 2, "seed": 0, "method_params": {},
+              "train_fraction": 0.7}
+    body = work(params)  # a table cell's work (harness.results._grid, job table_2_1/...)
     assert body["status"] == "skipped" and body["runs"] == []
     assert body["reason"] == "peer not runnable: pylmnn not installed (pip install 'pylmnn')"
 
@@ -218,9 +218,9 @@ def test_exception_inside_the_peer_is_not_runnable(monkeypatch, iris_split):
     with pytest.raises(PeerNotRunnable):
         run_classification(NCAKNN, Dataset(X, y, {}), {"method_params": {},
                                                        "train_fraction": 0.7}, 0)
-    body = _work(Cell("table_2_1", "iris", "nca_knn"),
-                 {"blas_threads": 1, "dataset_params": {}, "n_runs": 1, "seed": 0,
-                  "method_params": {}, "train_fraction": 0.7})
+    body = work({"dataset": "iris", "method": "nca_knn", "blas_threads": 1,
+                 "dataset_params": {}, "n_runs": 1, "seed": 0, "method_params": {},
+                 "train_fraction": 0.7})
     assert body["status"] == "failed" and body["error_type"] == "PeerNotRunnable"
     assert body["reason"].startswith("peer not runnable: ")
 

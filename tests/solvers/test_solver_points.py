@@ -3,9 +3,11 @@ record's certificate is the harness' own, and the two solvers agree within it.""
 
 import pytest
 
-from harness.profile_validation import validate_config
+from harness.config import validate_config
+from harness.jobs import Job
 from harness.records import read_record
-from harness.solver_points import SolverPoint, run_point
+from harness.results._mvu_solve_point import SolverPoint
+from harness.runner import run_job
 
 pytest.importorskip("cvxpy")
 
@@ -14,15 +16,17 @@ pytest.importorskip("cvxpy")
 def records(tmp_path_factory):
     config = validate_config({
         "profile": "unit", "results_dir": str(tmp_path_factory.mktemp("results")),
-        "tables": {}, "solver_table": {"backends": ["native", "clarabel"], "n": [30],
-                                       "time_limit_seconds": 120},
+        "results": {"solver_table": {"backends": ["native", "clarabel"], "n": [30],
+                                     "time_limit_seconds": 120}},
     })
-    return {b: read_record(run_point(config, SolverPoint(b, 30))) for b in ("native", "clarabel")}
+    return {b: read_record(run_job(config, Job("solver_table", SolverPoint(b, 30).key)))
+            for b in ("native", "clarabel")}
 
 
 @pytest.mark.parametrize("backend", ["native", "clarabel"])
 def test_point_is_certified_by_the_harness(records, backend):
     record = records[backend]
+    assert record["job"] == f"solver_table/equality/{backend}/n30"
     cert = record["certificate"]
     assert record["status"] == "ok" and record["verdict"] == "optimal", record["reason"]
     assert cert["gap"] <= 1e-3 and cert["violation"] <= 1e-4

@@ -9,9 +9,13 @@ import numpy as np
 import pytest
 
 from harness.config import ConfigError
-from harness.experiments import fig_3_23, point_params, run_point, FigurePoint
+from harness.jobs import Job, job_sources
 from harness.records import read_record
-from tests.experiments.conftest import write_point
+from harness.results import get_result
+from harness.runner import run_job
+from tests.results.conftest import write_point
+
+fig_3_23 = get_result("fig_3_23")
 
 SECTION = {"datasets": ["swiss_roll", "teapot_standin", "teapot"],
            "n_samples": {"swiss_roll": 60, "teapot_standin": 60},
@@ -35,7 +39,7 @@ def test_alignment_error_is_the_least_squares_residual():
 def test_one_point_runs_four_mvu_solves_and_every_extension(profile):
     config = profile(fig_3_23={**SECTION, "datasets": ["swiss_roll"],
                                "dataset_params": {"swiss_roll": {"noise": 0.0}}})
-    record = read_record(run_point(config, FigurePoint("fig_3_23", "swiss_roll/trial0")))
+    record = read_record(run_job(config, Job("fig_3_23", "swiss_roll/trial0")))
     assert record["status"] == "ok", record["reason"]
     assert set(record["mvu_solves"]) == {"AC", "BC", "A", "B"}
     assert set(record["measures"]) == set(EXT) and record["denominator"] > 0
@@ -105,17 +109,16 @@ def test_figure_files_name_claims_gaps_and_choices(config):
 
 
 def test_editing_the_figure_module_or_an_extension_reruns_its_points(profile):
-    from harness.experiments import point_sources
-
     config = profile(fig_3_23=SECTION)
-    files = point_sources(config, FigurePoint("fig_3_23", "swiss_roll/trial0"))
+    files = job_sources(config, Job("fig_3_23", "swiss_roll/trial0"))
     for name in ("fig_3_23.py", "oos_sdp.py", "oos_sdp_cg.py", "oos_lle.py", "mvu.py",
                  "swiss_roll.py", "_oos_sdp_core.py", "_out_of_sample.py",
                  "problems/out_of_sample.py", "solvers/out_of_sample_native.py",
                  "solvers/_out_of_sample_kernel.py"):
         assert any(f.endswith("/" + name) for f in files), name
     # one rule for every job (harness.sources): what its code imports, not the other
-    # figures that the experiments package imports, nor the report
+    # results of the harness.results package, nor the report
     assert any(f.endswith("/harness/registry.py") for f in files)
-    assert not any(f.endswith(("/fig_3_24.py", "/fig_3_28.py")) or "/report/" in f
+    assert not any(f.endswith(("/fig_3_24.py", "/fig_3_28.py", "/solver_table.py",
+                               "/table_3_2.py", "/table_2_1.py")) or "/report/" in f
                    for f in files)

@@ -8,7 +8,7 @@ certified bound; (3) wall time relative to the native solver at the same n. Fail
 time-outs and skips are marked cells with numbered footnotes giving the reason; the
 notes state the problem, the tolerances, the time limit, the BLAS threads and the
 machine (from the records' provenance). The points come from
-:mod:`harness.solver_points`.
+:mod:`harness.results._mvu_solve_point`.
 """
 
 from __future__ import annotations
@@ -20,10 +20,12 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from harness.records import read_record, write_text_atomic
-from harness.solver_points import point_path, solver_points
+from harness.jobs import Job, read_job_record
+from harness.outputs import output_paths
+from harness.records import write_text_atomic
+from harness.results._mvu_solve_point import solver_points
+from harness.results._tables import GAP_MARKS, Footnotes
 from harness.solvers.mvu_ipm import IPM_MEMORY_BUDGET
-from harness.tables import GAP_MARKS, Footnotes
 
 __all__ = ["TABLE", "TITLE", "COLUMNS", "build_solver_table", "blocks", "write_solver_table"]
 
@@ -43,12 +45,6 @@ VARIANT_TEXT = {
     "slack": "slack (3.1.6): (1 - omega) tr K - omega sum |xi| with slack xi on every edge",
     "min_trace": "min_trace (3.1.11): min tr K under the equality constraints",
 }
-
-
-def _missing(point) -> dict:
-    return {"status": "missing", "reason": (
-        f"no record yet: run `harness solve-point --variant {point.variant} "
-        f"{point.backend} {point.n}`")}
 
 
 def _row(point, record: dict) -> dict:
@@ -75,9 +71,8 @@ def _row(point, record: dict) -> dict:
 def _load(config: dict) -> tuple[pd.DataFrame, list[dict]]:
     rows, records = [], []
     for point in solver_points(config):
-        path = point_path(config, point)
-        record = read_record(path) if path.exists() else _missing(point)
-        if path.exists():
+        record = read_job_record(config, Job(TABLE, point.key))
+        if record["status"] != "missing":
             records.append(record)
         rows.append(_row(point, record))
     frame = pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "time_ratio_to_native"])
@@ -231,7 +226,7 @@ def _threads_line(config: dict, records: list[dict]) -> str:
 
 
 def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[str]) -> list[str]:
-    s = config["solver_table"]
+    s = config["results"][TABLE]
     edges = ", ".join(f"n = {n}: {int(m)}" for n, m in
                       frame.dropna(subset=["m"]).groupby("n")["m"].first().items())
     lines = [
@@ -305,9 +300,9 @@ def write_solver_table(config: dict) -> list[Path]:
         tex += [f"% {label}", tabulate(block, headers="keys", tablefmt="latex_booktabs"), ""]
     tex += ["% " + line for line in notes]
 
-    out = Path(config["results_dir"]) / config["profile"] / "tables"
+    out = output_paths(config, TABLE, "table")
     return [
-        write_text_atomic(out / f"{TABLE}.csv", frame.to_csv(index=False, float_format="%.6g")),
-        write_text_atomic(out / f"{TABLE}.md", "\n".join(md) + "\n"),
-        write_text_atomic(out / f"{TABLE}.tex", "\n".join(tex) + "\n"),
+        write_text_atomic(out["csv"], frame.to_csv(index=False, float_format="%.6g")),
+        write_text_atomic(out["md"], "\n".join(md) + "\n"),
+        write_text_atomic(out["tex"], "\n".join(tex) + "\n"),
     ]

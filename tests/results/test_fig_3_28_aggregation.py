@@ -8,9 +8,11 @@ import math
 import pandas as pd
 import pytest
 
-from harness.experiments import fig_3_28, write_figure
-from harness.experiments.common import harmonic_mean
-from tests.experiments.conftest import ok_body, write_point
+from harness.results import get_result
+from harness.results._figure import harmonic_mean
+from tests.results.conftest import ok_body, write_point
+
+fig_3_28 = get_result("fig_3_28")
 
 SECTION = {"n_samples": 40, "k": [3, 4, 5, 6], "solver": "clarabel", "lock_threshold": 0.1}
 UNFOLDED = (10.0, 2.0, 0.05)      # third normalised eigenvalue 0.004
@@ -66,7 +68,7 @@ def test_no_lock_up_and_agreement_verdicts():
 
 
 def test_outputs_say_n_solver_claim_verdict_and_gaps(config):
-    csv_path, png_path, md_path = write_figure(config, "fig_3_28")
+    csv_path, png_path, md_path = fig_3_28.write(config)
     csv = pd.read_csv(csv_path)
     assert {"n_samples", "solver", "harmonic_mean", "ev1", "ev5", "locked", "our_lock_k",
             "thesis_lock_k", "verdict", "solve_status", "solve_gap"} <= set(csv.columns)

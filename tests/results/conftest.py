@@ -4,31 +4,33 @@ from __future__ import annotations
 
 import pytest
 
-from harness.profile_validation import validate_config
-from harness.experiments import FigurePoint, point_params, point_path
+from harness.config import validate_config
+from harness.jobs import job_params, parse_job, record_path
 from harness.records import write_json_atomic
 
 
 def figure_profile(tmp_path, repo_root, **figures) -> dict:
-    """A validated profile with the given ``figures:`` sections (and a minimal table)."""
+    """A validated profile with the given figure sections under ``results:`` (and a
+    minimal table)."""
     return validate_config({
         "profile": "unit", "results_dir": str(tmp_path / "results"),
         "reference_dir": str(repo_root / "results" / "reference"),
-        "tables": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca"]}},
-        "figures": figures,
+        "results": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca"]},
+                    **figures},
     })
 
 
-def write_point(config: dict, point_id: str, status: str = "ok", reason: str = "",
+def write_point(config: dict, job_id: str, status: str = "ok", reason: str = "",
                 **body) -> dict:
-    """Write a hand-made record for ``point_id`` as :func:`run_point` would."""
-    figure, _, key = point_id.partition("/")
-    point = FigurePoint(figure, key)
-    record = {"point": point.id, "figure": figure, "key": key, "profile": config["profile"],
-              "params": point_params(config, point), "status": status, "reason": reason,
+    """Write a hand-made record for the job ``job_id`` (e.g. ``fig_3_28/k7``) as
+    :func:`harness.runner.run_job` would."""
+    job = parse_job(job_id)
+    record = {"job": job.id, "result": job.result, "key": job.key,
+              "profile": config["profile"], "params": job_params(config, job),
+              "status": status, "reason": reason,
               "provenance": {"git": {"commit": "0123456789abcdef", "dirty": False}},
               "timing": {"wall_seconds": 1.5}, **body}
-    write_json_atomic(point_path(config, point), record)
+    write_json_atomic(record_path(config, job), record)
     return record
 
 

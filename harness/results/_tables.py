@@ -1,4 +1,4 @@
-"""Records -> the generated tables: thesis value, ours and the delta for every cell,
+"""Records -> a thesis table: thesis value, ours and the delta for every cell,
 in CSV (long, one row per method x data set x measure), Markdown and LaTeX (wide, as
 the thesis prints them), with notes: stand-in data, gaps and their reasons, the
 choices made where the thesis is ambiguous, and provenance.
@@ -15,15 +15,18 @@ import yaml
 from tabulate import tabulate
 
 from harness import registry
-from harness.config import table_cells
-from harness.records import read_record, record_path, write_text_atomic
+from harness.jobs import Job, read_job_record
+from harness.outputs import output_paths
+from harness.records import write_text_atomic
 from harness.reference import reference_value
-from harness.table_specs import TABLES, TableSpec
+from harness.results._grid import grid_cells
+from harness.results._table_spec import TableSpec
 
 __all__ = ["build_table", "write_table", "wide_tables", "known_deviations", "AVERAGE",
            "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "Footnotes"]
 
-DEVIATIONS_FILE = Path(__file__).resolve().parent.parent / "config" / "known_deviations.yaml"
+DEVIATIONS_FILE = (Path(__file__).resolve().parents[2] / "config"
+                   / "known_deviations.yaml")
 UNEXPLAINED = "outside the tolerance and not yet explained"
 WITHIN_SPREAD = ("outside the tolerance but inside the run-to-run spread: |delta| is at "
                  "most the standard deviation of our runs")
@@ -34,10 +37,7 @@ GAP_MARKS = {"unavailable": "n/a", "failed": "failed", "skipped": "skipped",
 
 
 def _load(config: dict, cell) -> dict:
-    path = record_path(config["results_dir"], config["profile"], cell.id)
-    if not path.exists():
-        return {"status": "missing", "reason": f"no record yet: run `harness run {cell.id}`"}
-    return read_record(path)
+    return read_job_record(config, Job(cell.table, cell.key))
 
 
 def _dataset_info(name: str) -> tuple[str, str | None]:
@@ -45,17 +45,17 @@ def _dataset_info(name: str) -> tuple[str, str | None]:
     return cls.thesis_name or name, cls.stand_in_for
 
 
-def build_table(config: dict, table: str) -> pd.DataFrame:
+def build_table(config: dict, spec: TableSpec) -> pd.DataFrame:
     """The long table: one row per (measure, method, dataset), plus the averages.
 
     Columns: ``measure, method, thesis_label, dataset, thesis_dataset, stand_in,
     thesis, ours, ours_std, delta, within_tolerance, n_runs, status, reason``.
     """
-    spec = TABLES[table]
-    tconf = config["tables"][table]
+    table = spec.name
+    tconf = config["results"][table]
     ref_dir = config["reference_dir"]
     rows = []
-    for cell in table_cells(config, table):
+    for cell in grid_cells(config, table):
         record = _load(config, cell)
         method_cls = registry.get_method(cell.method)
         thesis_dataset, stand_in = _dataset_info(cell.dataset)
@@ -143,7 +143,7 @@ def _uncovered_thesis_datasets(rows: list[dict], spec: TableSpec, ref_dir) -> li
         if dataset in plugins:
             names = ", ".join(plugins[dataset])
             reason = (f"not in this profile: data set plugin(s) {names} provide this column; "
-                      f"list them under tables.{spec.name}.datasets (config/full.yaml does; "
+                      f"list them under results.{spec.name}.datasets (config/full.yaml does; "
                       f"`harness fetch {names.split(',')[0]}` first)")
         else:
             reason = ("not in this profile: the thesis' data sets without a data set plugin "
@@ -179,7 +179,7 @@ def _averages(frame: pd.DataFrame, spec: TableSpec, config: dict, table: str) ->
     """The thesis' average column, computed the same way: the mean over its data sets,
     real data only; a gap naming what is missing otherwise."""
     rows = []
-    tconf = config["tables"][table]
+    tconf = config["results"][table]
     for (measure, method), group in frame.groupby(["measure", "method"], sort=False):
         label = group["thesis_label"].iloc[0]
         quantity = dict((m, q) for m, q, _ in spec.measures)[measure].format(**tconf)
@@ -302,19 +302,20 @@ def wide_tables(frame: pd.DataFrame, spec: TableSpec, cell=None
     return blocks, notes.texts
 
 
-def _notes(config: dict, table: str, frame: pd.DataFrame, gap_notes: list[str]) -> list[str]:
-    spec = TABLES[table]
+def _notes(config: dict, spec: TableSpec, frame: pd.DataFrame,
+           gap_notes: list[str]) -> list[str]:
+    table = spec.name
     lines = [f"Each cell: thesis / ours / delta (ours - thesis); tolerance "
              f"{spec.tolerance} for 'reproduced'. ‡ marks a cell outside the tolerance "
              f"with a measured explanation (config/known_deviations.yaml), ! one without"
              f"{', ~ one inside the run-to-run spread' if spec.spread_counts else ''}; "
              f"§ a cell whose optimisation (the MVU SDP) is not certified optimal."]
     lines += list(spec.notes)
-    for name in config["tables"][table]["methods"]:
+    for name in config["results"][table]["methods"]:
         cls = registry.get_method(name)
         if cls.table_note:
             lines.append(f"{cls.thesis_label or name}: {cls.table_note}")
-    for name in config["tables"][table]["datasets"]:
+    for name in config["results"][table]["datasets"]:
         note = getattr(registry.get_dataset(name), "table_note", "")
         if note:
             lines.append(note)
@@ -336,16 +337,15 @@ def _chosen_k(record: dict, k) -> str:
     return f"{k}: " + ", ".join(f"{v} x{c}" for v, c in zip(values, counts))
 
 
-def _params_lines(config: dict, table: str) -> list[str]:
+def _params_lines(config: dict, spec: TableSpec) -> list[str]:
     lines = []
-    for cell in table_cells(config, table):
-        path = record_path(config["results_dir"], config["profile"], cell.id)
-        if not path.exists():
+    for cell in grid_cells(config, spec.name):
+        record = _load(config, cell)
+        if record["status"] == "missing":
             continue
-        record = read_record(path)
         params = record["params"]
         mp = params.get("method_params", {})
-        if cell.spec.task == "classification":
+        if spec.task == "classification":
             setting = (f"k={_chosen_k(record, mp.get('n_neighbors', '-'))}, "
                        f"train fraction={params['train_fraction']:.3f}, "
                        f"runs={params['n_runs']} ({params['n_runs_source']})")
@@ -362,20 +362,20 @@ def _params_lines(config: dict, table: str) -> list[str]:
     return lines
 
 
-def write_table(config: dict, table: str) -> list[Path]:
+def write_table(config: dict, spec: TableSpec) -> list[Path]:
     """Write ``results/<profile>/tables/<table>.{csv,md,tex}``; return the paths."""
-    spec = TABLES[table]
-    frame = build_table(config, table)
-    out = Path(config["results_dir"]) / config["profile"] / "tables"
+    table = spec.name
+    frame = build_table(config, spec)
+    out = output_paths(config, table, "table")
     blocks, gap_notes = wide_tables(frame, spec)
-    notes = _notes(config, table, frame, gap_notes)
+    notes = _notes(config, spec, frame, gap_notes)
 
     md = [f"# {spec.title}", "", f"Profile `{config['profile']}`. {config.get('description', '')}", ""]
     for label, block in blocks:
-        md += [f"## {label}{spec.heading.format(**config['tables'][table])}", "",
+        md += [f"## {label}{spec.heading.format(**config['results'][table])}", "",
                tabulate(block.fillna(""), headers="keys", tablefmt="github"), ""]
     md += ["## Notes", ""] + [f"- {line}" for line in notes]
-    md += ["", "## Cells", ""] + [f"- `{line}`" for line in _params_lines(config, table)]
+    md += ["", "## Cells", ""] + [f"- `{line}`" for line in _params_lines(config, spec)]
 
     tex = [f"% {spec.title}", f"% profile {config['profile']}; cells: thesis / ours / delta"]
     for label, block in blocks:
@@ -384,8 +384,8 @@ def write_table(config: dict, table: str) -> list[Path]:
     tex += ["% " + line for line in notes]
 
     paths = [
-        write_text_atomic(out / f"{table}.csv", frame.to_csv(index=False, float_format="%.6g")),
-        write_text_atomic(out / f"{table}.md", "\n".join(md) + "\n"),
-        write_text_atomic(out / f"{table}.tex", "\n".join(tex) + "\n"),
+        write_text_atomic(out["csv"], frame.to_csv(index=False, float_format="%.6g")),
+        write_text_atomic(out["md"], "\n".join(md) + "\n"),
+        write_text_atomic(out["tex"], "\n".join(tex) + "\n"),
     ]
     return paths

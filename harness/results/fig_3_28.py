@@ -22,22 +22,79 @@ import math
 
 import numpy as np
 import pandas as pd
+import yaml
 from tabulate import tabulate
 
 from harness.claims import make_claim
-from harness.config import ConfigError
-from harness.experiments.common import (
-    MEASURES, FigurePoint, check_registered_dataset, dataset_choice,
+from harness.errors import ConfigError
+from harness.results._figure import (
+    mvu_point_work, mvu_sources,
+    MEASURES, check_registered_dataset, dataset_choice,
     gap_mark, harmonic_mean, mvu_point_params, read_point, save_png, write_figure_files,
 )
 from harness.solvers.mvu_solve import MVU_SOLVERS
-from harness.tables import Footnotes
+from harness.results._tables import Footnotes
 
-__all__ = ["NAME", "THESIS_LOCK_K", "check", "point_keys", "point_params", "build",
-           "lock_verdict", "claims", "write"]
+__all__ = [
+    "NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "work", "sources",
+    "THESIS_LOCK_K", "check", "keys", "params", "build", "lock_verdict", "claims", "write"
+]
 
 NAME = "fig_3_28"
 TITLE = "Fig. 3.28: MVU of a noise-free Swiss roll under varying k (thesis 3.1.12)"
+THESIS_SECTION = "3.1.12"
+KIND = "figure"
+SCHEMA = yaml.safe_load("""
+    type: object
+    additionalProperties: false
+    description: >-
+      Fig. 3.28 (thesis 3.1.12): MVU of a noise-free Swiss roll for each k (one
+      point per k: k<K>): harmonic mean of the three metrics of the 2-D embedding
+      and the normalised eigenvalues; the thesis says it locks at k = 7
+    properties:
+      dataset: {type: string, default: swiss_roll, description: registered dataset plugin}
+      n_samples:
+        type: integer
+        minimum: 2
+        default: 1000
+        description: number of points (thesis n = 1000); passed to load() or subsampled
+      dataset_params:
+        type: object
+        default: {noise: 0.0}
+        description: load() keyword arguments (default a noise-free roll)
+      k:
+        type: array
+        items: {type: integer, minimum: 1}
+        minItems: 1
+        uniqueItems: true
+        default: [3, 4, 5, 6, 7, 8, 9, 10]
+        description: the neighbourhood sizes swept, one point each
+      n_components:
+        type: integer
+        minimum: 1
+        default: 2
+        description: dimension of the embeddings the metrics measure (thesis 2)
+      eval_neighbors:
+        type: integer
+        minimum: 1
+        default: 15
+        description: l of the metrics (3.27)-(3.29); the thesis does not say, Table 3.2 uses 15
+      solver: {$ref: "#/$defs/fig_solver"}
+      time_limit_seconds: {$ref: "#/$defs/fig_time_limit"}
+      n_eigenvalues:
+        type: integer
+        minimum: 3
+        default: 5
+        description: normalised eigenvalues shown per k (aggregation only)
+      lock_threshold:
+        type: number
+        exclusiveMinimum: 0
+        exclusiveMaximum: 1
+        default: 0.1
+        description: >-
+          a k counts as locked up when the third normalised eigenvalue of its kernel
+          exceeds this (aggregation only)
+""")
 THESIS_LOCK_K = 7
 THESIS_BEST_K = (4, 5, 6)
 THESIS_N = 1000
@@ -47,14 +104,14 @@ CLAIM = ("the Swiss roll (n = 1000) locks at k = 7: for k >= 7 three dimensions 
 
 
 def _conf(config: dict) -> dict:
-    return config["figures"][NAME]
+    return config["results"][NAME]
 
 
 def check(config: dict) -> None:
     """Profile checks beyond the schema: data set and solver names; every k, l and
     the output dimension below n_samples."""
     conf = _conf(config)
-    where = f"figures.{NAME}"
+    where = f"results.{NAME}"
     check_registered_dataset(conf["dataset"], f"{where}.dataset")
     if conf["solver"] not in MVU_SOLVERS:
         raise ConfigError(f"{where}.solver: unknown solver {conf['solver']!r}; valid "
@@ -72,19 +129,19 @@ def check(config: dict) -> None:
                           f"(the lock-up test reads the third)")
 
 
-def point_keys(config: dict) -> list[str]:
+def keys(config: dict) -> list[str]:
     """``k<k>`` for every k of the sweep."""
     return [f"k{k}" for k in _conf(config)["k"]]
 
 
 def _parse_k(key: str) -> int:
     if not (key.startswith("k") and key[1:].isdigit() and int(key[1:]) >= 1):
-        raise ConfigError(f"figure point {NAME}/{key}: must be {NAME}/k<K> with K a "
+        raise ConfigError(f"job {NAME}/{key}: must be {NAME}/k<K> with K a "
                           f"positive integer, e.g. {NAME}/k7")
     return int(key[1:])
 
 
-def point_params(config: dict, key: str) -> dict:
+def params(config: dict, key: str) -> dict:
     """Resolved parameters of ``k<k>`` (any k >= 1; the rest from the profile)."""
     k = _parse_k(key)
     conf = _conf(config)
@@ -94,6 +151,14 @@ def point_params(config: dict, key: str) -> dict:
                             n_components=conf["n_components"])
 
 
+work = mvu_point_work  # one MVU embedding per point (harness.results._figure)
+
+
+def sources(params: dict) -> list:
+    """The shared MVU point work, the data set and MVU plugins and the solver."""
+    return mvu_sources(params)
+
+
 # ---- aggregation -----------------------------------------------------------------
 def build(config: dict) -> pd.DataFrame:
     """One row per k: metrics, harmonic mean, normalised eigenvalues, lock test, the
@@ -101,8 +166,8 @@ def build(config: dict) -> pd.DataFrame:
     conf = _conf(config)
     m, threshold = conf["n_eigenvalues"], conf["lock_threshold"]
     rows = []
-    for key in point_keys(config):
-        record = read_point(config, FigurePoint(NAME, key))
+    for key in keys(config):
+        record = read_point(config, NAME, key)
         ok = record["status"] == "ok"
         solve = record.get("solve") or {}
         row = {"k": _parse_k(key), "dataset": conf["dataset"],
@@ -247,7 +312,7 @@ def _choices(config: dict) -> list[str]:
         f"Data: a noise-free Swiss roll (scikit-learn's make_swiss_roll, as in Table 3.2) "
         f"of n = {conf['n_samples']}; the thesis says n = 1000 and that the roll is "
         f"synthetic, not whether it is noise-free (3.1.6 shows noise-free rolls lock up "
-        f"more easily). Set figures.{NAME}.n_samples and dataset_params.",
+        f"more easily). Set results.{NAME}.n_samples and dataset_params.",
         f"k = {', '.join(map(str, conf['k']))}: the thesis names k = 4-7 in the text; "
         f"the range is our choice.",
         f"l = {conf['eval_neighbors']} for the metrics: the thesis does not say; Table 3.2 "
@@ -255,7 +320,7 @@ def _choices(config: dict) -> list[str]:
         f"embedding.",
         f"'Locked up' is judged by eye in the thesis; we call a k locked when the third "
         f"normalised eigenvalue of the kernel exceeds {conf['lock_threshold']:g} "
-        f"(figures.{NAME}.lock_threshold). An unfolded roll has two dominant eigenvalues "
+        f"(results.{NAME}.lock_threshold). An unfolded roll has two dominant eigenvalues "
         f"and a third near 0; the input's PCA spectrum (three almost equal values, given "
         f"as input_pca_ev1-3 in the CSV) is what a locked roll reproduces.",
         f"Solver: {conf['solver']} (the thesis used an off-the-shelf SDP solver, CSDP, "
@@ -325,4 +390,4 @@ def write(config: dict) -> list:
                   f"and at which k a roll locks up depends on how densely it is sampled "
                   f"(a sparse roll's k-nearest-neighbour graph is rigid already at small k), "
                   f"so only an n = {THESIS_N} run tests the thesis' k = {THESIS_LOCK_K}.")
-    return write_figure_files(config, NAME, point_keys(config), frame, md, notes.texts, _plot)
+    return write_figure_files(config, NAME, keys(config), frame, md, notes.texts, _plot)

@@ -23,24 +23,87 @@ import math
 
 import numpy as np
 import pandas as pd
+import yaml
 from tabulate import tabulate
 
 from harness import registry
 from harness.claims import make_claim
-from harness.config import ConfigError
-from harness.experiments.common import (
-    MEASURES, FigurePoint, check_registered_dataset, dataset_choice, dataset_notes,
+from harness.errors import ConfigError
+from harness.results._figure import (
+    mvu_point_work, mvu_sources,
+    MEASURES, check_registered_dataset, dataset_choice, dataset_notes,
     gap_mark, missing_column_reason, mvu_point_params, read_point, save_png,
     thesis_column, write_figure_files,
 )
 from harness.solvers.mvu_solve import MVU_SOLVERS
-from harness.tables import Footnotes
+from harness.results._tables import Footnotes
 
-__all__ = ["NAME", "VARIANTS", "THESIS_DATASETS", "check", "point_keys", "point_params",
-           "build", "claims", "write"]
+__all__ = [
+    "NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "work", "sources", "VARIANTS",
+    "THESIS_DATASETS", "check", "keys", "params", "build", "claims", "write"
+]
 
 NAME = "fig_3_24"
 TITLE = "Fig. 3.24: minimum-trace relative to maximum-trace MVU (thesis 3.1.11)"
+THESIS_SECTION = "3.1.11"
+KIND = "figure"
+SCHEMA = yaml.safe_load("""
+    type: object
+    additionalProperties: false
+    required: [datasets]
+    description: >-
+      Fig. 3.24 (thesis 3.1.11): per data set, local continuity, trust and
+      intersection of minimum-trace MVU relative to maximum-trace MVU (two points
+      per data set: DATASET/max_trace, DATASET/min_trace)
+    properties:
+      datasets:
+        type: array
+        items: {type: string}
+        minItems: 1
+        uniqueItems: true
+        description: >-
+          registered dataset plugins (stand-ins fill their thesis column, marked as
+          such); the thesis' Swiss roll, teapot, MNIST fives and frey columns that
+          none of them fills show as gaps
+      dataset_params:
+        type: object
+        additionalProperties: {type: object}
+        default: {}
+        description: >-
+          per data set, load() keyword arguments overriding the profile's datasets:
+          entry (e.g. swiss_roll: {noise: 0.0})
+      n_samples:
+        $ref: "#/$defs/per_dataset_int"
+        description: >-
+          per data set, the number of points: passed to load() when the plugin takes
+          n_samples (Swiss roll), else a seeded subsample (profile seed) without
+          replacement; default: the whole data set
+      n_components:
+        $ref: "#/$defs/per_dataset_int"
+        description: >-
+          per data set, the leading dimensions evaluated; default: the thesis' (2 for
+          Swiss roll and teapot, 10 for digits and faces), else default_n_components
+      default_n_components: {type: integer, minimum: 1, default: 2}
+      n_neighbors:
+        type: integer
+        minimum: 1
+        default: 5
+        description: k of both SDPs' neighbourhood graph (thesis 3.1.9 runs MVU with k = 5)
+      eval_neighbors:
+        type: integer
+        minimum: 1
+        default: 15
+        description: l of the metrics (3.27)-(3.29); Table 3.2 uses 15
+      solver: {$ref: "#/$defs/fig_solver"}
+      time_limit_seconds: {$ref: "#/$defs/fig_time_limit"}
+      equal_tolerance:
+        type: number
+        minimum: 0
+        default: 0.005
+        description: >-
+          a ratio within this distance of 1 counts as equal (neither confirming nor
+          refuting the thesis' "below 1"); used by the aggregation only
+""")
 # point key suffix -> MVU variant (thesis 3.1.4 "maximize trace", 3.1.11 "minimize trace")
 VARIANTS = {"max_trace": "equality", "min_trace": "min_trace"}
 # the thesis' columns: label and the number of leading dimensions it evaluated
@@ -58,7 +121,7 @@ LABELS = {"local_continuity": "continuity", "local_trust": "trust",
 
 
 def _conf(config: dict) -> dict:
-    return config["figures"][NAME]
+    return config["results"][NAME]
 
 
 def _dims(conf: dict, name: str) -> tuple[int, str]:
@@ -74,7 +137,7 @@ def check(config: dict) -> None:
     """Profile checks beyond the schema: data set and solver names, per-data-set
     keys that name a listed data set, k and l below every given n_samples."""
     conf = _conf(config)
-    where = f"figures.{NAME}"
+    where = f"results.{NAME}"
     for name in conf["datasets"]:
         check_registered_dataset(name, f"{where}.datasets")
     for key in ("dataset_params", "n_samples", "n_components"):
@@ -94,19 +157,19 @@ def check(config: dict) -> None:
                                   f"n_samples.{name} = {n}; lower it or use more points")
 
 
-def point_keys(config: dict) -> list[str]:
+def keys(config: dict) -> list[str]:
     """``<dataset>/max_trace`` and ``<dataset>/min_trace`` for every listed data set."""
     return [f"{d}/{v}" for d in _conf(config)["datasets"] for v in VARIANTS]
 
 
-def point_params(config: dict, key: str) -> dict:
+def params(config: dict, key: str) -> dict:
     """Resolved parameters of ``<dataset>/<max_trace|min_trace>`` (any registered
     data set; per-data-set values come from the profile section)."""
     dataset, _, variant = key.partition("/")
     if variant not in VARIANTS or "/" in variant:
-        raise ConfigError(f"figure point {NAME}/{key}: must be {NAME}/DATASET/VARIANT with "
+        raise ConfigError(f"job {NAME}/{key}: must be {NAME}/DATASET/VARIANT with "
                           f"VARIANT one of {', '.join(VARIANTS)}")
-    check_registered_dataset(dataset, f"figure point {NAME}/{key}")
+    check_registered_dataset(dataset, f"job {NAME}/{key}")
     conf = _conf(config)
     dims, dims_source = _dims(conf, dataset)
     choice = dataset_choice(config, dataset, conf["n_samples"].get(dataset),
@@ -115,6 +178,14 @@ def point_params(config: dict, key: str) -> dict:
                             variant=VARIANTS[variant], n_neighbors=conf["n_neighbors"],
                             n_components=dims, n_components_source=dims_source,
                             thesis_dataset=thesis_column(dataset))
+
+
+work = mvu_point_work  # one MVU embedding per point (harness.results._figure)
+
+
+def sources(params: dict) -> list:
+    """The shared MVU point work, the data set and MVU plugins and the solver."""
+    return mvu_sources(params)
 
 
 # ---- aggregation -----------------------------------------------------------------
@@ -173,22 +244,22 @@ def build(config: dict) -> pd.DataFrame:
     conf = _conf(config)
     rows = []
     for dataset in conf["datasets"]:
-        records = {v: read_point(config, FigurePoint(NAME, f"{dataset}/{v}")) for v in VARIANTS}
+        records = {v: read_point(config, NAME, f"{dataset}/{v}") for v in VARIANTS}
         status, reason = _gap(records)
-        params = next((r["params"] for r in records.values() if "params" in r), None) \
-            or point_params(config, f"{dataset}/max_trace")
+        point = next((r["params"] for r in records.values() if "params" in r), None) \
+            or params(config, f"{dataset}/max_trace")
         n = next((r["n_samples"] for r in records.values() if r.get("n_samples")),
-                 params["subsample"] or params["dataset_params"].get("n_samples"))
+                 point["subsample"] or point["dataset_params"].get("n_samples"))
         for measure in MEASURES:
             hi, lo = _value(records["max_trace"], measure), _value(records["min_trace"], measure)
             ratio = lo / hi if status == "ok" and hi > 0 else math.nan
             row = {
-                "dataset": dataset, "thesis_dataset": params["thesis_dataset"],
+                "dataset": dataset, "thesis_dataset": point["thesis_dataset"],
                 "stand_in": registry.get_dataset(dataset).stand_in_for is not None,
                 "measure": measure, "n_samples": n,
-                "n_neighbors": params["method_params"]["n_neighbors"],
-                "n_components": params["method_params"]["n_components"],
-                "eval_neighbors": params["eval_neighbors"], "solver": params["solver"],
+                "n_neighbors": point["method_params"]["n_neighbors"],
+                "n_components": point["method_params"]["n_components"],
+                "eval_neighbors": point["eval_neighbors"], "solver": point["solver"],
                 "max_trace_value": hi, "min_trace_value": lo, "ratio": ratio,
                 "thesis_claim": "ratio < 1", "verdict": verdict(ratio, conf["equal_tolerance"]),
                 "status": status, "reason": reason,
@@ -336,9 +407,9 @@ def _choices(config: dict) -> list[str]:
     conf = _conf(config)
     return [
         f"l = {conf['eval_neighbors']} for the metrics: 3.1.11 does not say; Table 3.2 uses "
-        f"l = 15 (set figures.{NAME}.eval_neighbors).",
+        f"l = 15 (set results.{NAME}.eval_neighbors).",
         f"k = {conf['n_neighbors']} for both SDPs: 3.1.11 does not say; 3.1.9 runs MVU with "
-        f"k = 5 (set figures.{NAME}.n_neighbors).",
+        f"k = 5 (set results.{NAME}.n_neighbors).",
         "Dimensions evaluated: the leading 2 eigenvectors (scaled by the square roots of "
         "their eigenvalues, 3.21) for the Swiss roll and the teapot, the leading 10 for "
         "digits and faces, as 3.1.11 says; the metrics compare them with the full input.",
@@ -352,7 +423,7 @@ def _choices(config: dict) -> list[str]:
         "whose solves are not both certified optimal.",
         f"A ratio within ±{conf['equal_tolerance']:g} of 1 counts as 'equal' (a rigid "
         f"graph has one feasible kernel, so both SDPs return it), neither confirming nor "
-        f"refuting 'below 1' (set figures.{NAME}.equal_tolerance). The thesis notes that "
+        f"refuting 'below 1' (set results.{NAME}.equal_tolerance). The thesis notes that "
         f"the min-trace output on the noise-free Swiss roll was 'almost identical to the "
         f"input'; on a sparsely sampled roll (small n) the max-trace output is too, and "
         f"the Swiss roll's ratios are then 1.",
@@ -376,4 +447,4 @@ def write(config: dict) -> list:
           "## Choices where the thesis is ambiguous", ""]
     md += [f"- {line}" for line in _choices(config)]
     md += [f"- {line}" for line in dataset_notes(_conf(config)["datasets"])]
-    return write_figure_files(config, NAME, point_keys(config), frame, md, notes.texts, _plot)
+    return write_figure_files(config, NAME, keys(config), frame, md, notes.texts, _plot)

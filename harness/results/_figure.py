@@ -1,11 +1,10 @@
-"""What every figure point shares: one MVU embedding of one data set, measured.
+"""What the thesis figures share: one MVU embedding per job, measured, and the files.
 
-A *figure point* is one solve of a thesis figure (Fig. 3.24: one data set x one SDP
-variant; Fig. 3.28: one k). Its resolved parameters are plain JSON (the Snakemake
-rerun trigger), built by :func:`mvu_point_params`. :func:`run_point` runs
-:func:`mvu_point_work` in a child process with a hard time limit
-(:func:`harness.runner.run_limited`) and writes the record atomically with provenance
-and timing to ``results/<profile>/figures/points/<figure>/<key>.json``.
+A figure's job is one solve (Fig. 3.24: one data set x one SDP variant; Fig. 3.28:
+one k). Its resolved parameters are plain JSON (the Snakemake rerun trigger), built by
+:func:`mvu_point_params`; the engine (:func:`harness.runner.run_job`) runs the
+figure's ``work`` -- by default :func:`mvu_point_work` -- in a child process with a
+hard time limit and writes its record to ``results/<profile>/records/<figure>/<key>.json``.
 
 The work (thesis 3.1.4, 3.1.9, 3.1.11): load the data set (optionally a seeded
 subsample), fit :class:`methods.mvu.MVU` through the embedding task
@@ -21,7 +20,6 @@ status and a reason; anything else is a bug: the job fails and writes nothing.
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import io
 from pathlib import Path
@@ -31,61 +29,39 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from harness import registry
-from harness.config import ConfigError, params_hash
+from harness.errors import ConfigError
+from harness.jobs import Job, read_job_record
+from harness.outputs import output_paths
 from harness.plugin import Dataset, ExpectedFailure
-from harness.provenance import blas_info, provenance
-from harness.records import (read_record, write_bytes_atomic, write_json_atomic,
-                              write_text_atomic)
-from harness.runner import run_limited
-from harness.tables import GAP_MARKS
+from harness.provenance import blas_info
+from harness.records import write_bytes_atomic, write_text_atomic
+from harness.results._solver_code import solver_module
+from harness.results._tables import GAP_MARKS
 from harness.tasks.embedding import MEASURES, BadInputError, run_embedding
 
 __all__ = [
-    "FigurePoint", "MEASURES", "METHOD", "SOLVER_BUDGET", "points_dir", "point_path",
-    "figure_paths",
-    "dataset_choice", "mvu_point_params", "load_dataset", "mvu_point_work",
-    "run_point", "read_point", "gap_mark", "save_png", "point_line", "harmonic_mean",
-    "normalised", "check_registered_dataset", "thesis_column",
+    "MEASURES", "METHOD", "SOLVER_BUDGET", "KIND", "figure_paths", "section_of",
+    "dataset_choice", "mvu_point_params", "load_dataset", "mvu_point_work", "mvu_sources",
+    "read_point", "gap_mark", "save_png", "point_line", "harmonic_mean",
+    "normalised", "check_registered_dataset", "thesis_column", "write_figure_files",
 ]
 
 METHOD = "mvu"
-FIGURE_SUFFIXES = ("csv", "png", "md")
+KIND = "figure"
 # the SDP solver gets this share of the point's hard time limit, so that a solver
 # with its own limit (native) stops first and reports a timeout with its reason
 SOLVER_BUDGET = 0.9
 N_SPECTRUM = 20  # normalised eigenvalues kept in a record
 
 
-@dataclasses.dataclass(frozen=True)
-class FigurePoint:
-    """One solve of a figure: ``figure`` (``fig_3_24``) and ``key``
-    (``swiss_roll/min_trace``, ``k7``); ``id`` is ``figure/key``."""
-
-    figure: str
-    key: str
-
-    @property
-    def id(self) -> str:
-        return f"{self.figure}/{self.key}"
-
-    def __str__(self) -> str:
-        return self.id
-
-
-def points_dir(config: dict) -> Path:
-    """``<results_dir>/<profile>/figures/points``: where the point records live."""
-    return Path(config["results_dir"]) / config["profile"] / "figures" / "points"
-
-
-def point_path(config: dict, point: FigurePoint) -> Path:
-    """``<results_dir>/<profile>/figures/points/<figure>/<key>.json``."""
-    return points_dir(config) / f"{point.id}.json"
-
-
 def figure_paths(config: dict, figure: str) -> dict[str, Path]:
     """``results/<profile>/figures/<figure>.{csv,png,md}`` by suffix."""
-    base = Path(config["results_dir"]) / config["profile"] / "figures"
-    return {s: base / f"{figure}.{s}" for s in FIGURE_SUFFIXES}
+    return output_paths(config, figure, KIND)
+
+
+def section_of(config: dict, figure: str) -> dict:
+    """The figure's validated profile section ``results.<figure>``."""
+    return config["results"][figure]
 
 
 def dataset_choice(config: dict, name: str, n_samples: int | None,
@@ -212,33 +188,18 @@ def mvu_point_work(params: dict) -> dict:
     return body
 
 
-def run_point(config: dict, point: FigurePoint, params: dict, work=None) -> Path:
-    """Run one figure point with its resolved ``params``; write and return its record.
-
-    ``work`` is the child's work (a module-level function of ``params`` returning the
-    record body); default :func:`mvu_point_work`.
-
-    Raises
-    ------
-    harness.runner.CellCrashed
-        An unexpected exception in the work; no record is written.
-    """
-    body = run_limited(work or mvu_point_work, params, limit=float(params["time_limit_seconds"]),
-                       label=f"figure point {point.id}")
-    body.pop("runs", None)
-    record = {"point": point.id, "figure": point.figure, "key": point.key,
-              "profile": config["profile"], "params": params,
-              "params_hash": params_hash(params), "provenance": provenance(), **body}
-    return write_json_atomic(point_path(config, point), record)
+def mvu_sources(params: dict) -> list:
+    """The code an MVU point runs beyond the figure's module: the shared work, the
+    data set and MVU plugins and the solver backend's module (so that a faster or
+    more capable solver reruns the figure's points)."""
+    return [mvu_point_work, registry.get_dataset(params["dataset"]),
+            registry.get_method(METHOD), solver_module(params["solver"])]
 
 
-def read_point(config: dict, point: FigurePoint) -> dict:
-    """The point's record, or a ``missing`` stand-in naming the command that makes it."""
-    path = point_path(config, point)
-    if not path.exists():
-        return {"status": "missing", "reason": f"no record yet: run `harness figure-point "
-                                               f"{point.id}`"}
-    return read_record(path)
+def read_point(config: dict, figure: str, key: str) -> dict:
+    """The record of the job ``figure/key``, or a ``missing`` stand-in naming the
+    command that makes it."""
+    return read_job_record(config, Job(figure, key))
 
 
 def gap_mark(status: str) -> str:
@@ -270,7 +231,7 @@ def point_line(record: dict) -> str:
     solve = record.get("solve") or {}
     wall = (record.get("timing") or {}).get("wall_seconds")
     git = (record.get("provenance") or {}).get("git", {})
-    parts = [f"{record.get('point', '?')}: {record['status']}"]
+    parts = [f"{record.get('job', '?')}: {record['status']}"]
     if solve:
         gap = solve.get("gap")
         parts.append(f"solve={solve.get('status')} gap={'-' if gap is None else f'{gap:.1e}'}")
@@ -293,7 +254,7 @@ def write_figure_files(config: dict, figure: str, keys: list[str], frame, md: li
                                      or ["- none"])
     md += ["", "## Points", ""]
     for key in keys:
-        record = read_point(config, FigurePoint(figure, key))
+        record = read_point(config, figure, key)
         if record["status"] != "missing":
             md.append(f"- `{point_line(record)}`")
     plot(frame, config, paths["png"])
@@ -337,7 +298,7 @@ def missing_column_reason(figure: str, column: str, label: str) -> str:
     the plugins that provide it but are not listed, or that none does."""
     plugins = [n for n in registry.datasets("embedding") if thesis_column(n) == column]
     if plugins:
-        return (f"the thesis' {label} is not in figures.{figure}.datasets; plugins that "
+        return (f"the thesis' {label} is not in results.{figure}.datasets; plugins that "
                 f"provide it: {', '.join(plugins)}")
     return (f"no dataset plugin provides the thesis' {label} (thesis_name {column!r}); "
-            f"add one to datasets/ and list it under figures.{figure}.datasets")
+            f"add one to datasets/ and list it under results.{figure}.datasets")

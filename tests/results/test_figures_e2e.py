@@ -1,6 +1,6 @@
 """A figure as a user builds it: Snakemake in a subprocess on a tiny profile, one job
-per point and one aggregation job; a gap (disconnected graph at k = 3) stays marked
-while the other k goes on; a rerun does nothing."""
+per point (rule job) and one write job (rule write_fig_3_28); a gap (disconnected
+graph at k = 3) stays marked while the other k goes on; a rerun does nothing."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ def test_fig_3_28_through_snakemake(tmp_path, repo_root, monkeypatch):
     shutil.copytree(repo_root / "rules", work / "rules")
     (work / "tiny.yaml").write_text(yaml.safe_dump({
         "profile": "tiny", "reference_dir": str(repo_root / "results" / "reference"),
-        "tables": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca"]}},
-        "figures": {"fig_3_28": {"n_samples": 40, "k": [3, 4], "solver": "clarabel",
+        "results": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca"]},
+                    "fig_3_28": {"n_samples": 40, "k": [3, 4], "solver": "clarabel",
                                  "time_limit_seconds": 120}},
     }))
     target = "results/tiny/figures/fig_3_28.csv"
@@ -37,11 +37,14 @@ def test_fig_3_28_through_snakemake(tmp_path, repo_root, monkeypatch):
 
     run = snakemake(target)
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "rule figure_point" in run.stderr and "rule figure:" in run.stderr
-    assert "wildcards: figure=fig_3_28" in run.stderr
+    assert "rule job:" in run.stderr and "rule write_fig_3_28:" in run.stderr
+    assert "wildcards: job=fig_3_28/k3" in run.stderr
+    assert "wildcards: job=fig_3_28/k4" in run.stderr
+    assert "table_3_2" not in run.stderr  # only what the target needs
     figures = work / "results" / "tiny" / "figures"
-    assert (figures / "points" / "fig_3_28" / "k4.json").exists()
-    assert (work / "logs" / "tiny" / "figures" / "fig_3_28" / "k4.log").exists()
+    records = work / "results" / "tiny" / "records" / "fig_3_28"
+    assert sorted(p.name for p in records.glob("*.json")) == ["k3.json", "k4.json"]
+    assert (work / "logs" / "tiny" / "fig_3_28" / "k4.log").exists()
     frame = pd.read_csv(figures / "fig_3_28.csv").set_index("k")
     assert frame.loc[3, "status"] == "failed" and frame.loc[4, "status"] == "ok"
     assert frame.loc[4, "solve_status"] == "optimal"

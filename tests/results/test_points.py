@@ -7,10 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness.experiments import FigurePoint, point_path, run_point
-from harness.experiments.common import load_dataset
+from harness.jobs import Job, job_params, parse_job, record_path
 from harness.plugin import ExpectedFailure
 from harness.records import read_record
+from harness.results._figure import load_dataset
+from harness.runner import JobCrashed, run_job
 
 # measured: Clarabel, 1 thread, swiss roll n = 40, k = 4: 2-4 s per solve; at k = 4
 # this roll is not rigid, so the two SDPs differ (max trace 5265, min trace 4215)
@@ -18,9 +19,8 @@ FIG_3_24 = {"datasets": ["swiss_roll", "teapot"], "n_samples": {"swiss_roll": 40
             "n_neighbors": 4, "solver": "clarabel", "time_limit_seconds": 120}
 
 
-def _run(config, point_id):
-    figure, _, key = point_id.partition("/")
-    return read_record(run_point(config, FigurePoint(figure, key)))
+def _run(config, job_id):
+    return read_record(run_job(config, parse_job(job_id)))
 
 
 def test_min_trace_point_pair_on_a_swiss_roll(profile):
@@ -41,7 +41,9 @@ def test_min_trace_point_pair_on_a_swiss_roll(profile):
     # the objective of each SDP, certified: minimising the trace gives a smaller one
     assert lo["trace"] < hi["trace"] - 100  # measured 4215 vs 5265
     assert lo["solve"]["value"] == pytest.approx(lo["trace"], rel=1e-6)
-    assert point_path(config, FigurePoint("fig_3_24", "swiss_roll/min_trace")).exists()
+    assert record_path(config, Job("fig_3_24", "swiss_roll/min_trace")).exists()
+    assert lo["job"] == "fig_3_24/swiss_roll/min_trace" and lo["result"] == "fig_3_24"
+    assert lo["key"] == "swiss_roll/min_trace"
 
 
 def test_k_sweep_point_and_its_spectrum(profile):
@@ -97,9 +99,7 @@ def test_subsample_is_seeded_sorted_and_bounded(profile):
 def test_plugins_without_a_size_parameter_are_subsampled(profile):
     config = profile(fig_3_24={"datasets": ["teapot_standin"],
                                "n_samples": {"teapot_standin": 30}})
-    from harness.experiments import point_params
-
-    params = point_params(config, FigurePoint("fig_3_24", "teapot_standin/max_trace"))
+    params = job_params(config, Job("fig_3_24", "teapot_standin/max_trace"))
     assert params["subsample"] == 30 and "n_samples" not in params["dataset_params"]
     assert params["n_samples_source"].startswith("seeded subsample")
     assert params["thesis_dataset"] == "teapot" and params["solver"] == "native"
@@ -119,12 +119,10 @@ BUGGY_DATASET = '''
 
 
 def test_a_bug_fails_loudly_and_writes_nothing(profile, drop_plugin):
-    from harness.runner import CellCrashed
-
     drop_plugin("datasets", "buggy_points_test", BUGGY_DATASET)
     config = profile(fig_3_24={"datasets": ["buggy_points_test"], "solver": "clarabel"})
-    point = FigurePoint("fig_3_24", "buggy_points_test/max_trace")
-    with pytest.raises(CellCrashed, match=r"(?s)figure point fig_3_24/buggy_points_test/max_trace "
-                                          r"crashed:\n.*KeyError: 'missing key'"):
-        run_point(config, point)
-    assert not point_path(config, point).exists()
+    job = Job("fig_3_24", "buggy_points_test/max_trace")
+    with pytest.raises(JobCrashed, match=r"(?s)job fig_3_24/buggy_points_test/max_trace "
+                                         r"crashed:\n.*KeyError: 'missing key'"):
+        run_job(config, job)
+    assert not record_path(config, job).exists()

@@ -26,27 +26,113 @@ from types import ModuleType
 
 import numpy as np
 import pandas as pd
+import yaml
 from tabulate import tabulate
 from threadpoolctl import threadpool_limits
 
 from harness import registry
 from harness.claims import make_claim
-from harness.config import ConfigError
-from harness.experiments.common import (
-    SOLVER_BUDGET, FigurePoint, check_registered_dataset, dataset_choice, dataset_notes,
+from harness.errors import ConfigError
+from harness.results._figure import (
+    mvu_sources,
+    SOLVER_BUDGET, check_registered_dataset, dataset_choice, dataset_notes,
     gap_mark, harmonic_mean, load_dataset, missing_column_reason, read_point, save_png,
     thesis_column, write_figure_files,
 )
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.solvers.mvu_solve import MVU_SOLVERS
-from harness.tables import Footnotes
+from harness.results._tables import Footnotes
 
-__all__ = ["NAME", "THESIS_DATASETS", "alignment_error", "check", "point_keys",
-           "point_params", "work", "build", "claims", "write"]
+__all__ = [
+    "NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "sources", "THESIS_DATASETS",
+    "alignment_error", "check", "keys", "params", "work", "build", "claims", "write"
+]
 
 NAME = "fig_3_23"
 TITLE = "Fig. 3.23: consistency of out-of-sample extensions relative to MVU (thesis 3.1.10)"
+THESIS_SECTION = "3.1.10"
+KIND = "figure"
+SCHEMA = yaml.safe_load("""
+    type: object
+    additionalProperties: false
+    required: [datasets]
+    description: >-
+      Fig. 3.23 (thesis 3.1.10): consistency ratio (3.34) of out-of-sample extensions
+      relative to MVU, harmonic mean over trials (one point per data set x trial:
+      DATASET/trial<T>)
+    properties:
+      datasets:
+        type: array
+        items: {type: string}
+        minItems: 1
+        uniqueItems: true
+        description: >-
+          registered dataset plugins; the thesis' Swiss roll, MNIST fives, frey and
+          teapot columns that none of them fills show as gaps
+      extensions:
+        type: array
+        items: {type: string}
+        minItems: 1
+        uniqueItems: true
+        default: [oos_sdp, oos_sdp_cg, oos_lle]
+        description: out-of-sample method plugins (task out_of_sample), one bar each
+      extension_params:
+        type: object
+        additionalProperties: {type: object}
+        default: {}
+        description: "per extension, constructor arguments (e.g. oos_sdp: {centre: origin})"
+      extension_neighbors:
+        type: integer
+        minimum: 1
+        default: 5
+        description: k of every extension (the thesis does not say; k >= 2r + 1 makes the SDP unique)
+      dataset_params:
+        type: object
+        additionalProperties: {type: object}
+        default: {}
+        description: per data set, load() keyword arguments
+      n_samples:
+        $ref: "#/$defs/per_dataset_int"
+        description: per data set, the number of points (generated or a seeded subsample)
+      split:
+        type: object
+        additionalProperties:
+          type: array
+          items: {type: integer, minimum: 1}
+          minItems: 2
+          maxItems: 2
+        default: {}
+        description: per data set, [|A| = |B|, |C|]
+      default_split:
+        type: array
+        items: {type: integer, minimum: 1}
+        minItems: 2
+        maxItems: 2
+        default: [150, 100]
+        description: "[|A| = |B|, |C|] where split does not say"
+      n_components:
+        $ref: "#/$defs/per_dataset_int"
+        description: per data set, the embedding dimension r (default default_n_components)
+      default_n_components: {type: integer, minimum: 1, default: 2}
+      n_neighbors:
+        type: integer
+        minimum: 1
+        default: 5
+        description: k of the MVU embeddings (thesis 3.1.9 runs MVU with k = 5)
+      n_trials:
+        type: integer
+        minimum: 1
+        default: 10
+        description: trials (seeded splits) per data set; the thesis averages ten
+      alignment:
+        type: string
+        enum: [linear, affine]
+        default: linear
+        description: Q of err(X, Y) = min_Q |X - QY|_F; linear as printed, affine adds a translation
+      solver: {$ref: "#/$defs/fig_solver"}
+      time_limit_seconds: {$ref: "#/$defs/fig_time_limit"}
+""")
 THESIS_DATASETS = {"swiss_roll": "Swiss roll", "mnist_fives": "MNIST fives",
                    "frey": "frey", "teapot": "teapot"}
 REAL = ("mnist_fives", "frey", "teapot")
@@ -67,13 +153,13 @@ def alignment_error(X: np.ndarray, Y: np.ndarray, alignment: str = "linear") -> 
 
 
 def _conf(config: dict) -> dict:
-    return config["figures"][NAME]
+    return config["results"][NAME]
 
 
 def check(config: dict) -> None:
     """Profile checks beyond the schema: names, and split sizes that fit."""
     conf = _conf(config)
-    where = f"figures.{NAME}"
+    where = f"results.{NAME}"
     for name in conf["datasets"]:
         check_registered_dataset(name, f"{where}.datasets")
     for name in conf["extensions"]:
@@ -102,18 +188,18 @@ def _split(conf: dict, name: str) -> tuple[int, int]:
     return int(split[0]), int(split[1])
 
 
-def point_keys(config: dict) -> list[str]:
+def keys(config: dict) -> list[str]:
     """``<dataset>/trial<t>`` for every listed data set and trial."""
     conf = _conf(config)
     return [f"{d}/trial{t}" for d in conf["datasets"] for t in range(conf["n_trials"])]
 
 
-def point_params(config: dict, key: str) -> dict:
+def params(config: dict, key: str) -> dict:
     """Resolved parameters of ``<dataset>/trial<t>``."""
     dataset, _, trial = key.partition("/")
     if not trial.startswith("trial") or not trial[5:].isdigit():
-        raise ConfigError(f"figure point {NAME}/{key}: must be {NAME}/DATASET/trial<T>")
-    check_registered_dataset(dataset, f"figure point {NAME}/{key}")
+        raise ConfigError(f"job {NAME}/{key}: must be {NAME}/DATASET/trial<T>")
+    check_registered_dataset(dataset, f"job {NAME}/{key}")
     conf = _conf(config)
     limit = float(conf["time_limit_seconds"])
     n_ab, n_c = _split(conf, dataset)
@@ -137,8 +223,9 @@ def point_params(config: dict, key: str) -> dict:
     }
 
 
-def sources(params: dict) -> list[ModuleType]:
-    """Modules whose edit reruns a point: the extension plugins and, transitively,
+def sources(params: dict) -> list:
+    """Code whose edit reruns a point: the MVU point's (:func:`mvu_sources`), the
+    extension plugins and, transitively,
     the modules of :data:`COMPUTATION` they import names from (their base classes,
     the out-of-sample problem, its native solver and kernel)."""
     found: set[ModuleType] = set()
@@ -150,7 +237,7 @@ def sources(params: dict) -> list[ModuleType]:
         found.add(module)
         todo += [m for m in map(inspect.getmodule, vars(module).values())
                  if m is not None and m.__name__.startswith(COMPUTATION)]
-    return sorted(found, key=lambda m: m.__name__)
+    return mvu_sources(params) + sorted(found, key=lambda m: m.__name__)
 
 
 # ---- the work of one point (child process) ----------------------------------------
@@ -226,7 +313,7 @@ def build(config: dict) -> pd.DataFrame:
     conf = _conf(config)
     rows = []
     for dataset in conf["datasets"]:
-        records = [read_point(config, FigurePoint(NAME, f"{dataset}/trial{t}"))
+        records = [read_point(config, NAME, f"{dataset}/trial{t}")
                    for t in range(conf["n_trials"])]
         ok = [r for r in records if r["status"] == "ok"]
         bad = [r for r in records if r["status"] != "ok"]
@@ -365,7 +452,7 @@ def _choices(config: dict) -> list[str]:
     conf = _conf(config)
     return [
         "Sizes: the thesis gives none for Fig. 3.23; |A| = |B| and |C| per data set are "
-        f"figures.{NAME}.split (default {conf['default_split']}), n = the data set or "
+        f"results.{NAME}.split (default {conf['default_split']}), n = the data set or "
         f"n_samples.",
         f"MVU: k = {conf['n_neighbors']} (3.1.9), r = the embedding's dimensions "
         f"(default {conf['default_n_components']}; the thesis does not say), solver "
@@ -374,7 +461,7 @@ def _choices(config: dict) -> list[str]:
         f"makes the SDP's answer unique).",
         f"err(X, Y) = min_Q |X - QY|_F with Q {conf['alignment']} "
         f"({'as printed' if conf['alignment'] == 'linear' else 'plus a translation'}; "
-        f"figures.{NAME}.alignment).",
+        f"results.{NAME}.alignment).",
         "SDP: the top-left block of S is I (as the text and (3.31)-(3.33) require; the "
         "printed constraint (2) fixes only its diagonal), solved natively and certified per "
         "point by a recomputed dual bound; coordinates centred on each point's neighbours "
@@ -400,4 +487,4 @@ def write(config: dict) -> list:
            "![Fig. 3.23](fig_3_23.png)", "", "## Choices where the thesis is ambiguous", ""]
     md += [f"- {line}" for line in _choices(config)]
     md += [f"- {line}" for line in dataset_notes(_conf(config)["datasets"])]
-    return write_figure_files(config, NAME, point_keys(config), frame, md, notes.texts, _plot)
+    return write_figure_files(config, NAME, keys(config), frame, md, notes.texts, _plot)

@@ -8,8 +8,10 @@ import math
 import pandas as pd
 import pytest
 
-from harness.experiments import fig_3_24, write_figure
-from tests.experiments.conftest import ok_body, write_point
+from harness.results import get_result
+from tests.results.conftest import ok_body, write_point
+
+fig_3_24 = get_result("fig_3_24")
 
 SECTION = {"datasets": ["swiss_roll", "teapot_standin", "teapot"],
            "n_samples": {"swiss_roll": 40, "teapot_standin": 40}, "solver": "clarabel"}
@@ -66,14 +68,14 @@ def test_failed_and_missing_solves_are_marked_gaps(config):
     # the thesis' MNIST fives and frey columns: plugins exist, not listed here
     mnist = frame[frame.dataset == "mnist_fives"]
     assert len(mnist) == 3 and (mnist.status == "unavailable").all()
-    assert "not in figures.fig_3_24.datasets" in mnist.reason.iloc[0]
+    assert "not in results.fig_3_24.datasets" in mnist.reason.iloc[0]
     frey = _row(frame, "frey", "local_trust")
-    assert "not in figures.fig_3_24.datasets" in frey.reason and "frey" in frey.reason
+    assert "not in results.fig_3_24.datasets" in frey.reason and "frey" in frey.reason
     assert frey.n_components == 10
 
 
 def test_outputs_mark_gaps_stand_ins_claim_and_verdict(config):
-    paths = write_figure(config, "fig_3_24")
+    paths = fig_3_24.write(config)
     assert [p.suffix for p in paths] == [".csv", ".png", ".md"]
     csv = pd.read_csv(paths[0])
     assert len(csv) == 5 * 3 and set(csv.dataset) == {
@@ -102,7 +104,7 @@ def test_missing_records_are_gaps_naming_the_command(profile):
     frame = fig_3_24.build(config)
     row = _row(frame, "swiss_roll", "local_continuity")
     assert row.status == "missing"
-    assert "harness figure-point fig_3_24/swiss_roll/max_trace" in row.reason
+    assert "harness job fig_3_24/swiss_roll/max_trace" in row.reason
 
 
 def test_uncertified_solves_are_flagged(profile):
@@ -116,23 +118,23 @@ def test_uncertified_solves_are_flagged(profile):
     assert fig_3_24.summary(frame).startswith(
         "real data: 3 of 3 measured ratios below 1, 0 equal, 0 above, 3 of them from "
         "solves not certified optimal (†)")
-    md = write_figure(config, "fig_3_24")[2].read_text()
+    md = fig_3_24.write(config)[2].read_text()
     assert "0.500 (0.450 / 0.900)†" in md
 
 
 def test_a_thesis_column_without_a_plugin_asks_for_one():
-    from harness.experiments.common import missing_column_reason
+    from harness.results._figure import missing_column_reason
 
     assert missing_column_reason("fig_3_24", "usps_sevens", "USPS sevens") == (
         "no dataset plugin provides the thesis' USPS sevens (thesis_name 'usps_sevens'); "
-        "add one to datasets/ and list it under figures.fig_3_24.datasets")
+        "add one to datasets/ and list it under results.fig_3_24.datasets")
     assert missing_column_reason("fig_3_23", "mnist_fives", "MNIST fives") == (
-        "the thesis' MNIST fives is not in figures.fig_3_23.datasets; plugins that "
+        "the thesis' MNIST fives is not in results.fig_3_23.datasets; plugins that "
         "provide it: mnist_fives")
 
 
 def test_dataset_notes_state_stand_ins_and_plugin_choices():
-    from harness.experiments.common import dataset_notes
+    from harness.results._figure import dataset_notes
 
     lines = dataset_notes(["swiss_roll", "mnist_fives", "teapot_standin", "mnist_fives"])
     assert len(lines) == 2

@@ -1,0 +1,153 @@
+"""Jobs of the thesis results: their ids, parameters, record paths and source files.
+
+A job is one unit of work of one thesis result (:mod:`harness.results`): a cell of
+Table 3.2, one certified solve of the solver table, one MVU solve of Fig. 3.28. Its
+id is ``RESULT/KEY``, where the result module makes the key (``table_3_2/
+swiss_roll/isomap``, ``solver_table/equality/native/n1000``, ``fig_3_28/k7``); its
+record is ``<results_dir>/<profile>/records/RESULT/KEY.json`` (written by
+:func:`harness.runner.run_job`); its Snakemake inputs are the source files of the
+code it runs (:func:`job_sources`, one rule for every job) and its params the
+resolved parameters (:func:`job_params`), so that an edit of that code or a change of
+those values reruns exactly the jobs it affects.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import inspect
+import json
+import math
+from pathlib import Path
+from types import ModuleType
+
+from harness.errors import ConfigError
+from harness.records import read_record
+from harness.results import get_result
+from harness.sources import source_closure
+
+__all__ = ["Job", "parse_job", "section", "profile_results", "result_jobs", "job_params",
+           "params_hash", "records_dir", "record_path", "read_job_record", "job_sources",
+           "hard_limit", "runtime_minutes", "JOB_PATTERN"]
+
+# what a job id looks like (the Snakemake wildcard constraint)
+JOB_PATTERN = r"[A-Za-z0-9_]+/[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*"
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    """One job: the result it belongs to and its key within it."""
+
+    result: str
+    key: str
+
+    @property
+    def id(self) -> str:
+        """``RESULT/KEY``: the job's name on the command line and in Snakemake."""
+        return f"{self.result}/{self.key}"
+
+    @property
+    def module(self) -> ModuleType:
+        return get_result(self.result)
+
+    def __str__(self) -> str:
+        return self.id
+
+
+def parse_job(job_id: str) -> Job:
+    """``fig_3_28/k7`` -> ``Job("fig_3_28", "k7")`` (the result must exist).
+
+    Raises
+    ------
+    ConfigError
+        The id has no key.
+    harness.registry.UnknownNameError
+        No result of that name (the message lists the valid ones).
+    """
+    result, _, key = job_id.strip("/").partition("/")
+    get_result(result)
+    if not key:
+        raise ConfigError(f"job {job_id!r} must look like RESULT/KEY, e.g. "
+                          f"table_3_2/swiss_roll/isomap or fig_3_28/k7")
+    return Job(result, key)
+
+
+def section(config: dict, result: str) -> dict:
+    """The validated profile section ``results.RESULT``.
+
+    Raises
+    ------
+    ConfigError
+        The profile does not run that result (naming the ones it does).
+    """
+    sections = config.get("results") or {}
+    if result not in sections:
+        raise ConfigError(f"{result} is not in the profile {config.get('profile')!r}; add "
+                          f"a results.{result} section or pick one of: "
+                          f"{', '.join(sections) or '(none)'}")
+    return sections[result]
+
+
+def profile_results(config: dict) -> list[ModuleType]:
+    """The result modules a validated profile runs, in its order."""
+    return [get_result(name) for name in config.get("results") or {}]
+
+
+def result_jobs(config: dict, result: str) -> list[Job]:
+    """Every job of one result in a validated profile, in the module's order."""
+    section(config, result)
+    return [Job(result, key) for key in get_result(result).keys(config)]
+
+
+def job_params(config: dict, job: Job) -> dict:
+    """The job's resolved parameters (any valid key, listed in the profile or not)."""
+    section(config, job.result)
+    return job.module.params(config, job.key)
+
+
+def params_hash(params: dict) -> str:
+    """A short, stable hash of resolved parameters."""
+    blob = json.dumps(params, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def records_dir(config: dict) -> Path:
+    """``<results_dir>/<profile>/records``."""
+    return Path(config["results_dir"]) / config["profile"] / "records"
+
+
+def record_path(config: dict, job: Job) -> Path:
+    """``<results_dir>/<profile>/records/RESULT/KEY.json``."""
+    return records_dir(config) / f"{job.id}.json"
+
+
+def read_job_record(config: dict, job: Job) -> dict:
+    """The job's record, or a ``missing`` stand-in naming the command that makes it."""
+    path = record_path(config, job)
+    if not path.exists():
+        return {"status": "missing", "reason": f"no record yet: run `harness job {job.id}`"}
+    return read_record(path)
+
+
+def job_sources(config: dict, job: Job) -> list[str]:
+    """The source files whose edit reruns the job (:mod:`harness.sources`): the
+    runner, the modules that define the result's ``work`` and ``finish`` (the job's
+    code: a table cell's is the grid's, not the table writer's or the report's), what
+    its ``sources(params)`` names (plugins the job finds by name at run time) and
+    every project module they import."""
+    module = job.module
+    code = [inspect.getmodule(getattr(module, name)) for name in ("work", "finish")
+            if hasattr(module, name)]
+    extra = module.sources(job_params(config, job)) if hasattr(module, "sources") else ()
+    return source_closure("harness.runner", *code, *extra)
+
+
+def hard_limit(params: dict) -> float:
+    """Seconds after which the job's process is killed: ``time_limit_seconds`` plus
+    ``grace_seconds`` (0 when the result has none)."""
+    return float(params["time_limit_seconds"]) + float(params.get("grace_seconds", 0))
+
+
+def runtime_minutes(params: dict) -> int:
+    """A scheduler's runtime request: the hard limit, rounded up, plus one minute."""
+    return math.ceil(hard_limit(params) / 60) + 1

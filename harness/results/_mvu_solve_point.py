@@ -1,0 +1,265 @@
+"""One certified MVU solve per (backend, n, variant): the jobs of the solver table.
+
+The problem (thesis 3.1.4-3.1.6, with the data of Fig. 3.5): ``n`` points of the Swiss
+roll (:class:`datasets.swiss_roll.SwissRoll`, seeded with the profile's ``seed``)
+with ``extra_noise_dims`` appended coordinates of N(0, ``extra_noise_std``^2) noise,
+the clique graph of its ``k`` nearest neighbours (3.1.4), and the MVU SDP ``variant``
+(:class:`harness.problems.mvu.MVUProblem`). The profile section
+``results.solver_table`` lists the points; a job's key is ``VARIANT/BACKEND/nN``.
+
+One job runs as follows (:func:`harness.runner.run_job`):
+
+1. The child process (:func:`work`) builds the problem; a dense cvxpy backend beyond
+   its size cap (``MVU.skip``: ``methods.mvu.DENSE_SOLVER_MAX_N``) is ``skipped`` at
+   once. Otherwise it solves it with :func:`harness.solvers.mvu_solve.solve_mvu`, with
+   ``blas_threads`` BLAS threads and the budget ``time_limit_seconds``; the engine
+   kills it at ``time_limit_seconds + grace_seconds``, so a solver that stops at its
+   own limit can still hand back its best iterate. The engine measures the child's
+   wall and CPU time and peak memory (the solve's own: a cvxpy solve requested inside
+   the child runs in it).
+2. The parent (:func:`finish`) rebuilds the problem and *recomputes* the certificate
+   from the returned factor F and edge multipliers w
+   (:func:`harness.problems.mvu_certificate.certify`), and judges the solve from it
+   alone (:func:`harness.solvers.result.judge`): ``optimal`` when the certified
+   relative gap is at most ``tol_gap`` and the relative violation at most
+   ``tol_violation``, else ``inaccurate``; a solver that stopped at its time limit
+   short of that is a ``timeout`` with its best certified numbers. What the solver
+   said about itself is kept under ``solver_reported``, never used.
+
+Expected failures become records (``status`` of :data:`harness.records.STATUSES`,
+``verdict`` of :data:`harness.solvers.result.STATUSES`, and a ``reason``): solver
+errors and infeasibility reports (``failed``), unusable backends such as MOSEK
+without a licence and the dense size cap (``skipped``), the hard kill (``timeout``)
+and a solver process that died, e.g. killed for memory (``failed``). Any other
+exception is a harness bug: the job fails and writes nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import time
+from typing import Any
+
+from threadpoolctl import threadpool_limits
+
+from harness import registry
+from harness.errors import ConfigError, check_names
+from harness.problems.mvu import VARIANTS, MVUProblem
+from harness.problems.mvu_certificate import certify
+from harness.provenance import blas_info
+from harness.results._solver_code import solver_module
+from harness.solvers.mvu_solve import MVU_SOLVERS, solve_mvu
+from harness.solvers.result import judge
+
+__all__ = [
+    "SolverPoint", "check_solver_table", "solver_points", "parse_key", "point_params",
+    "point_sources", "build_problem", "work", "finish", "RECORD_STATUS",
+]
+
+DATASET = "swiss_roll"
+# the solver's verdict -> the record status shared with the cells
+RECORD_STATUS = {"optimal": "ok", "inaccurate": "ok", "timeout": "timeout",
+                 "skipped": "skipped", "failed": "failed", "infeasible": "failed"}
+KEY = re.compile(r"([a-z_]+)/([a-z0-9_]+)/n([0-9]+)")
+
+
+@dataclasses.dataclass(frozen=True)
+class SolverPoint:
+    """One solve of the solver table: ``backend`` on ``n`` points, SDP ``variant``."""
+
+    backend: str
+    n: int
+    variant: str = "equality"
+
+    @property
+    def key(self) -> str:
+        """``VARIANT/BACKEND/nN``: the job's key (job id ``solver_table/KEY``)."""
+        return f"{self.variant}/{self.backend}/n{self.n}"
+
+    def __str__(self) -> str:
+        return self.key
+
+
+def parse_key(key: str) -> SolverPoint:
+    """``equality/native/n1000`` -> :class:`SolverPoint`.
+
+    Raises
+    ------
+    ConfigError
+        The key does not look like ``VARIANT/BACKEND/nN``.
+    """
+    match = KEY.fullmatch(key.strip("/"))
+    if not match:
+        raise ConfigError(f"solver point {key!r} must look like VARIANT/BACKEND/nN, e.g. "
+                          f"equality/native/n1000")
+    return SolverPoint(match.group(2), int(match.group(3)), match.group(1))
+
+
+def _check_n(values, k: int, where: str) -> None:
+    small = [n for n in values if n <= k]
+    if small:
+        raise ConfigError(
+            f"{where}: n = {small[0]} is too small for k = {k}: the clique graph joins "
+            f"each point to its k nearest neighbours, so n must exceed k")
+
+
+def check_solver_table(section: dict) -> None:
+    """Check the ``solver_table:`` section beyond the schema (called by
+    :func:`harness.config.validate_config`): backend and variant names, the keys of
+    ``n_per_backend``, and every n against k.
+
+    Raises
+    ------
+    ConfigError
+        Naming the entry and the offending value (with the valid names).
+    """
+    where = "results.solver_table"
+    check_names("backend", section["backends"], MVU_SOLVERS, f"{where}.backends")
+    check_names("variant", section["variants"], VARIANTS, f"{where}.variants")
+    stray = [b for b in section["n_per_backend"] if b not in section["backends"]]
+    if stray:
+        raise ConfigError(
+            f"{where}.n_per_backend: backend {stray[0]!r} is not in "
+            f"{where}.backends ({', '.join(section['backends'])})")
+    _check_n(section["n"], section["k"], f"{where}.n")
+    for backend, sizes in section["n_per_backend"].items():
+        _check_n(sizes, section["k"], f"{where}.n_per_backend.{backend}")
+
+
+def _section(config: dict) -> dict:
+    return config["results"]["solver_table"]
+
+
+def solver_points(config: dict) -> list[SolverPoint]:
+    """Every point of a validated profile: variants x backends x their n (sorted)."""
+    section = _section(config)
+    return [SolverPoint(backend, n, variant)
+            for variant in section["variants"]
+            for backend in section["backends"]
+            for n in sorted(section["n_per_backend"].get(backend, section["n"]))]
+
+
+def point_params(config: dict, point: SolverPoint) -> dict[str, Any]:
+    """The resolved, JSON-serialisable parameters of one point (the Snakemake rerun
+    trigger). Any valid point may be run, listed in the profile or not.
+
+    Raises
+    ------
+    ConfigError
+        Unknown backend or variant, or ``n`` not above ``k``.
+    """
+    section = _section(config)
+    check_names("backend", [point.backend], MVU_SOLVERS, f"solver point {point.key}")
+    check_names("variant", [point.variant], VARIANTS, f"solver point {point.key}")
+    _check_n([point.n], section["k"], f"solver point {point.key}")
+    return {
+        "backend": point.backend, "n": int(point.n), "variant": point.variant,
+        "k": section["k"], "extra_noise_dims": section["extra_noise_dims"],
+        "extra_noise_std": section["extra_noise_std"], "seed": config["seed"],
+        "time_limit_seconds": section["time_limit_seconds"],
+        "grace_seconds": section["grace_seconds"], "tol_gap": section["tol_gap"],
+        "tol_violation": section["tol_violation"], "blas_threads": config["blas_threads"],
+    }
+
+
+def point_sources(params: dict) -> list:
+    """The code a point runs beyond this module: the backend's solver module and the
+    data set plugin (so that a faster native solver shows in the table at the next
+    ``snakemake``)."""
+    return [solver_module(params["backend"]), registry.get_dataset(DATASET)]
+
+
+def build_problem(params: dict):
+    """The data set and the MVU problem of one point.
+
+    Returns
+    -------
+    dataset : harness.plugin.Dataset
+    problem : harness.problems.mvu.MVUProblem
+    """
+    dataset = registry.get_dataset(DATASET)().load(
+        n_samples=params["n"], extra_noise_dims=params["extra_noise_dims"],
+        extra_noise_std=params["extra_noise_std"], seed=params["seed"])
+    return dataset, MVUProblem.from_points(dataset.X, params["k"], variant=params["variant"])
+
+
+def work(params: dict) -> dict:
+    """The child's work: build the problem, skip a backend that cannot run it, or
+    solve it; the solver's result goes back to the parent (:func:`finish`)."""
+    with threadpool_limits(limits=params["blas_threads"]):
+        dataset, problem = build_problem(params)
+        skip, why = registry.get_method("mvu").skip(dataset, params["backend"])
+        if skip:
+            return {"status": "skipped", "verdict": "skipped", "reason": why}
+        result = solve_mvu(problem, params["backend"],
+                           time_limit=float(params["time_limit_seconds"]),
+                           tol_gap=params["tol_gap"], tol_violation=params["tol_violation"],
+                           seed=params["seed"])
+        blas = blas_info()
+    return {"status": "ok", "result": result, "blas_during_run": blas}
+
+
+def _judged(problem: MVUProblem, body: dict, params: dict) -> dict:
+    """The record body of a solve that came back: the certificate recomputed here."""
+    result, usage = body["result"], body["timing"]
+    judged = {
+        "verdict": result.status, "reason": result.reason,
+        "solver_status": result.solver_status, "solver_reported": result.info(),
+        "certificate": None, "rank": None, "blas_during_run": body["blas_during_run"],
+        "timing": {"wall_seconds": result.wall_seconds,
+                   "compile_seconds": result.compile_seconds,
+                   "solve_seconds": result.solve_seconds,
+                   "process_wall_seconds": usage["wall_seconds"],
+                   "cpu_seconds": usage["cpu_seconds"],
+                   "peak_memory_mb": usage["peak_memory_mb"]},
+    }
+    if result.F is None:
+        return judged
+    start = time.perf_counter()
+    with threadpool_limits(limits=params["blas_threads"]):
+        cert = certify(problem, result.F, result.w, w_low=result.w_low)
+    judged["timing"]["certify_seconds"] = time.perf_counter() - start
+    verdict, reason = judge(cert, params["tol_gap"], params["tol_violation"])
+    if result.status == "timeout" and verdict != "optimal":
+        verdict, reason = "timeout", (f"stopped at its time limit of "
+                                      f"{params['time_limit_seconds']:g} s; best iterate: {reason}")
+    judged.update(verdict=verdict, reason=reason, certificate=cert.as_dict(),
+                  rank=int(result.F.shape[1]))
+    return judged
+
+
+def _verdict_of(body: dict, params: dict) -> dict:
+    """The body of a solve that did not come back: skipped, killed, or died."""
+    if body["status"] == "timeout":
+        hard = float(params["time_limit_seconds"]) + float(params["grace_seconds"])
+        return {"verdict": "timeout", "timing": body.get("timing", {}),
+                "reason": (f"killed at the hard limit of {hard:g} s (time_limit_seconds "
+                           f"{params['time_limit_seconds']:g} + grace_seconds "
+                           f"{params['grace_seconds']:g}); the solver did not stop at "
+                           f"its own limit, so no iterate was certified")}
+    if body["status"] == "failed":
+        return {"verdict": "failed", "reason": body["reason"].replace("job's", "solver")}
+    return {"verdict": body["verdict"], "reason": body["reason"]}
+
+
+def finish(params: dict, body: dict) -> dict:
+    """The record body, in the parent: the problem's size, the certificate
+    recomputed from what the solver returned, and the verdict from it alone."""
+    with threadpool_limits(limits=params["blas_threads"]):
+        dataset, problem = build_problem(params)
+    skip, why = registry.get_method("mvu").skip(dataset, params["backend"])
+    if skip:  # decided here too: a hard limit shorter than the child's start is no timeout
+        judged = {"verdict": "skipped", "reason": why}
+    elif "result" in body:
+        judged = _judged(problem, body, params)
+    else:
+        judged = _verdict_of(body, params)
+    return {
+        "backend": params["backend"], "n": params["n"], "variant": params["variant"],
+        "problem": {"n": problem.n, "m": problem.m, "k": params["k"],
+                    "n_features": int(dataset.X.shape[1]), "dataset": DATASET,
+                    "dataset_meta": dataset.meta},
+        "certificate": None, **judged,
+        "status": RECORD_STATUS[judged["verdict"]],
+    }

@@ -1,0 +1,15 @@
+"""Which module holds each MVU solver backend: the code whose edit reruns its solves."""
+
+from __future__ import annotations
+
+__all__ = ["BACKEND_MODULES", "CVXPY_MODULE", "solver_module"]
+
+# the module holding each backend's solver; the cvxpy backends share one
+BACKEND_MODULES = {"native": "harness.solvers.native_mvu",
+                   "native_lowrank": "harness.solvers.native_mvu"}
+CVXPY_MODULE = "harness.solvers.cvxpy_backend"
+
+
+def solver_module(backend: str) -> str:
+    """The dotted name of the module that solves MVU with ``backend``."""
+    return BACKEND_MODULES.get(backend, CVXPY_MODULE)

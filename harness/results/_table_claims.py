@@ -1,0 +1,155 @@
+"""How a thesis table's claims are checked on its long CSV (Tables 2.1 and 3.2 declare
+theirs: ``CLAIMS`` of :mod:`harness.results.table_2_1` and ``table_3_2``).
+
+Each claim is a test over the table's numbers by ``(measure, thesis row, thesis data
+set)``. It runs twice: on our numbers (status ``ok``, real data only: a stand-in never
+counts as the thesis' data set) and on the thesis' own numbers *for the same data
+sets*. The second run tells whether the thesis' table itself bears the claim out as we
+read it, e.g. "the energy classifier is very close to the SVM on almost all data
+sets" is only partly borne out by the thesis' own Table 2.1. Where the thesis' words
+are vague, the reading is stated in the claim (``at most 1.5 points``, ``at least
+0.95``) and the thresholds are the tables' tolerances where one fits.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+from typing import NamedTuple
+
+import pandas as pd
+
+from harness.claims import make_claim, verdict_of
+from harness.results._table_spec import TableSpec
+from harness.results._tables import AVERAGE, GAP_MARKS
+
+__all__ = ["Values", "Check", "TableClaim", "SHORT", "compare", "compare_pairs", "table_claims"]
+
+
+class Check(NamedTuple):
+    """One tested case: the data sets it used, whether it passed, its numbers."""
+
+    datasets: tuple[str, ...]
+    ok: bool
+    text: str
+
+
+class Values:
+    """One column (``ours`` or ``thesis``) of a table's long frame, by ``(measure,
+    thesis row label, thesis data set)``; stand-in rows are left out.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The long table (``results/<profile>/tables/<table>.csv``).
+    column : {"ours", "thesis"}
+    datasets : collection of str, optional
+        Only these thesis data sets (the thesis run uses the ones ours measured).
+    decimals : int
+        Digits after the point when a check prints a number (the table's).
+    """
+
+    def __init__(self, frame: pd.DataFrame, column: str, datasets=None, decimals: int = 3):
+        self.decimals = decimals
+        rows = frame[~frame["stand_in"].astype(bool)]
+        if column == "ours":
+            rows = rows[rows["status"] == "ok"]
+        self._values: dict[tuple[str, str, str], float] = {}
+        for row in rows.itertuples():
+            value = getattr(row, column)
+            if (datasets is None or row.thesis_dataset in datasets) and math.isfinite(value):
+                self._values.setdefault((row.measure, row.thesis_label, row.thesis_dataset),
+                                        float(value))
+
+    def get(self, measure: str, label: str, dataset: str) -> float | None:
+        """The number, or None where there is none."""
+        return self._values.get((measure, label, dataset))
+
+    def fmt(self, value: float) -> str:
+        """A number as the table prints it."""
+        return f"{value:.{self.decimals}f}"
+
+    def labels(self, measure: str, dataset: str) -> list[str]:
+        """The rows with a number for ``measure`` on ``dataset``."""
+        return [k[1] for k in self._values if k[0] == measure and k[2] == dataset]
+
+
+SHORT = {"train_knn_loo_error": "kNN train", "test_knn_error": "kNN test",
+         "test_energy_error": "energy test", "test_svm_error": "SVM test",
+         "local_continuity": "continuity", "local_trust": "trust",
+         "neighborhood_intersection": "intersection"}
+
+
+def compare(values: Values, d: str, a: tuple[str, str], b: tuple[str, str], *,
+             higher: bool = False, margin: float = 0.0, factor: float = 1.0) -> Check | None:
+    """``a`` better than ``factor`` x ``b`` (+ ``margin``) on data set ``d``: lower (an
+    error) or, with ``higher``, larger (a quality score). ``a``, ``b`` are
+    ``(measure, row label)``."""
+    va, vb = values.get(a[0], a[1], d), values.get(b[0], b[1], d)
+    if va is None or vb is None:
+        return None
+    ok = va > factor * vb - margin if higher else va < factor * vb + margin
+    what = (f"{SHORT.get(a[0], a[0])} " if a[0] == b[0] else "")
+    left = a[1] if a[0] == b[0] else f"{a[1]} {SHORT.get(a[0], a[0])}"
+    right = b[1] if a[0] == b[0] else f"{b[1]} {SHORT.get(b[0], b[0])}"
+    return Check((d,), ok, f"{d} {what}{left} {values.fmt(va)} vs {right} {values.fmt(vb)}")
+
+
+def compare_pairs(values: Values, datasets, pairs, **kwargs) -> list[Check]:
+    """:func:`compare` for every data set and ``(a, b)`` pair, where measured."""
+    found = (compare(values, d, a, b, **kwargs) for d in datasets for a, b in pairs)
+    return [c for c in found if c is not None]
+
+
+@dataclasses.dataclass(frozen=True)
+class TableClaim:
+    """A claim of one table: ``test(values, datasets) -> checks`` on the data sets the
+    claim speaks about (``datasets``; None: all of the table's thesis data sets)."""
+
+    claim: str
+    test: Callable[[Values, tuple[str, ...]], list[Check]]
+    datasets: tuple[str, ...] | None = None
+
+
+def _unmeasured(frame: pd.DataFrame, datasets: list[str]) -> str:
+    """``olivetti (n/a), average (incomplete)``: why each data set has no number."""
+    parts = []
+    for d in datasets:
+        rows = frame[(frame["thesis_dataset"] == d) & ~frame["stand_in"].astype(bool)]
+        bad = rows[rows["status"] != "ok"]
+        if bad.empty:
+            mark = "not in this profile" if rows.empty else "a row not in this profile"
+        else:
+            mark = GAP_MARKS.get(bad["status"].iloc[0], bad["status"].iloc[0])
+            if d == AVERAGE and bad["reason"].iloc[0]:  # short: which data sets it lacks
+                mark += f": {bad['reason'].iloc[0]}"
+        parts.append(f"{d} ({mark})")
+    return ", ".join(parts)
+
+
+def evaluate(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame) -> dict:
+    """The claim dict (:mod:`harness.claims`) of one claim of the table ``spec`` on its
+    long frame."""
+    targets = claim.datasets or spec.thesis_datasets
+    ours = claim.test(Values(frame, "ours", decimals=spec.decimals), targets)
+    measured = list(dict.fromkeys(d for c in ours for d in c.datasets))
+    parts = ["; ".join(c.text for c in ours)] if ours else []
+    if ours:
+        thesis = claim.test(Values(frame, "thesis", measured, spec.decimals), targets)
+        parts.append(f"the thesis' own numbers on the same data sets: "
+                     f"{verdict_of(c.ok for c in thesis)}")
+    missing = [d for d in targets if d not in measured]
+    if missing:
+        parts.append(f"not measured: {_unmeasured(frame, missing)}")
+    return make_claim(spec.name, claim.claim, [c.ok for c in ours], "; ".join(parts) + ".")
+
+
+def table_claims(spec: TableSpec, claims, frame: pd.DataFrame | None,
+                 missing: str = "") -> list[dict]:
+    """Every claim of ``claims`` (:class:`TableClaim`) checked on the long frame of the
+    table ``spec``; without a frame (the table was not generated), each claim is ``not
+    measured`` with ``missing`` as evidence."""
+    if frame is None:
+        return [make_claim(spec.name, claim.claim, [], missing) for claim in claims]
+    return [evaluate(claim, spec, frame) for claim in claims]

@@ -1,0 +1,79 @@
+"""What a thesis table declares: the task that fills it, its measures, where the
+thesis' numbers live and how they are compared (:class:`TableSpec`)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+__all__ = ["TableSpec"]
+
+
+@dataclasses.dataclass(frozen=True)
+class TableSpec:
+    """Static description of one generated table.
+
+    Parameters
+    ----------
+    name : str
+        File stem of the outputs, ``results/<profile>/tables/<name>.{csv,md,tex}``.
+    task : str
+        The evaluation protocol (a key of :data:`harness.tasks.TASKS`).
+    title : str
+        Caption.
+    reference_file : str
+        CSV in ``results/reference/`` with the thesis' values.
+    measures : tuple of (str, str, str)
+        ``(measure, reference quantity template, label)``; the template may use
+        ``{eval_neighbors}``.
+    thesis_datasets : tuple of str
+        The thesis' columns, in the thesis' order; the average column averages them.
+    tolerance : float
+        A cell whose |ours - thesis| is at most this counts as reproduced.
+    notes : tuple of str
+        Table-level choices where the thesis is ambiguous, printed under the table.
+    average : bool
+        Whether the thesis prints an average column (Table 3.2 does, 2.1 does not).
+    compared : tuple of str or None
+        Measures with a reproduction claim (|delta| <= tolerance); None: all. Others
+        (CPU seconds, counts) are shown beside the thesis' number without a verdict.
+    decimals : int
+        Digits after the point in the Markdown and LaTeX tables.
+    measure_decimals : dict
+        Per-measure exceptions to ``decimals`` (counts: 0).
+    ratios : dict
+        Derived measures ``{name: (measure, method)}``: each cell's mean over that
+        of ``method`` on the same data set (a measure of ``measures`` too, for its
+        heading).
+    spread_counts : bool
+        Whether a cell outside the tolerance but with |delta| at most the standard
+        deviation of our runs is marked as inside the run-to-run spread (Table 2.1,
+        averaged over random splits) rather than as unexplained.
+    heading : str
+        Suffix of each measure's heading, formatted with the table's profile section
+        (``" (l = {eval_neighbors})"``).
+    reference_aliases : dict
+        ``{(measure, thesis_label): (quantity, reference method)}`` for thesis numbers
+        filed under another row: Table 2.1 prints CPU time and active constraints per
+        data set (empty method), for LMNN ("1 metric") and MM-LMNN ("mul. metrics").
+    """
+
+    name: str
+    task: str
+    title: str
+    reference_file: str
+    measures: tuple[tuple[str, str, str], ...]
+    thesis_datasets: tuple[str, ...]
+    tolerance: float = 0.05
+    notes: tuple[str, ...] = ()
+    average: bool = True
+    compared: tuple[str, ...] | None = None
+    decimals: int = 3
+    measure_decimals: dict = dataclasses.field(default_factory=dict)
+    spread_counts: bool = False
+    ratios: dict = dataclasses.field(default_factory=dict)
+    heading: str = ""
+    reference_aliases: dict = dataclasses.field(default_factory=dict)
+
+    def reference_key(self, measure: str, quantity: str, thesis_label: str) -> tuple[str, str]:
+        """``(quantity, method)`` under which the thesis files this measure's number."""
+        return self.reference_aliases.get((measure, thesis_label), (quantity, thesis_label))

@@ -1,0 +1,131 @@
+"""The figures' sections of the profile's results: (schema and registry checks) and
+the command line: bad input is refused with a message naming the bad thing and the
+fix."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from harness.cli import main
+from harness.config import ConfigError, load_config
+from harness.jobs import Job, job_params, parse_job, result_jobs
+from harness.workflow import WorkflowConfig
+
+
+def test_defaults_are_filled(profile):
+    config = profile(fig_3_24={"datasets": ["swiss_roll"]}, fig_3_28={})
+    f24, f28 = config["results"]["fig_3_24"], config["results"]["fig_3_28"]
+    assert f24["n_neighbors"] == 5 and f24["eval_neighbors"] == 15
+    assert f24["solver"] == "native" and f24["time_limit_seconds"] == 3600
+    assert f24["n_samples"] == {} and f24["equal_tolerance"] == 0.005
+    assert f28["k"] == [3, 4, 5, 6, 7, 8, 9, 10] and f28["n_samples"] == 1000
+    assert f28["dataset"] == "swiss_roll" and f28["dataset_params"] == {"noise": 0.0}
+    assert f28["lock_threshold"] == 0.1 and f28["n_components"] == 2
+    assert [job.id for job in result_jobs(config, "fig_3_24")] == [
+        "fig_3_24/swiss_roll/max_trace", "fig_3_24/swiss_roll/min_trace"]
+    assert result_jobs(config, "fig_3_28")[-1] == Job("fig_3_28", "k10")
+
+
+@pytest.mark.parametrize("figures, message", [
+    ({"fig_3_24": {"datasets": ["swiss_roll"], "bogus": 1}},
+     r"config entry results/fig_3_24: Additional properties are not allowed \('bogus'"),
+    ({"fig_3_25": {}}, r"config entry results: Additional properties .*'fig_3_25'"),
+    ({"fig_3_28": {"k": [0]}}, r"config entry results/fig_3_28/k/0: 0 is less than"),
+    ({"fig_3_24": {"datasets": ["mnist"]}},
+     r"results.fig_3_24.datasets: unknown dataset 'mnist'; valid datasets: .*swiss_roll"),
+    ({"fig_3_24": {"datasets": ["swiss_roll"], "solver": "cplex"}},
+     r"results.fig_3_24.solver: unknown solver 'cplex'; valid solvers: native, native_lowrank, clarabel"),
+    ({"fig_3_24": {"datasets": ["swiss_roll"], "n_samples": {"frey": 50}}},
+     r"results.fig_3_24.n_samples: 'frey' is not in results.fig_3_24.datasets"),
+    ({"fig_3_24": {"datasets": ["swiss_roll"], "n_samples": {"swiss_roll": 10}}},
+     r"results.fig_3_24.eval_neighbors = 15 must be below n_samples.swiss_roll = 10"),
+    ({"fig_3_28": {"n_samples": 8, "eval_neighbors": 5}},
+     r"results.fig_3_28.k: k = 8 must be below n_samples = 8"),
+    ({"fig_3_28": {"dataset": "nope"}}, r"results.fig_3_28.dataset: unknown dataset 'nope'"),
+])
+def test_bad_sections_are_refused_naming_the_entry(profile, figures, message):
+    with pytest.raises(ConfigError, match=message):
+        profile(**figures)
+
+
+def test_quick_and_full_profiles_list_both_figures(repo_root, monkeypatch):
+    monkeypatch.chdir(repo_root)
+    profile = load_config("config/quick.yaml")
+    quick, full = profile["results"], load_config("config/full.yaml")["results"]
+    # the quick profile runs both figures at the thesis' sizes (issue 17)
+    assert quick["fig_3_24"]["solver"] == "native"
+    assert quick["fig_3_24"]["n_samples"] == {"swiss_roll": 1000, "mnist_fives": 500}
+    assert quick["fig_3_28"]["n_samples"] == 1000
+    assert quick["fig_3_28"]["solver"] == "native"
+    assert full["fig_3_28"]["n_samples"] == 1000
+    assert full["fig_3_28"]["solver"] == "native"
+    assert full["fig_3_24"]["solver"] == "native"
+    outputs = WorkflowConfig("config/quick.yaml", profile).all_outputs()
+    assert "results/quick/figures/fig_3_24.png" in outputs
+    assert "results/quick/figures/fig_3_28.md" in outputs
+
+
+def test_point_ids_are_checked():
+    assert parse_job("fig_3_28/k7") == Job("fig_3_28", "k7")
+    assert parse_job("fig_3_24/swiss_roll/max_trace") == Job("fig_3_24", "swiss_roll/max_trace")
+    with pytest.raises(KeyError, match="unknown thesis result 'fig_9_9'; valid results: "
+                                       ".*fig_3_23, fig_3_24, fig_3_28"):
+        parse_job("fig_9_9/k7")
+    with pytest.raises(ConfigError, match="must look like RESULT/KEY"):
+        parse_job("fig_3_28")
+
+
+def test_point_keys_are_checked(profile):
+    config = profile(fig_3_24={"datasets": ["swiss_roll"]}, fig_3_28={})
+    with pytest.raises(ConfigError, match=r"fig_3_28/kx: must be fig_3_28/k<K>"):
+        job_params(config, Job("fig_3_28", "kx"))
+    with pytest.raises(ConfigError, match=r"VARIANT one of max_trace, min_trace"):
+        job_params(config, Job("fig_3_24", "swiss_roll/max"))
+    with pytest.raises(ConfigError, match=r"unknown dataset 'nope'"):
+        job_params(config, Job("fig_3_24", "nope/max_trace"))
+    # the resolved parameters are deterministic (the Snakemake rerun trigger)
+    p = Job("fig_3_28", "k4")
+    assert json.dumps(job_params(config, p)) == json.dumps(job_params(config, p))
+
+
+def test_figure_missing_from_the_profile_names_the_fix(profile):
+    config = profile(fig_3_28={})
+    with pytest.raises(ConfigError, match=r"fig_3_24 is not in the profile 'unit'; "
+                                          r"add a results.fig_3_24 section"):
+        result_jobs(config, "fig_3_24")
+
+
+def test_command_line_errors_name_the_bad_thing(capsys, tmp_path, repo_root):
+    profile = tmp_path / "p.yaml"
+    profile.write_text(json.dumps({
+        "profile": "cli", "results_dir": str(tmp_path / "r"),
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "results": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca"]},
+                    "fig_3_28": {"n_samples": 40, "k": [3], "solver": "clarabel"}},
+    }))
+    assert main(["job", "--config", str(profile), "fig_9_9/k3"]) == 2
+    assert "unknown thesis result 'fig_9_9'" in capsys.readouterr().err
+    assert main(["job", "--config", str(profile), "fig_3_28/three"]) == 2
+    assert "must be fig_3_28/k<K>" in capsys.readouterr().err
+    assert main(["write", "--config", str(profile), "fig_3_24"]) == 2
+    assert "fig_3_24 is not in the profile 'cli'" in capsys.readouterr().err
+    # a point that runs: k = 3 on 40 points is a disconnected graph, a marked record
+    assert main(["job", "--config", str(profile), "fig_3_28/k3"]) == 0
+    assert "fig_3_28/k3: failed (the k-nearest-neighbour graph" in capsys.readouterr().out
+    assert (tmp_path / "r" / "cli" / "records" / "fig_3_28" / "k3.json").exists()
+    # no names: every result of the profile (the table, with its cells missing, too)
+    assert main(["write", "--config", str(profile)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("fig_3_28.") == 3 and out.count("table_3_2.") == 3
+    assert (tmp_path / "r" / "cli" / "figures" / "fig_3_28.png").exists()
+
+
+def test_list_shows_the_figures(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "thesis results (harness job RESULT/KEY, harness write RESULT):" in out
+    for name in ("fig_3_23", "fig_3_24", "fig_3_28"):
+        assert re.search(rf"^  {name} +figure +Fig\. {name[4]}\.{name[6:]}:", out, re.M), name
