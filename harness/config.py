@@ -20,6 +20,7 @@ import yaml
 
 from harness import registry
 from harness.reference import load_reference, reference_value
+from harness.schema_defaults import validate_with_defaults
 from harness.table_specs import TABLES, TableSpec, spec_for_prefix
 from harness.tasks.classification import K_BY_VALIDATION
 
@@ -67,22 +68,6 @@ class Cell:
 def _schema() -> dict:
     with open(SCHEMA_PATH) as fh:
         return yaml.safe_load(fh)
-
-
-def _fill_defaults(instance: Any, schema: dict, root: dict) -> None:
-    """Insert the schema's ``default`` values into ``instance`` (in place)."""
-    def resolve(node: dict) -> dict:
-        return root["$defs"][node["$ref"].removeprefix("#/$defs/")] if "$ref" in node else node
-
-    schema = resolve(schema)
-    if not isinstance(instance, dict):
-        return
-    for key, sub in schema.get("properties", {}).items():
-        sub = resolve(sub)
-        if key not in instance and "default" in sub:
-            instance[key] = copy.deepcopy(sub["default"])
-        if key in instance:
-            _fill_defaults(instance[key], sub, root)
 
 
 def _check_names(kind: str, value: Any, valid: dict, where: str) -> list[str]:
@@ -133,11 +118,10 @@ def validate_tables(config: dict) -> dict:
     config = copy.deepcopy(dict(config))
     schema = _schema()
     try:
-        jsonschema.validate(config, schema)
+        validate_with_defaults(config, schema)
     except jsonschema.ValidationError as exc:
         where = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
         raise ConfigError(f"config entry {where}: {exc.message}") from None
-    _fill_defaults(config, schema, schema)
     for table, tconf in config["tables"].items():
         task = TABLES[table].task
         tconf["datasets"] = _check_names(
