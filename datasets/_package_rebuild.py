@@ -28,7 +28,7 @@ import zipfile
 from pathlib import Path
 from typing import ClassVar
 
-from datasets._remote import RemoteDataset
+from datasets._remote import RemoteDataset, hash_mismatch
 from harness.data_cache import data_dir
 from harness.package_clients import CLIENT_COMMANDS, fetch_with_client, sha256_hex
 from harness.plugin import DataUnavailableError
@@ -66,10 +66,6 @@ def deb_member(path: str | Path, member: str) -> bytes:
                 return handle.read()
         pos += 60 + size + (size % 2)
     raise ValueError(f"{path} has no data.tar member")
-
-
-def _sha256(path: Path) -> str:
-    return sha256_hex(Path(path).read_bytes())
 
 
 #: :func:`harness.package_clients.fetch_with_client` with this module's error type
@@ -131,7 +127,7 @@ class PackageRebuiltDataset(RemoteDataset):
         else downloaded by name with the package client, else from
         :attr:`package_url`."""
         path = self.package_path()
-        if path.is_file() and _sha256(path) == self.package_sha256.lower():
+        if path.is_file() and not hash_mismatch(path, f"sha256:{self.package_sha256}"):
             return path
         try:
             return client_download(self.package_client, self.package_spec, path,

