@@ -22,6 +22,7 @@ that makes it. ``harness report`` and the Snakemake rule ``report``
 ``table_claims``           the claims of Tables 2.1 and 3.2
 ``runinfo``                records per section, wall time, provenance
 ``html``, ``markdown``     the two renderings; ``minimd``: the harness' Markdown to HTML
+``templates``              the HTML page's Jinja2 templates and styles (package data)
 =========================  ============================================================
 """
 
