@@ -6,6 +6,7 @@ output becomes a marked section, and `snakemake -n` lists the report job."""
 from __future__ import annotations
 
 import base64
+import copy
 import html
 import json
 import re
@@ -25,6 +26,8 @@ from harness.config import validate_config
 from harness.jobs import Job, parse_job, record_path
 from harness.records import write_json_atomic
 from harness.report import build_report, write_report
+from harness.report import html as report_html
+from harness.report.sections import Cell
 from harness.results import fig_3_24, fig_3_28, get_result, table_2_1, table_3_2
 from harness.results._mvu_solve_point import SolverPoint
 from harness.results._table_claims import Values, evaluate
@@ -204,11 +207,42 @@ def test_page_is_self_contained(generated):
     assert not re.search(r"url\(", page)
     targets = re.findall(r'(?:src|href)\s*=\s*"([^"]*)"', page)
     assert targets and all(t.startswith(("#", "data:")) for t in targets)
+    assert not re.search(r"https?:", page, flags=re.I)
     images = re.findall(r'<img [^>]*src="data:image/png;base64,([^"]+)"', page)
     assert len(images) == 2  # fig_3_24 and fig_3_28; fig_3_23 was not generated
     assert all(base64.b64decode(i)[:8] == b"\x89PNG\r\n\x1a\n" for i in images)
     assert "](figures/fig_3_24.png)" in generated["md"]
 
+
+
+SCRIPT = "<script>alert(1)</script> & "
+
+
+def test_text_from_the_records_is_escaped(generated):
+    """A claim, a note, a footnote, a cell's text and its hover note holding markup
+    and ``&`` show as text; the cell's footnote mark is still a link."""
+    report = copy.deepcopy(generated["report"])
+    report.claims[0]["claim"] = SCRIPT + "claim"
+    section = report.sections[0]
+    section.notes.append(SCRIPT + "note")
+    section.footnotes[0] = SCRIPT + "footnote"
+    grid = section.grids[0].frame
+    grid.iloc[0, 0] = Cell(SCRIPT + "cell [1]", "gap", SCRIPT + "hover")
+    page = report_html.render_html(report)
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt; &amp; "
+    for text in ("claim", "note", "footnote"):
+        assert f">{escaped}{text}</" in page, text
+    assert (f'title="{escaped}hover">{escaped}cell '
+            f'<a href="#fn-{section.key}-1">[1]</a></td>') in page
+    assert "<script" not in page and not re.search(r"https?:", page, flags=re.I)
+
+
+def test_a_missing_template_is_named(generated, tmp_path, monkeypatch):
+    for name in ("report.html.j2", "report.css.j2"):  # the macros are missing
+        (tmp_path / name).write_text((report_html.TEMPLATES / name).read_text())
+    monkeypatch.setattr(report_html, "TEMPLATES", tmp_path)
+    with pytest.raises(FileNotFoundError, match=r"template 'macros.html.j2' is not in .*package"):
+        report_html.render_html(generated["report"])
 
 def _pixels_of(pixels, hex_colour: str) -> int:
     rgb = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)], dtype=np.uint8)

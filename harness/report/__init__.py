@@ -21,6 +21,7 @@ that makes it. ``harness report`` and the Snakemake rule ``report``
 ``sections``               one section per thesis result, cells with their class
 ``runinfo``                records per section, wall time, provenance
 ``html``, ``markdown``     the two renderings; ``minimd``: the harness' Markdown to HTML
+``templates``              the HTML page's Jinja2 templates and styles (package data)
 =========================  ============================================================
 """
 
