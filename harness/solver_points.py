@@ -13,7 +13,7 @@ job each):
 1. The parent builds the problem. A dense cvxpy backend beyond its size cap
    (``MVU.skip``: ``methods.mvu.DENSE_SOLVER_MAX_N``) is a ``skipped`` record at once.
 2. A child process (:func:`harness.timelimit.call_with_time_limit`) rebuilds the
-   problem and solves it with :func:`harness.solvers.mvu_solve.solve_mvu`, with
+   problem and solves it with :func:`harness.solvers.mvu.dispatch.solve_mvu`, with
    ``blas_threads`` BLAS threads (threadpoolctl) and the budget
    ``time_limit_seconds``; the child is killed at ``time_limit_seconds +
    grace_seconds``, so a solver that stops at its own limit can still hand back its
@@ -21,14 +21,14 @@ job each):
    solve's own: a cvxpy solve requested inside the child runs in it).
 3. The parent *recomputes* the certificate from the returned factor F and edge
    multipliers w (:func:`harness.problems.mvu_certificate.certify`) and judges the
-   solve from it alone (:func:`harness.solvers.result.judge`): ``optimal`` when the
+   solve from it alone (:func:`harness.solvers.mvu.result.judge`): ``optimal`` when the
    certified relative gap is at most ``tol_gap`` and the relative violation at most
    ``tol_violation``, else ``inaccurate``; a solver that stopped at its time limit
    short of that is a ``timeout`` with its best certified numbers. What the solver
    said about itself is kept under ``solver_reported``, never used.
 
 Expected failures become records (``status`` of :data:`harness.records.STATUSES`,
-``verdict`` of :data:`harness.solvers.result.STATUSES`, and a ``reason``): solver
+``verdict`` of :data:`harness.solvers.mvu.result.STATUSES`, and a ``reason``): solver
 errors and infeasibility reports (``failed``), unusable backends such as MOSEK
 without a licence and the dense size cap (``skipped``), the hard kill (``timeout``)
 and a solver process that died, e.g. killed for memory (``failed``). Any other
@@ -52,8 +52,8 @@ from harness.problems.mvu_certificate import certify
 from harness.provenance import blas_info, provenance
 from harness.records import write_json_atomic
 from harness.runner import usage_since
-from harness.solvers.mvu_solve import MVU_SOLVERS, solve_mvu
-from harness.solvers.result import judge
+from harness.solvers.mvu.dispatch import MVU_SOLVERS, solve_mvu
+from harness.solvers.mvu.result import judge
 from harness.sources import source_closure
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
@@ -68,9 +68,9 @@ DATASET = "swiss_roll"
 RECORD_STATUS = {"optimal": "ok", "inaccurate": "ok", "timeout": "timeout",
                  "skipped": "skipped", "failed": "failed", "infeasible": "failed"}
 # the module holding each backend's solver; cvxpy backends share one
-BACKEND_MODULES = {"native": "harness.solvers.native_mvu",
-                   "native_lowrank": "harness.solvers.native_mvu"}
-CVXPY_MODULE = "harness.solvers.cvxpy_backend"
+BACKEND_MODULES = {"native": "harness.solvers.mvu.lowrank",
+                   "native_lowrank": "harness.solvers.mvu.lowrank"}
+CVXPY_MODULE = "harness.solvers.mvu.cvxpy"
 
 
 class PointCrashed(RuntimeError):

@@ -22,7 +22,7 @@ from tabulate import tabulate
 
 from harness.records import read_record, write_text_atomic
 from harness.solver_points import point_path, solver_points
-from harness.solvers.mvu_ipm import IPM_MEMORY_BUDGET
+from harness.solvers.mvu.ipm import IPM_MEMORY_BUDGET
 from harness.tables import GAP_MARKS, Footnotes
 
 __all__ = ["TABLE", "TITLE", "COLUMNS", "build_solver_table", "blocks", "write_solver_table"]

@@ -3,13 +3,13 @@ certified gap.
 
 :func:`solve_native` first tries *facial reduction* (``facial="auto"``, equality and
 minimum-trace variants; :mod:`harness.problems.facial_reduction`,
-:mod:`harness.solvers.mvu_facial`): where the cliques of the data expose a proper face
+:mod:`harness.solvers.mvu.facial`): where the cliques of the data expose a proper face
 of the PSD cone (noise-free, locked graphs: no interior, where interior-point methods
 stall), the reduced problem is solved on that face and certified on the full one.
 Otherwise ``method="auto"`` (the default) hands every problem whose
-interior-point iteration fits the memory budget (:func:`harness.solvers.mvu_ipm.schur_bytes`:
+interior-point iteration fits the memory budget (:func:`harness.solvers.mvu.ipm.schur_bytes`:
 the m x m Schur matrix; the default budget of 8 GiB admits about n = 3900 at k = 5) to
-the interior-point method of :mod:`harness.solvers.mvu_ipm` (falling back to this
+the interior-point method of :mod:`harness.solvers.mvu.ipm` (falling back to this
 module's method if that stalls short of the tolerances); ``method="lowrank"`` always
 uses what follows.
 
@@ -60,10 +60,10 @@ from harness.problems.facial_reduction import QR_MAX_DIM, FacialReduction
 from harness.problems.facial_reduction import reduce as reduce_to_face
 from harness.problems.mvu_certificate import certify, trace_bound, weighted_laplacian
 from harness.problems.sparse_inertia import bottom_at_least, certified_bottom
-from harness.solvers.mvu_ipm import (IPM_MEMORY_BUDGET, IPM_VARIANTS, MIXED_FROM_M,
+from harness.solvers.mvu.ipm import (IPM_MEMORY_BUDGET, IPM_VARIANTS, MIXED_FROM_M,
                                      schur_bytes, solve_ipm)
-from harness.solvers.mvu_facial import FACIAL_VARIANTS, solve_facial
-from harness.solvers.result import NativeResult, final_status
+from harness.solvers.mvu.facial import FACIAL_VARIANTS, solve_facial
+from harness.solvers.mvu.result import NativeResult, final_status
 
 __all__ = ["NativeResult", "solve_native", "starts_lowrank", "SUPPORTED_VARIANTS",
            "METHODS", "ipm_fits", "face_details", "FACIAL_MODES"]
@@ -669,7 +669,7 @@ def _no_interior(reduced: NativeResult, reduction: FacialReduction,
 
 def ipm_fits(problem: MVUProblem, memory_budget: float = IPM_MEMORY_BUDGET) -> bool:
     """Whether the interior-point iteration of ``problem`` fits ``memory_budget``
-    bytes (:func:`harness.solvers.mvu_ipm.schur_bytes`, at the Schur precision the
+    bytes (:func:`harness.solvers.mvu.ipm.schur_bytes`, at the Schur precision the
     method would use)."""
     precision = "mixed" if problem.m >= MIXED_FROM_M else "double"
     return schur_bytes(problem.n, problem.m, precision) <= memory_budget
@@ -702,7 +702,7 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
     method : {"auto", "lowrank", "ipm"}
         ``"lowrank"``: the factorised augmented Lagrangian of this module (no n x n
         matrix; for large n). ``"ipm"``: the dense primal-dual interior-point method
-        of :mod:`harness.solvers.mvu_ipm` (O(n^2 + m^2) memory; it stops as soon as
+        of :mod:`harness.solvers.mvu.ipm` (O(n^2 + m^2) memory; it stops as soon as
         the recomputed certificate meets the tolerances; measured, Swiss roll + 5 noise
         dimensions, k = 5, 2 BLAS threads: n = 1000 (m = 5733) in 36 s, where the
         low-rank method does not reach 1e-3 within 10 minutes). ``"auto"``: ``"ipm"``

@@ -1,12 +1,12 @@
 """One entry point for every MVU solver backend: ``solve_mvu(problem, solver)``.
 
-``native`` is :func:`harness.solvers.native_mvu.solve_native` with
+``native`` is :func:`harness.solvers.mvu.lowrank.solve_native` with
 ``method="auto"`` (the dense interior-point method of
-:mod:`harness.solvers.mvu_ipm` for small problems, the low-rank augmented
+:mod:`harness.solvers.mvu.ipm` for small problems, the low-rank augmented
 Lagrangian for large ones); ``native_lowrank`` forces the low-rank method at every
 size (to compare the two). The others go through cvxpy
-(:func:`harness.solvers.cvxpy_backend.solve_cvxpy`). Either way the result is a
-:class:`~harness.solvers.result.SolveResult` whose status comes from the
+(:func:`harness.solvers.mvu.cvxpy.solve_cvxpy`). Either way the result is a
+:class:`~harness.solvers.mvu.result.SolveResult` whose status comes from the
 certificate recomputed from the problem data.
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import time
 
 from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
-from harness.solvers.cvxpy_backend import CVXPY_NAMES, solve_cvxpy
-from harness.solvers.result import SolveResult, judge
+from harness.solvers.mvu.cvxpy import CVXPY_NAMES, solve_cvxpy
+from harness.solvers.mvu.result import SolveResult, judge
 
 __all__ = ["MVU_SOLVERS", "solve_mvu"]
 
@@ -26,7 +26,7 @@ MVU_SOLVERS = (*NATIVE_METHODS, *CVXPY_NAMES)
 
 def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_gap: float,
                   tol_violation: float, seed: int, init) -> SolveResult:
-    from harness.solvers.native_mvu import solve_native, starts_lowrank
+    from harness.solvers.mvu.lowrank import solve_native, starts_lowrank
 
     if problem.variant not in NATIVE_VARIANTS:
         return SolveResult("skipped", f"the native solver handles {', '.join(NATIVE_VARIANTS)}, "

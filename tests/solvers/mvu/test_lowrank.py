@@ -7,7 +7,7 @@ import pytest
 from datasets.swiss_roll import SwissRoll
 from harness.problems import mvu_certificate as mc
 from harness.problems.mvu import MVUProblem
-from harness.solvers.native_mvu import NativeResult, solve_native
+from harness.solvers.mvu.lowrank import NativeResult, solve_native
 
 from tests.problems.mvu_data import clarabel_value, noisy_roll
 
@@ -81,7 +81,7 @@ def test_unsupported_variant_is_rejected():
 
 
 # ---- the hand-written derivatives of the subproblem ------------------------------
-from harness.solvers import native_mvu as nm  # noqa: E402
+from harness.solvers.mvu import lowrank as lr  # noqa: E402
 
 
 @pytest.fixture(params=[("equality", -1.0), ("inequality", -1.0), ("min_trace", 1.0)],
@@ -89,12 +89,12 @@ from harness.solvers import native_mvu as nm  # noqa: E402
 def subproblem(request):
     variant, c = request.param
     P = MVUProblem.from_points(noisy_roll(30), 4)
-    ops = nm._Edges(P.n, P.edges)
+    ops = lr._Edges(P.n, P.edges)
     rng = np.random.default_rng(0)
     b = P.sq_lengths / P.sq_lengths.mean()
     w = rng.standard_normal(P.m)
-    sub = nm._Subproblem(ops, b, w, 7.0, variant == "inequality", 3, c)
-    Y = nm._centre(rng.standard_normal((P.n, 3)))
+    sub = lr._Subproblem(ops, b, w, 7.0, variant == "inequality", 3, c)
+    Y = lr._centre(rng.standard_normal((P.n, 3)))
     return sub, Y.ravel(), rng
 
 
@@ -119,7 +119,7 @@ def test_value_matches_a_naive_edge_loop(subproblem):
 def _central_differences(fun, sub, x, rng, count=5, h=1e-6):
     """``(v, (fun(x + h v) - fun(x - h v)) / 2h)`` along random centred directions."""
     for _ in range(count):
-        v = nm._centre(rng.standard_normal((len(x) // sub.p, sub.p))).ravel()
+        v = lr._centre(rng.standard_normal((len(x) // sub.p, sub.p))).ravel()
         yield v, (fun(x + h * v) - fun(x - h * v)) / (2 * h)
 
 
