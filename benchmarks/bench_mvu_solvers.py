@@ -49,7 +49,7 @@ from threadpoolctl import threadpool_limits
 from benchmarks.common import BLAS_THREADS, MVU_BACKENDS, MVU_SIZES, OneSample
 from harness.solver_points import SolverPoint, build_problem, point_params, solve_point
 from harness.solvers import backend_status
-from harness.solvers.mvu.dispatch import MVU_SOLVERS, NATIVE_METHODS, solve_mvu
+from harness.solvers.mvu import MVU_SOLVERS, NATIVE_METHODS, solve_mvu
 from harness.timelimit import in_this_process
 
 BACKENDS = list(MVU_BACKENDS or MVU_SOLVERS)

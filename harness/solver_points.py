@@ -52,8 +52,7 @@ from harness.problems.mvu_certificate import certify
 from harness.provenance import blas_info, provenance
 from harness.records import write_json_atomic
 from harness.runner import usage_since
-from harness.solvers.mvu.dispatch import MVU_SOLVERS, solve_mvu
-from harness.solvers.mvu.result import judge
+from harness.solvers.mvu import MVU_SOLVERS, judge, solve_mvu
 from harness.sources import source_closure
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
@@ -68,8 +67,8 @@ DATASET = "swiss_roll"
 RECORD_STATUS = {"optimal": "ok", "inaccurate": "ok", "timeout": "timeout",
                  "skipped": "skipped", "failed": "failed", "infeasible": "failed"}
 # the module holding each backend's solver; cvxpy backends share one
-BACKEND_MODULES = {"native": "harness.solvers.mvu.lowrank",
-                   "native_lowrank": "harness.solvers.mvu.lowrank"}
+BACKEND_MODULES = {"native": "harness.solvers.mvu.native",
+                   "native_lowrank": "harness.solvers.mvu.native"}
 CVXPY_MODULE = "harness.solvers.mvu.cvxpy"
 
 

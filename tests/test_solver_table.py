@@ -165,6 +165,7 @@ def test_workflow_outputs_include_the_table_only_with_the_section(tmp_path):
     assert without.result_outputs() == [] and without.solver_point_records() == []
     assert without.all_outputs() == without.report_outputs()  # the report, saying so
     sources = with_section.solver_point_sources(type("W", (), {"backend": "native"}))
+    assert any(s.endswith("harness/solvers/mvu/native.py") for s in sources)
     assert any(s.endswith("harness/solvers/mvu/lowrank.py") for s in sources)
     assert any(s.endswith("datasets/swiss_roll.py") for s in sources)
 

@@ -39,7 +39,7 @@ from harness.experiments.common import (
 )
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.solvers.mvu.dispatch import MVU_SOLVERS
+from harness.solvers.mvu import MVU_SOLVERS
 from harness.tables import Footnotes
 
 __all__ = ["NAME", "THESIS_DATASETS", "alignment_error", "check", "point_keys",

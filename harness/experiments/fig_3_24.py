@@ -33,7 +33,7 @@ from harness.experiments.common import (
     gap_mark, missing_column_reason, mvu_point_params, read_point, save_png,
     thesis_column, write_figure_files,
 )
-from harness.solvers.mvu.dispatch import MVU_SOLVERS
+from harness.solvers.mvu import MVU_SOLVERS
 from harness.tables import Footnotes
 
 __all__ = ["NAME", "VARIANTS", "THESIS_DATASETS", "check", "point_keys", "point_params",

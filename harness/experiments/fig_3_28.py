@@ -30,7 +30,7 @@ from harness.experiments.common import (
     MEASURES, FigurePoint, check_registered_dataset, dataset_choice,
     gap_mark, harmonic_mean, mvu_point_params, read_point, save_png, write_figure_files,
 )
-from harness.solvers.mvu.dispatch import MVU_SOLVERS
+from harness.solvers.mvu import MVU_SOLVERS
 from harness.tables import Footnotes
 
 __all__ = ["NAME", "THESIS_LOCK_K", "check", "point_keys", "point_params", "build",

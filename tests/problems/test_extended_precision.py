@@ -140,8 +140,8 @@ def test_the_locked_roll_of_the_k_sweep_is_certified_in_extended_precision():
 def test_solve_mvu_hands_the_exact_sum_on(monkeypatch):
     # a native result whose multipliers are an exact sum reaches SolveResult.w_low,
     # which harness.solver_points passes to its own certify
-    import harness.solvers.mvu.lowrank as native
-    from harness.solvers.mvu.dispatch import solve_mvu
+    import harness.solvers.mvu.native as native
+    from harness.solvers.mvu import solve_mvu
     from harness.solvers.mvu.result import NativeResult
 
     n, edges, w, w_Y = _two_clusters()
