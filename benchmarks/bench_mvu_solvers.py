@@ -52,7 +52,7 @@ from harness.jobs import Job, job_params
 from harness.results._mvu_solve_point import SolverPoint, build_problem
 from harness.runner import job_record
 from harness.solvers import backend_status
-from harness.solvers.mvu_solve import MVU_SOLVERS, NATIVE_METHODS, solve_mvu
+from harness.solvers.mvu import MVU_SOLVERS, NATIVE_METHODS, solve_mvu
 from harness.timelimit import in_this_process
 
 BACKENDS = list(MVU_BACKENDS or MVU_SOLVERS)

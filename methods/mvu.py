@@ -6,7 +6,7 @@ import numpy as np
 
 from harness.plugin import ExpectedFailure
 from harness.problems.mvu import MVUProblem
-from harness.solvers.mvu_solve import MVU_SOLVERS, solve_mvu
+from harness.solvers.mvu import MVU_SOLVERS, solve_mvu
 from methods._manifold import ManifoldEmbedding
 
 # General-purpose SDP solvers work on a dense n x n matrix: measured here, Clarabel
@@ -52,7 +52,7 @@ class MVU(ManifoldEmbedding):
         Output dimension r.
     solver : str, default="native"
         ``native`` (a dense interior-point method for small problems, the low-rank
-        solver for large ones, see :func:`harness.solvers.native_mvu.solve_native`),
+        solver for large ones, see :func:`harness.solvers.mvu.native.solve_native`),
         ``native_lowrank`` (the low-rank solver at every size) or a cvxpy backend
         (``clarabel``, ``scs``, ``cvxopt``, ``sdpa``, ``mosek``; dense, so limited to
         ``DENSE_SOLVER_MAX_N`` points).

@@ -2,7 +2,7 @@
 setup_cache, so a bug there shows only in a recorded run)."""
 
 from benchmarks.bench_mvu_solvers import DENSE_MAX_N, skip_reason
-from harness.solvers.mvu_solve import MVU_SOLVERS, NATIVE_METHODS
+from harness.solvers.mvu import MVU_SOLVERS, NATIVE_METHODS
 
 
 def test_every_mvu_backend_gets_a_skip_decision():

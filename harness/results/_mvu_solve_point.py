@@ -11,7 +11,7 @@ One job runs as follows (:func:`harness.runner.run_job`):
 
 1. The child process (:func:`work`) builds the problem; a dense cvxpy backend beyond
    its size cap (``MVU.skip``: ``methods.mvu.DENSE_SOLVER_MAX_N``) is ``skipped`` at
-   once. Otherwise it solves it with :func:`harness.solvers.mvu_solve.solve_mvu`, with
+   once. Otherwise it solves it with :func:`harness.solvers.mvu.dispatch.solve_mvu`, with
    ``blas_threads`` BLAS threads and the budget ``time_limit_seconds``; the engine
    kills it at ``time_limit_seconds + grace_seconds``, so a solver that stops at its
    own limit can still hand back its best iterate. The engine measures the child's
@@ -20,14 +20,14 @@ One job runs as follows (:func:`harness.runner.run_job`):
 2. The parent (:func:`finish`) rebuilds the problem and *recomputes* the certificate
    from the returned factor F and edge multipliers w
    (:func:`harness.problems.mvu_certificate.certify`), and judges the solve from it
-   alone (:func:`harness.solvers.result.judge`): ``optimal`` when the certified
+   alone (:func:`harness.solvers.mvu.result.judge`): ``optimal`` when the certified
    relative gap is at most ``tol_gap`` and the relative violation at most
    ``tol_violation``, else ``inaccurate``; a solver that stopped at its time limit
    short of that is a ``timeout`` with its best certified numbers. What the solver
    said about itself is kept under ``solver_reported``, never used.
 
 Expected failures become records (``status`` of :data:`harness.records.STATUSES`,
-``verdict`` of :data:`harness.solvers.result.STATUSES`, and a ``reason``): solver
+``verdict`` of :data:`harness.solvers.mvu.result.STATUSES`, and a ``reason``): solver
 errors and infeasibility reports (``failed``), unusable backends such as MOSEK
 without a licence and the dense size cap (``skipped``), the hard kill (``timeout``)
 and a solver process that died, e.g. killed for memory (``failed``). Any other
@@ -49,8 +49,8 @@ from harness.problems.mvu import VARIANTS, MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.provenance import blas_info
 from harness.results._solver_code import solver_module
-from harness.solvers.mvu_solve import MVU_SOLVERS, solve_mvu
-from harness.solvers.result import judge
+from harness.solvers.mvu import MVU_SOLVERS, solve_mvu
+from harness.solvers.mvu import judge
 
 __all__ = [
     "SolverPoint", "check_solver_table", "solver_points", "parse_key", "point_params",

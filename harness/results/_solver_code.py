@@ -5,9 +5,9 @@ from __future__ import annotations
 __all__ = ["BACKEND_MODULES", "CVXPY_MODULE", "solver_module"]
 
 # the module holding each backend's solver; the cvxpy backends share one
-BACKEND_MODULES = {"native": "harness.solvers.native_mvu",
-                   "native_lowrank": "harness.solvers.native_mvu"}
-CVXPY_MODULE = "harness.solvers.cvxpy_backend"
+BACKEND_MODULES = {"native": "harness.solvers.mvu.native",
+                   "native_lowrank": "harness.solvers.mvu.native"}
+CVXPY_MODULE = "harness.solvers.mvu.cvxpy"
 
 
 def solver_module(backend: str) -> str:

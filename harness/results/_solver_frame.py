@@ -25,7 +25,7 @@ from harness.outputs import output_paths
 from harness.records import write_text_atomic
 from harness.results._mvu_solve_point import solver_points
 from harness.results._tables import GAP_MARKS, Footnotes
-from harness.solvers.mvu_ipm import IPM_MEMORY_BUDGET
+from harness.solvers.mvu.ipm import IPM_MEMORY_BUDGET
 
 __all__ = ["TABLE", "TITLE", "COLUMNS", "build_solver_table", "blocks", "write_solver_table"]
 

@@ -41,7 +41,7 @@ from harness.results._figure import (
 )
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.solvers.mvu_solve import MVU_SOLVERS
+from harness.solvers.mvu import MVU_SOLVERS
 from harness.results._tables import Footnotes
 
 __all__ = [

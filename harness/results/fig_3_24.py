@@ -35,7 +35,7 @@ from harness.results._figure import (
     gap_mark, missing_column_reason, mvu_point_params, read_point, save_png,
     thesis_column, write_figure_files,
 )
-from harness.solvers.mvu_solve import MVU_SOLVERS
+from harness.solvers.mvu import MVU_SOLVERS
 from harness.results._tables import Footnotes
 
 __all__ = [

@@ -32,7 +32,7 @@ from harness.results._figure import (
     MEASURES, check_registered_dataset, dataset_choice,
     gap_mark, harmonic_mean, mvu_point_params, read_point, save_png, write_figure_files,
 )
-from harness.solvers.mvu_solve import MVU_SOLVERS
+from harness.solvers.mvu import MVU_SOLVERS
 from harness.results._tables import Footnotes
 
 __all__ = [

@@ -32,7 +32,7 @@ SCHEMA = yaml.safe_load("""
       The MVU solver comparison (thesis 3.1.4-3.1.6): one certified solve per
       (backend, n, variant) on a Swiss roll with extra noise dimensions (Fig. 3.5),
       aggregated into results/<profile>/tables/solver_table.{csv,md,tex}. Backend
-      and variant names are checked against harness.solvers.mvu_solve.MVU_SOLVERS and
+      and variant names are checked against harness.solvers.mvu.MVU_SOLVERS and
       harness.problems.mvu.VARIANTS; every n must exceed k.
     properties:
       backends:

@@ -3,8 +3,10 @@
 Installation is checked with :func:`importlib.util.find_spec` (no import). Usability
 goes one step further: MOSEK is listed by cvxpy's ``installed_solvers()`` even
 without a licence, and the failure then is a ``mosek.Error``, so its check tries a
-licence checkout inside ``try``. The solve paths (problem objects, cvxpy and native
-backends, certificates) are built on these declarations by the MVU work.
+licence checkout inside ``try``. The MVU SDP solvers (one entry point,
+``solve_mvu``, over the cvxpy and native backends) are the package
+:mod:`harness.solvers.mvu`; the out-of-sample SDP's native solver is
+:mod:`harness.solvers.out_of_sample_native`.
 """
 
 from harness.solvers.backends import BACKENDS, Backend, backend_status

@@ -120,7 +120,7 @@ def test_the_locked_roll_of_the_k_sweep_is_certified_in_extended_precision():
     # largest): the lift needs t = 2^40 (1.1e12), where float64 resolves mu only to
     # ~4e-3 (measured before: marked, gap 4.8e-3); in extended precision: ~1e-6
     from datasets.swiss_roll import SwissRoll
-    from harness.solvers.mvu_facial import solve_facial
+    from harness.solvers.mvu.facial import solve_facial
 
     X = SwissRoll().load(n_samples=1000, noise=0.0).X
     P = MVUProblem.from_points(X, 5)
@@ -141,9 +141,9 @@ def test_solve_mvu_hands_the_exact_sum_on(monkeypatch):
     # a native result whose multipliers are an exact sum reaches SolveResult.w_low,
     # which the solver table's job (harness.results._mvu_solve_point.finish) passes
     # to its own certify
-    import harness.solvers.native_mvu as native_mvu
-    from harness.solvers.mvu_solve import solve_mvu
-    from harness.solvers.result import NativeResult
+    import harness.solvers.mvu.native as native
+    from harness.solvers.mvu import solve_mvu
+    from harness.solvers.mvu.result import NativeResult
 
     n, edges, w, w_Y = _two_clusters()
     P = MVUProblem(n=n, edges=edges, sq_lengths=np.ones(len(edges)))
@@ -152,6 +152,6 @@ def test_solve_mvu_hands_the_exact_sum_on(monkeypatch):
     cert = mc.certify(P, F, high, w_low=low)
     fake = NativeResult(F=F, w=high, status="inaccurate", certificate=cert, iterations=1,
                         seconds=0.0, history=[], w_low=low)
-    monkeypatch.setattr(native_mvu, "solve_native", lambda *a, **k: fake)
+    monkeypatch.setattr(native, "solve_native", lambda *a, **k: fake)
     result = solve_mvu(P, "native")
     assert result.w_low is low and result.w is high

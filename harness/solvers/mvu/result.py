@@ -1,4 +1,18 @@
-"""The outcome of one SDP solve, as the harness judges it, for every backend."""
+"""What an MVU solve returns: the harness' verdict for every backend
+(:class:`SolveResult`, :func:`judge`, :data:`STATUSES`) and a native solver's own
+outcome (:class:`NativeResult`).
+
+Two types for two layers. :class:`NativeResult` is what the native methods
+(interior point, low rank, facial) hand to their dispatcher: the solver's own last
+word (``status`` of ``optimal, inaccurate, timeout``, :func:`final_status`), its
+iterations and per-iteration history, which the dispatcher compares
+(``_better_result``) and the tests read. :class:`SolveResult` is the verdict
+:func:`harness.solvers.mvu.dispatch.solve_mvu` returns for any backend: the backend's
+name, a status of :data:`STATUSES` set by :func:`judge` from the recomputed
+certificate (plus ``skipped``/``failed``/``infeasible`` that a native solver never
+returns), the reason, and the timings a record keeps; the native status is kept
+there as ``solver_status``, never trusted.
+"""
 
 from __future__ import annotations
 
@@ -67,7 +81,22 @@ class SolveResult:
 
 
 def judge(certificate: Certificate, tol_gap: float, tol_violation: float) -> tuple[str, str]:
-    """Status from the recomputed certificate alone."""
+    """Status from the recomputed certificate alone.
+
+    Parameters
+    ----------
+    certificate : Certificate
+        :func:`harness.problems.mvu_certificate.certify` of the candidate.
+    tol_gap, tol_violation : float
+        Largest certified relative gap and relative violation of an ``optimal`` solve.
+
+    Returns
+    -------
+    status : {"optimal", "inaccurate"}
+    reason : str
+        Empty for ``optimal``; else the gap and violation against their tolerances,
+        or why the certificate is inconsistent (a value beyond its dual bound).
+    """
     if certificate.gap <= tol_gap and certificate.violation <= tol_violation:
         return "optimal", ""
     if not certificate.consistent:
@@ -84,7 +113,22 @@ def judge(certificate: Certificate, tol_gap: float, tol_violation: float) -> tup
 def final_status(certificate: Certificate, status: str, tol_gap: float,
                  tol_violation: float) -> str:
     """A native solver's last word: "optimal" when the recomputed certificate meets
-    both tolerances, else its own status ("timeout", "inaccurate"), never "optimal"."""
+    both tolerances, else its own status ("timeout", "inaccurate"), never "optimal".
+
+    Parameters
+    ----------
+    certificate : Certificate
+        The final certificate, recomputed from the problem data.
+    status : str
+        What the solver's iteration concluded.
+    tol_gap, tol_violation : float
+        As for :func:`judge`.
+
+    Returns
+    -------
+    str
+        The :attr:`NativeResult.status`.
+    """
     if judge(certificate, tol_gap, tol_violation)[0] == "optimal":
         return "optimal"
     return "inaccurate" if status == "optimal" else status
@@ -92,7 +136,10 @@ def final_status(certificate: Certificate, status: str, tol_gap: float,
 
 @dataclasses.dataclass
 class NativeResult:
-    """Outcome of :func:`solve_native`.
+    """Outcome of a native solve: :func:`harness.solvers.mvu.native.solve_native` and
+    the methods it runs (:func:`harness.solvers.mvu.ipm.solve_ipm`,
+    :func:`harness.solvers.mvu.lowrank.solve_lowrank`,
+    :func:`harness.solvers.mvu.facial.solve_facial`).
 
     Attributes
     ----------

@@ -21,7 +21,7 @@ import numpy as np
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.solvers.backends import backend_status
-from harness.solvers.result import SolveResult, judge
+from harness.solvers.mvu.result import SolveResult, judge
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
 __all__ = ["solve_cvxpy", "CVXPY_NAMES"]

@@ -12,8 +12,8 @@ from datasets.swiss_roll import SwissRoll
 from harness.problems import facial_reduction as fr
 from harness.problems import mvu_certificate as mc
 from harness.problems.mvu import MVUProblem
-from harness.solvers import native_mvu
-from harness.solvers.native_mvu import solve_native
+from harness.solvers.mvu import native
+from harness.solvers.mvu.native import solve_native
 
 
 def _roll_problem(n, k, variant="equality"):
@@ -35,14 +35,14 @@ def test_a_small_face_is_solved_on_the_face_and_certified_on_the_full_problem():
 def test_a_face_keeping_most_edges_goes_to_the_full_problem(monkeypatch):
     P = _roll_problem(300, 4)
     red = fr.reduce(P)
-    assert red.face_dim < P.n - 1 and len(red.kept) > native_mvu.FACIAL_MAX_KEPT * P.m
+    assert red.face_dim < P.n - 1 and len(red.kept) > native.FACIAL_MAX_KEPT * P.m
 
     def facial(*args, **kwargs):
         raise AssertionError("the face keeps most edges: no facial solve")
 
     calls = []
-    monkeypatch.setattr(native_mvu, "solve_facial", facial)
-    monkeypatch.setattr(native_mvu, "solve_ipm", lambda problem, **kw: calls.append(kw)
+    monkeypatch.setattr(native, "solve_facial", facial)
+    monkeypatch.setattr(native, "solve_ipm", lambda problem, **kw: calls.append(kw)
                         or dataclasses.replace(_marked(problem), status="optimal"))
     res = solve_native(P, time_limit=120)
     assert len(calls) == 1 and calls[0]["time_limit"] <= 120
@@ -55,7 +55,7 @@ def _marked(problem, **_):
     X = SwissRoll().load(n_samples=problem.n, noise=0.0, seed=0).X
     F = X - X.mean(axis=0)
     cert = mc.Certificate(value=1.0, violation=1e-7, bound=1.005, gap=5e-3, eigenvalue=0.995)
-    return native_mvu.NativeResult(F=F, w=np.zeros(problem.m), status="inaccurate",
+    return native.NativeResult(F=F, w=np.zeros(problem.m), status="inaccurate",
                                    certificate=cert, iterations=3, seconds=0.1, history=[])
 
 
@@ -64,15 +64,15 @@ def test_a_marked_face_goes_to_the_full_problem_only_if_the_face_is_inexact(monk
     P = _roll_problem(120, 5)
     red = fr.reduce(P)
     red = dataclasses.replace(red, exposure_residual=0.0 if exact else 1e-9)
-    monkeypatch.setattr(native_mvu, "reduce_to_face", lambda problem: red)
-    monkeypatch.setattr(native_mvu, "solve_facial", _marked)
+    monkeypatch.setattr(native, "reduce_to_face", lambda problem: red)
+    monkeypatch.setattr(native, "solve_facial", _marked)
     calls = []
 
     def full(problem, **kwargs):
         calls.append(kwargs)
         return dataclasses.replace(_marked(problem), status="optimal")
 
-    monkeypatch.setattr(native_mvu, "solve_ipm", full)
+    monkeypatch.setattr(native, "solve_ipm", full)
     res = solve_native(P, time_limit=60)
     if exact:  # no interior: the face's certified gap is the answer
         assert not calls and res.status == "inaccurate" and res.details["method"] == "facial"

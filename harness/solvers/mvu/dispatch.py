@@ -1,32 +1,39 @@
-"""One entry point for every MVU solver backend: ``solve_mvu(problem, solver)``.
+"""One entry point for every MVU solver backend: ``solve_mvu(problem, solver)``, and
+the backends' names (:data:`MVU_SOLVERS`).
 
-``native`` is :func:`harness.solvers.native_mvu.solve_native` with
+``native`` is :func:`harness.solvers.mvu.native.solve_native` with
 ``method="auto"`` (the dense interior-point method of
-:mod:`harness.solvers.mvu_ipm` for small problems, the low-rank augmented
-Lagrangian for large ones); ``native_lowrank`` forces the low-rank method at every
-size (to compare the two). The others go through cvxpy
-(:func:`harness.solvers.cvxpy_backend.solve_cvxpy`). Either way the result is a
-:class:`~harness.solvers.result.SolveResult` whose status comes from the
+:mod:`harness.solvers.mvu.ipm` for small problems, the low-rank augmented
+Lagrangian of :mod:`harness.solvers.mvu.lowrank` for large ones); ``native_lowrank``
+forces the low-rank method at every size (to compare the two). The others go through
+cvxpy (:func:`harness.solvers.mvu.cvxpy.solve_cvxpy`). Either way the result is a
+:class:`~harness.solvers.mvu.result.SolveResult` whose status comes from the
 certificate recomputed from the problem data.
-"""
 
+The native solver's modules (numba and its kernels) are imported only when a native
+solve runs, so that importing this module (and a cvxpy solve's child process) does
+without them.
+"""
 from __future__ import annotations
 
 import time
 
 from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
-from harness.solvers.cvxpy_backend import CVXPY_NAMES, solve_cvxpy
-from harness.solvers.result import SolveResult, judge
+from harness.solvers.mvu.cvxpy import CVXPY_NAMES, solve_cvxpy
+from harness.solvers.mvu.result import SolveResult, judge
 
-__all__ = ["MVU_SOLVERS", "solve_mvu"]
+__all__ = ["MVU_SOLVERS", "NATIVE_METHODS", "solve_mvu"]
 
+#: The native backends and the ``method`` of
+#: :func:`~harness.solvers.mvu.native.solve_native` each one runs.
 NATIVE_METHODS = {"native": "auto", "native_lowrank": "lowrank"}
+#: Every backend :func:`solve_mvu` accepts: the native ones, then the cvxpy ones.
 MVU_SOLVERS = (*NATIVE_METHODS, *CVXPY_NAMES)
 
 
 def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_gap: float,
                   tol_violation: float, seed: int, init) -> SolveResult:
-    from harness.solvers.native_mvu import solve_native, starts_lowrank
+    from harness.solvers.mvu.native import solve_native, starts_lowrank
 
     if problem.variant not in NATIVE_VARIANTS:
         return SolveResult("skipped", f"the native solver handles {', '.join(NATIVE_VARIANTS)}, "
@@ -57,9 +64,33 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
               init=None) -> SolveResult:
     """Solve an MVU problem with one backend; the status is the harness' verdict.
 
-    ``init`` (n x q, e.g. the inputs' principal coordinates) is the native low-rank
-    solver's starting factor; it is required there for ``min_trace`` and ignored by
-    the interior-point method and by cvxpy.
+    Parameters
+    ----------
+    problem : MVUProblem
+    solver : str
+        One of :data:`MVU_SOLVERS`.
+    time_limit : float
+        Wall-clock seconds (a cvxpy solve runs in a child process killed at the limit).
+    tol_gap, tol_violation : float
+        The certified relative gap and relative violation at which a solve is
+        ``optimal`` (:func:`harness.solvers.mvu.result.judge`).
+    seed : int
+        Seed of the native solver's random vectors.
+    init : ndarray of shape (n, q), optional
+        The native low-rank solver's starting factor (e.g. the inputs' principal
+        coordinates); it is required there for ``min_trace`` and ignored by the
+        interior-point method and by cvxpy.
+
+    Returns
+    -------
+    SolveResult
+        ``skipped`` for a variant the native solver does not handle, a native
+        low-rank ``min_trace`` solve without ``init`` and an unusable cvxpy backend.
+
+    Raises
+    ------
+    ValueError
+        For a solver name not in :data:`MVU_SOLVERS`.
     """
     if solver in NATIVE_METHODS:
         return _solve_native(problem, solver, time_limit=time_limit, tol_gap=tol_gap,

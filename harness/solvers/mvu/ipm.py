@@ -28,7 +28,7 @@ Shindoh, Hara 1997; Monteiro 1997; as in SDPT3, Toh, Todd, Tütüncü 1999). The
 complement of the HKM direction is ``M_ef = (u_e^T X u_f)(u_f^T Z^{-1} u_e)``, the
 elementwise product of ``B K B^T`` and ``B (V Z^{-1} V^T) B^T`` (``B`` the m x n
 incidence matrix), formed by a numba kernel over its lower triangle
-(:mod:`harness.solvers._mvu_schur_kernel`) and factorised in place by Cholesky.
+(:mod:`harness.solvers.mvu._schur_kernel`) and factorised in place by Cholesky.
 ``schur_precision="mixed"`` factorises a float32 copy (half the time and memory
 traffic) and solves each Newton system to float64 accuracy by conjugate gradients
 preconditioned with that factor (iterative refinement, as mixed-precision conic
@@ -61,8 +61,8 @@ from scipy.linalg import lapack
 
 from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
 from harness.problems.mvu_certificate import certify, trace_bound, weighted_laplacian
-from harness.solvers._mvu_schur_kernel import numba_threads_like_blas, schur_matrix
-from harness.solvers.result import NativeResult, final_status, judge
+from harness.solvers.mvu._schur_kernel import numba_threads_like_blas, schur_matrix
+from harness.solvers.mvu.result import NativeResult, final_status, judge
 
 __all__ = ["solve_ipm", "run_ipm", "IPMRun", "IPM_VARIANTS", "IPM_MEMORY_BUDGET",
            "schur_bytes", "SCHUR_PRECISIONS"]
@@ -548,7 +548,7 @@ def solve_ipm(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: floa
 
     Returns
     -------
-    harness.solvers.result.NativeResult
+    harness.solvers.mvu.result.NativeResult
         ``F`` (n x p, ``K = F F^T``), ``w`` (the certificate multipliers), status
         "optimal" / "inaccurate" / "timeout" from the recomputed certificate.
     """

@@ -1,4 +1,4 @@
-"""The dense interior-point MVU solver (harness.solvers.mvu_ipm): Clarabel's optimum
+"""The dense interior-point MVU solver (harness.solvers.mvu.ipm): Clarabel's optimum
 to ~1e-6 on every variant, a certificate recomputed here, and its dispatch."""
 
 import numpy as np
@@ -6,10 +6,10 @@ import pytest
 
 from harness.problems import mvu_certificate as mc
 from harness.problems.mvu import MVUProblem
-from harness.solvers import mvu_ipm
-from harness.solvers.mvu_ipm import solve_ipm
-from harness.solvers.mvu_solve import solve_mvu
-from harness.solvers.native_mvu import solve_native
+from harness.solvers.mvu import ipm as ipm_module
+from harness.solvers.mvu import solve_mvu
+from harness.solvers.mvu.ipm import solve_ipm
+from harness.solvers.mvu.native import solve_native
 
 from tests.problems.mvu_data import clarabel_value, noisy_roll
 
@@ -68,9 +68,9 @@ def test_bad_input_is_refused():
         solve_ipm(P)
     P = MVUProblem.from_points(noisy_roll(30), 4)
     with pytest.raises(ValueError, match="memory_budget"):
-        solve_ipm(P, memory_budget=mvu_ipm.schur_bytes(P.n, P.m) - 1)
+        solve_ipm(P, memory_budget=ipm_module.schur_bytes(P.n, P.m) - 1)
     with pytest.raises(ValueError, match="schur_precision"):
-        mvu_ipm.run_ipm(P, schur_precision="half")
+        ipm_module.run_ipm(P, schur_precision="half")
     with pytest.raises(ValueError, match="method"):
         solve_native(P, method="dense")
 
@@ -84,7 +84,7 @@ def test_time_limit_returns_a_certified_iterate():
 
 
 def test_complement_basis_is_orthonormal_and_centred():
-    V = mvu_ipm._complement_basis(7)
+    V = ipm_module._complement_basis(7)
     np.testing.assert_allclose(V.T @ V, np.eye(6), atol=1e-12)
     np.testing.assert_allclose(V.sum(axis=0), 0.0, atol=1e-12)
 
@@ -93,10 +93,10 @@ def test_complement_basis_is_orthonormal_and_centred():
 def test_schur_matrix_matches_its_definition(explicit_basis):
     rng = np.random.default_rng(0)
     P = MVUProblem.from_points(noisy_roll(12, 6), 3)
-    V = mvu_ipm._complement_basis(P.n)
+    V = ipm_module._complement_basis(P.n)
     if explicit_basis:  # a face basis: 7 orthonormal columns orthogonal to 1
         V = np.linalg.qr(V @ rng.standard_normal((11, 7)))[0]
-    ops = mvu_ipm._Operators(P.n, P.edges, V if explicit_basis else None)
+    ops = ipm_module._Operators(P.n, P.edges, V if explicit_basis else None)
     N = V.shape[1]
     A = rng.standard_normal((N, N))
     X, Zi = A @ A.T, np.linalg.inv(A.T @ A + np.eye(N))
@@ -121,15 +121,15 @@ def test_mixed_precision_schur_solve_is_exact_to_double_precision():
     M = (Q * np.logspace(0, 5, 300)) @ Q.T  # condition 1e5: float32 alone gives ~1e-3
     r = rng.standard_normal(300)
     exact = np.linalg.solve(M, r)
-    mixed = mvu_ipm._SchurSolver(lambda: M.copy(), mixed=True)
+    mixed = ipm_module._SchurSolver(lambda: M.copy(), mixed=True)
     x = mixed.solve(r)
     assert mixed.mixed and mixed.cg_iterations > 0  # refined, not a float64 fallback
     np.testing.assert_allclose(x, exact, rtol=1e-8)
-    double = mvu_ipm._SchurSolver(lambda: M.copy(), mixed=False)
+    double = ipm_module._SchurSolver(lambda: M.copy(), mixed=False)
     np.testing.assert_allclose(double.solve(r), exact, rtol=1e-9)
     # too ill-conditioned for float32: falls back to float64 and stays exact
     M_bad = (Q * np.logspace(0, 12, 300)) @ Q.T
-    bad = mvu_ipm._SchurSolver(lambda: M_bad.copy(), mixed=True)
+    bad = ipm_module._SchurSolver(lambda: M_bad.copy(), mixed=True)
     x_bad = bad.solve(r)
     assert bad.fallbacks == 1 and not bad.mixed
     reference = np.linalg.norm(M_bad @ np.linalg.solve(M_bad, r) - r)  # LAPACK's own
@@ -145,7 +145,7 @@ def test_mixed_and_double_precision_reach_the_same_certified_optimum():
 
 
 def test_auto_falls_back_to_the_low_rank_method_when_the_ipm_stalls(monkeypatch):
-    import harness.solvers.native_mvu as nm
+    import harness.solvers.mvu.native as nm
 
     P = MVUProblem.from_points(noisy_roll(40, 7), 5)
     stalled = solve_ipm(P, max_iter=3)  # a genuine early iterate: not optimal
@@ -158,7 +158,7 @@ def test_auto_falls_back_to_the_low_rank_method_when_the_ipm_stalls(monkeypatch)
 
 @pytest.mark.parametrize("variant, factor", [("equality", 1.05), ("min_trace", 0.95)])
 def test_a_value_beyond_the_bound_is_an_inconsistent_certificate(variant, factor):
-    from harness.solvers.result import judge
+    from harness.solvers.mvu.result import judge
 
     P = MVUProblem.from_points(noisy_roll(40, 3), 5, variant=variant)
     res = solve_ipm(P, tol_gap=1e-7, tol_violation=1e-7)
@@ -186,9 +186,9 @@ def test_the_predictors_estimated_step_is_close_and_never_shorter():
         P = A @ A.T / n + 0.05 * np.eye(n)
         B = rng.standard_normal((n, n))
         dP = (B + B.T) / 2 + shift * np.eye(n)
-        exact, estimate = mvu_ipm._max_step(P, dP), mvu_ipm._estimated_step(P, dP)
+        exact, estimate = ipm_module._max_step(P, dP), ipm_module._estimated_step(P, dP)
         assert np.isfinite(exact) and exact <= estimate <= exact * (1 + 1e-2)
-    assert np.isinf(mvu_ipm._estimated_step(P, np.eye(n)))  # PSD direction: no limit
+    assert np.isinf(ipm_module._estimated_step(P, np.eye(n)))  # PSD direction: no limit
     # P not positive definite: the exact routine decides (and raises as it does)
     with pytest.raises(np.linalg.LinAlgError):
-        mvu_ipm._estimated_step(-np.eye(4), np.eye(4))
+        ipm_module._estimated_step(-np.eye(4), np.eye(4))

@@ -5,7 +5,7 @@ variants) lose its interior: every feasible K lies in a face ``{U Q U^T}``
 (:mod:`harness.problems.facial_reduction`, thesis 3.1.4 and 3.1.12), and
 interior-point methods stall on the full problem. :func:`solve_facial` solves the
 reduced problem (the independent edges, basis ``c U``) with
-:func:`harness.solvers.mvu_ipm.run_ipm`, lifts its multipliers to the full problem
+:func:`harness.solvers.mvu.ipm.run_ipm`, lifts its multipliers to the full problem
 (cross term removed, ``+ t w_Y``: :func:`~harness.problems.facial_reduction.
 lift_multipliers`) and judges the result by the certificate of the *full* problem
 (:func:`harness.problems.mvu_certificate.certify`): a wrong face (a tolerance that
@@ -21,7 +21,7 @@ import numpy as np
 from harness.problems import facial_reduction as fr
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify, trace_bound
-from harness.solvers.result import NativeResult, final_status, judge
+from harness.solvers.mvu.result import NativeResult, final_status, judge
 
 __all__ = ["solve_facial", "FACIAL_VARIANTS"]
 
@@ -54,7 +54,7 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
 
     Returns
     -------
-    harness.solvers.result.NativeResult or None
+    harness.solvers.mvu.result.NativeResult or None
         ``None`` for the variants ``inequality`` and ``slack`` (strictly feasible:
         nothing to reduce) and when the face is the whole complement of 1
         (``d_f = n - 1``). Otherwise F (n x p), the lifted multipliers w (m; where
@@ -65,7 +65,7 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
         certificate was checked) ``t``; the last entry carries the reduction's
         summary.
     """
-    from harness.solvers.mvu_ipm import IPMRun, run_ipm
+    from harness.solvers.mvu.ipm import IPMRun, run_ipm
 
     if problem.variant not in FACIAL_VARIANTS:
         return None

@@ -11,8 +11,8 @@ from datasets.swiss_roll import SwissRoll
 from harness.problems.mvu import VARIANTS, MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.solvers import backend_status
-from harness.solvers.cvxpy_backend import CVXPY_NAMES, solve_cvxpy
-from harness.solvers.result import STATUSES
+from harness.solvers.mvu.cvxpy import CVXPY_NAMES, solve_cvxpy
+from harness.solvers.mvu.result import STATUSES
 
 pytest.importorskip("cvxpy")
 

@@ -1,5 +1,6 @@
-"""The native low-rank MVU solver (method="lowrank"): certified against Clarabel's optimum on small data,
-and never reporting "optimal" without a certificate that says so."""
+"""The low-rank MVU solver (harness.solvers.mvu.lowrank; solve_native's
+method="lowrank"): certified against Clarabel's optimum on small data, and never
+reporting "optimal" without a certificate that says so."""
 
 import numpy as np
 import pytest
@@ -7,7 +8,9 @@ import pytest
 from datasets.swiss_roll import SwissRoll
 from harness.problems import mvu_certificate as mc
 from harness.problems.mvu import MVUProblem
-from harness.solvers.native_mvu import NativeResult, solve_native
+from harness.solvers.mvu.lowrank import solve_lowrank
+from harness.solvers.mvu.native import solve_native
+from harness.solvers.mvu.result import NativeResult
 
 from tests.problems.mvu_data import clarabel_value, noisy_roll
 
@@ -17,7 +20,7 @@ cp = pytest.importorskip("cvxpy")
 @pytest.fixture(scope="module")
 def small_equality():
     P = MVUProblem.from_points(noisy_roll(40), 5)
-    return P, clarabel_value(P), solve_native(P, time_limit=60.0, method="lowrank")
+    return P, clarabel_value(P), solve_lowrank(P, time_limit=60.0)
 
 
 def test_native_matches_clarabel_within_the_certified_gap(small_equality):
@@ -48,7 +51,7 @@ def test_factor_is_centred_and_low_rank(small_equality):
 def test_inequality_variant_native_vs_clarabel():
     P = MVUProblem.from_points(noisy_roll(40, seed=1), 5, variant="inequality")
     clarabel = clarabel_value(P)
-    res = solve_native(P, time_limit=60.0, method="lowrank")
+    res = solve_lowrank(P, time_limit=60.0)
     cert = mc.certify(P, res.F, res.w)
     assert (res.w >= 0).all()
     assert cert.bound >= clarabel * (1 - 1e-6)
@@ -60,7 +63,7 @@ def test_inequality_variant_native_vs_clarabel():
 def test_locked_noise_free_instance_is_never_wrongly_optimal():
     X = SwissRoll().load(n_samples=60, seed=3).X
     P = MVUProblem.from_points(X, 7)
-    res = solve_native(P, time_limit=30.0, method="lowrank")
+    res = solve_lowrank(P, time_limit=30.0)
     cert = mc.certify(P, res.F, res.w)
     assert res.status in ("optimal", "inaccurate", "timeout")
     if res.status == "optimal":
@@ -76,12 +79,13 @@ def test_locked_noise_free_instance_is_never_wrongly_optimal():
 
 def test_unsupported_variant_is_rejected():
     P = MVUProblem.from_points(noisy_roll(20), 4, variant="slack")
-    with pytest.raises(ValueError, match="equality"):
-        solve_native(P)
+    for solve in (solve_native, solve_lowrank):
+        with pytest.raises(ValueError, match="equality"):
+            solve(P)
 
 
 # ---- the hand-written derivatives of the subproblem ------------------------------
-from harness.solvers import native_mvu as nm  # noqa: E402
+from harness.solvers.mvu import lowrank as lr  # noqa: E402
 
 
 @pytest.fixture(params=[("equality", -1.0), ("inequality", -1.0), ("min_trace", 1.0)],
@@ -89,12 +93,12 @@ from harness.solvers import native_mvu as nm  # noqa: E402
 def subproblem(request):
     variant, c = request.param
     P = MVUProblem.from_points(noisy_roll(30), 4)
-    ops = nm._Edges(P.n, P.edges)
+    ops = lr._Edges(P.n, P.edges)
     rng = np.random.default_rng(0)
     b = P.sq_lengths / P.sq_lengths.mean()
     w = rng.standard_normal(P.m)
-    sub = nm._Subproblem(ops, b, w, 7.0, variant == "inequality", 3, c)
-    Y = nm._centre(rng.standard_normal((P.n, 3)))
+    sub = lr._Subproblem(ops, b, w, 7.0, variant == "inequality", 3, c)
+    Y = lr._centre(rng.standard_normal((P.n, 3)))
     return sub, Y.ravel(), rng
 
 
@@ -119,7 +123,7 @@ def test_value_matches_a_naive_edge_loop(subproblem):
 def _central_differences(fun, sub, x, rng, count=5, h=1e-6):
     """``(v, (fun(x + h v) - fun(x - h v)) / 2h)`` along random centred directions."""
     for _ in range(count):
-        v = nm._centre(rng.standard_normal((len(x) // sub.p, sub.p))).ravel()
+        v = lr._centre(rng.standard_normal((len(x) // sub.p, sub.p))).ravel()
         yield v, (fun(x + h * v) - fun(x - h * v)) / (2 * h)
 
 
@@ -148,18 +152,18 @@ def test_min_trace_native_vs_clarabel():
     X = noisy_roll(40, seed=2)
     P = MVUProblem.from_points(X, 5, variant="min_trace")
     clarabel = clarabel_value(P)
-    res = solve_native(P, time_limit=60.0, init=_principal_coordinates(X), method="lowrank")
+    res = solve_lowrank(P, time_limit=60.0, init=_principal_coordinates(X))
     cert = mc.certify(P, res.F, res.w)  # recomputed: a lower bound for minimisation
     assert res.status == "optimal", cert
     assert cert.gap <= 1e-3 and cert.violation <= 1e-4
     assert cert.bound <= clarabel * (1 + 1e-6)
     assert cert.value <= clarabel * (1 + 1e-3)
     # the minimum-trace factor has smaller trace than the maximum-trace one
-    assert cert.value < solve_native(MVUProblem.from_points(X, 5), time_limit=60,
-                                     method="lowrank").certificate.value
+    assert cert.value < solve_lowrank(MVUProblem.from_points(X, 5),
+                                      time_limit=60).certificate.value
 
 
 def test_min_trace_needs_a_starting_factor():
     P = MVUProblem.from_points(noisy_roll(20), 4, variant="min_trace")
     with pytest.raises(ValueError, match="init"):
-        solve_native(P, method="lowrank")
+        solve_lowrank(P)

@@ -1,4 +1,4 @@
-"""The Schur matrix of the MVU interior-point method (:mod:`harness.solvers.mvu_ipm`),
+"""The Schur matrix of the MVU interior-point method (:mod:`harness.solvers.mvu.ipm`),
 formed in one pass in numba.
 
 With incidence vectors ``a_e = e_i - e_j`` the HKM Schur matrix is the elementwise
