@@ -20,7 +20,7 @@ from harness.jobs import (
     JOB_PATTERN, job_params, job_sources, parse_job, record_path, records_dir, result_jobs,
     runtime_minutes,
 )
-from harness.outputs import output_paths, outputs_dir
+from harness.outputs import outputs_dir, result_outputs
 from harness.results import get_result
 from harness.sources import source_closure
 
@@ -114,9 +114,8 @@ class WorkflowConfig:
         return list(self.config["results"])
 
     def result_outputs(self, result: str) -> list[str]:
-        """``results/<profile>/<tables|figures>/RESULT.*``."""
-        module = get_result(result)
-        return [str(p) for p in output_paths(self.config, result, module.KIND).values()]
+        """``results/<profile>/<tables|figures>/RESULT.*`` (and its sidecar)."""
+        return [str(p) for p in result_outputs(self.config, get_result(result)).values()]
 
     def result_records(self, result: str) -> list[str]:
         """The records of the result's jobs."""

@@ -150,6 +150,29 @@ def test_every_table_figure_and_grid_is_in_both_pages(generated):
     assert "Records: 6 of 6 records (4 ok, 2 unavailable), wall 12.0 s" in md
 
 
+def test_the_report_reads_the_results_sidecars_not_their_markdown(generated, tmp_path):
+    """What the report shows beside a table's CSV (its notes) and a figure's body comes
+    from the JSON sidecar its write step wrote, not from parsing its Markdown."""
+    config = dict(generated["config"], results_dir=str(tmp_path / "results"))
+    shutil.copytree(generated["config"]["results_dir"], config["results_dir"])
+    tables, figures = tmp_path / "results/rep/tables", tmp_path / "results/rep/figures"
+    sidecar = json.loads((tables / "table_3_2.json").read_text())
+    assert sidecar["title"] == table_3_2.TITLE and sidecar["heading"] == " (l = 15)"
+    assert sidecar["notes"] and not any(n.startswith("[1] ") for n in sidecar["notes"])
+    before = {s.key: s for s in build_report(config).sections}
+    assert before["table_3_2"].notes == sidecar["notes"]
+    (tables / "table_3_2.md").write_text("# unrelated\n\n## Notes\n\n- not this\n")
+    (figures / "fig_3_28.md").write_text("# unrelated\n")
+    sidecar["notes"] = ["a note from the sidecar"]
+    (tables / "table_3_2.json").write_text(json.dumps(sidecar))
+    figure = json.loads((figures / "fig_3_28.json").read_text())
+    assert figure["title"] == fig_3_28.TITLE and "**Our verdict:**" in figure["markdown"]
+    assert "![" not in figure["markdown"] and not figure["markdown"].startswith("# ")
+    after = {s.key: s for s in build_report(config).sections}
+    assert after["table_3_2"].notes == ["a note from the sidecar"]
+    assert after["fig_3_28"].markdown == figure["markdown"] == before["fig_3_28"].markdown
+
+
 def test_cells_are_coloured_by_the_tolerance(generated):
     page = generated["html"]
     assert _td(page, "0.978 / 0.970 / -0.008 ✓") == "c-inside"

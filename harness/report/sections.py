@@ -13,14 +13,13 @@ section that says so and names the command that makes it.
 from __future__ import annotations
 
 import dataclasses
-import re
 from pathlib import Path
 
 import pandas as pd
 
-from harness.outputs import output_paths, outputs_dir
+from harness.outputs import outputs_dir, read_sidecar, result_outputs
 
-__all__ = ["Cell", "Grid", "Section", "CLASSES", "missing_outputs", "markdown_bullets",
+__all__ = ["Cell", "Grid", "Section", "CLASSES", "missing_outputs",
            "output_section", "result_section", "read_long_table", "outputs_dir"]
 
 # class -> what it means (the report's legend), in the order of the legend
@@ -88,15 +87,6 @@ def missing_outputs(files: list[Path], command: str) -> str:
             f"run `{command}` (or `snakemake {absent[0]}`)")
 
 
-def markdown_bullets(text: str, heading: str) -> list[str]:
-    """The bullet lines under ``## heading`` of a generated Markdown file."""
-    match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", text, flags=re.M | re.S)
-    if not match:
-        return []
-    return [line[2:] for line in match.group(1).splitlines() if line.startswith("- ")]
-
-
-# ---- the long CSVs of the tables -------------------------------------------------
 def read_long_table(path: Path, text_columns=TEXT_COLUMNS) -> pd.DataFrame:
     """A table's long CSV with the types :func:`harness.tables.build_table` gives it
     (empty text instead of NaN, ``within_tolerance`` as nullable booleans)."""
@@ -116,17 +106,21 @@ def read_long_table(path: Path, text_columns=TEXT_COLUMNS) -> pd.DataFrame:
 def output_section(config: dict, module) -> Section:
     """A result from its Markdown (claim, verdict, numbers, choices, gaps, points) and
     its PNG, if it has one: the figures' section, and the default of a result module
-    without a ``section`` of its own."""
-    paths = output_paths(config, module.NAME, module.KIND)
+    without a ``section`` of its own. The Markdown body comes from the result's sidecar
+    (``SIDECAR``); a result without one is shown from its Markdown file, less its
+    title line and image lines."""
+    paths = result_outputs(config, module)
     files = list(paths.values())
     section = Section(module.NAME, "figure", module.TITLE, files,
                       missing=missing_outputs(files, f"harness write {module.NAME}"))
     if section.missing:
         return section
-    text = paths["md"].read_text()
-    body = text.split("\n", 1)[1] if text.startswith("# ") else text
-    # the image line points at the PNG beside the Markdown; the report embeds it
-    section.markdown = re.sub(r"^!\[[^\]]*\]\([^)]*\)\n?", "", body, flags=re.M).strip()
+    if "json" in paths:
+        section.markdown = read_sidecar(paths["json"])["markdown"]
+    else:
+        lines = paths["md"].read_text().splitlines()
+        lines = lines[1:] if lines and lines[0].startswith("# ") else lines
+        section.markdown = "\n".join(l for l in lines if not l.startswith("![")).strip()
     section.png = paths["png"].read_bytes() if "png" in paths else None
     return section
 

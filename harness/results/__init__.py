@@ -43,6 +43,8 @@ optional
 ``section(config)``         its report section (default: from its outputs, by
                             ``KIND``; :mod:`harness.report.sections`)
 ``MEMORY_MB``               memory of one job for cluster schedulers (4000)
+``SIDECAR``                 true if ``write`` also writes ``NAME.json``, what the
+                            report shows (:mod:`harness.outputs`)
 ==========================  =====================================================
 
 Shared code of several results lives in the underscore modules of this package:

@@ -31,7 +31,7 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.errors import ConfigError
 from harness.jobs import Job, read_job_record
-from harness.outputs import output_paths
+from harness.outputs import output_paths, write_sidecar
 from harness.plugin import Dataset, ExpectedFailure
 from harness.provenance import blas_info
 from harness.records import write_bytes_atomic, write_text_atomic
@@ -55,8 +55,8 @@ N_SPECTRUM = 20  # normalised eigenvalues kept in a record
 
 
 def figure_paths(config: dict, figure: str) -> dict[str, Path]:
-    """``results/<profile>/figures/<figure>.{csv,png,md}`` by suffix."""
-    return output_paths(config, figure, KIND)
+    """``results/<profile>/figures/<figure>.{csv,png,md,json}`` by suffix."""
+    return output_paths(config, figure, KIND, sidecar=True)
 
 
 def section_of(config: dict, figure: str) -> dict:
@@ -247,8 +247,10 @@ def point_line(record: dict) -> str:
 def write_figure_files(config: dict, figure: str, keys: list[str], frame, md: list[str],
                        gap_notes: list[str], plot) -> list[Path]:
     """Finish a figure: append the numbered gaps and the provenance line of every
-    point that has a record to the Markdown ``md``, draw ``plot(frame, config, path)``
-    and write ``<figure>.{csv,png,md}`` atomically; return the three paths."""
+    point that has a record to the Markdown ``md`` (its first line the title), draw
+    ``plot(frame, config, path)`` and write ``<figure>.{csv,png,md}`` and the sidecar
+    ``<figure>.json`` (the title, and the Markdown body the report shows: no title,
+    no image line) atomically; return the four paths."""
     paths = figure_paths(config, figure)
     md = md + ["", "## Gaps", ""] + ([f"- [{i + 1}] {t}" for i, t in enumerate(gap_notes)]
                                      or ["- none"])
@@ -260,7 +262,10 @@ def write_figure_files(config: dict, figure: str, keys: list[str], frame, md: li
     plot(frame, config, paths["png"])
     write_text_atomic(paths["csv"], frame.to_csv(index=False, float_format="%.6g"))
     write_text_atomic(paths["md"], "\n".join(md) + "\n")
-    return [paths["csv"], paths["png"], paths["md"]]
+    body = [line for line in md[1:] if not line.startswith("![")]
+    write_sidecar(paths["json"], {"title": md[0].removeprefix("# "),
+                                  "markdown": "\n".join(body).strip()})
+    return [paths["csv"], paths["png"], paths["md"], paths["json"]]
 
 
 def check_registered_dataset(name: str, where: str) -> None:

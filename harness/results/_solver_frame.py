@@ -21,7 +21,7 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness.jobs import Job, read_job_record
-from harness.outputs import output_paths
+from harness.outputs import output_paths, write_sidecar
 from harness.records import write_text_atomic
 from harness.results._mvu_solve_point import solver_points
 from harness.results._tables import GAP_MARKS, Footnotes
@@ -282,7 +282,8 @@ def _point_lines(frame: pd.DataFrame) -> list[str]:
 
 
 def write_solver_table(config: dict) -> list[Path]:
-    """Write ``results/<profile>/tables/solver_table.{csv,md,tex}``; return the paths."""
+    """Write ``results/<profile>/tables/solver_table.{csv,md,tex}`` and its sidecar
+    ``solver_table.json`` (title, notes without the gap footnotes); return the paths."""
     frame, records = _table(config)
     footnotes = Footnotes()
     grids = blocks(frame, footnotes)
@@ -300,9 +301,11 @@ def write_solver_table(config: dict) -> list[Path]:
         tex += [f"% {label}", tabulate(block, headers="keys", tablefmt="latex_booktabs"), ""]
     tex += ["% " + line for line in notes]
 
-    out = output_paths(config, TABLE, "table")
+    out = output_paths(config, TABLE, "table", sidecar=True)
     return [
         write_text_atomic(out["csv"], frame.to_csv(index=False, float_format="%.6g")),
         write_text_atomic(out["md"], "\n".join(md) + "\n"),
         write_text_atomic(out["tex"], "\n".join(tex) + "\n"),
+        write_sidecar(out["json"], {"title": title,
+                                    "notes": notes[:len(notes) - len(footnotes.texts)]}),
     ]

@@ -3,11 +3,9 @@ the certified verdict (optimal, inaccurate, a gap with its reason)."""
 
 from __future__ import annotations
 
-import re
 
-from harness.outputs import output_paths
-from harness.report.sections import (Cell, Grid, Section, markdown_bullets, missing_outputs,
-                                     read_long_table)
+from harness.outputs import output_paths, read_sidecar
+from harness.report.sections import Cell, Grid, Section, missing_outputs, read_long_table
 from harness.results._solver_frame import TABLE, TITLE, blocks
 from harness.results._tables import Footnotes
 
@@ -26,9 +24,9 @@ def _solver_cell(row, text: str) -> Cell:
 
 
 def solver_section(config: dict) -> Section:
-    """The MVU solver comparison from its CSV and Markdown."""
-    paths = output_paths(config, TABLE, "table")
-    files = [paths["csv"], paths["md"]]
+    """The MVU solver comparison from its CSV and its sidecar (the notes)."""
+    paths = output_paths(config, TABLE, "table", sidecar=True)
+    files = [paths["csv"], paths["md"], paths["json"]]
     section = Section(TABLE, "solver", TITLE, files,
                       missing=missing_outputs(files, f"harness write {TABLE}"))
     if section.missing:
@@ -38,8 +36,7 @@ def solver_section(config: dict) -> Section:
     notes = Footnotes()
     section.grids = [Grid(label, grid) for label, grid in blocks(frame, notes, cell=_solver_cell)]
     section.footnotes = notes.texts
-    section.notes = [line for line in markdown_bullets(files[1].read_text(), "Notes")
-                     if not re.match(r"\[\d+\] ", line)]
+    section.notes = read_sidecar(paths["json"])["notes"]
     verdicts = frame["verdict"].where(frame["status"] == "ok", frame["status"]).value_counts()
     section.summary = (f"{len(frame)} solves: "
                        + ", ".join(f"{n} {v}" for v, n in verdicts.items()))

@@ -4,18 +4,18 @@ The long CSV (``tables/<table>.csv``) laid out by the same function that writes 
 table's Markdown (:func:`harness.results._tables.wide_tables`), each cell a
 :class:`harness.report.sections.Cell` carrying its class (:data:`CLASSES`): inside the
 tolerance, outside it (with a measured reason, inside the run-to-run spread, or
-unexplained), a stand-in, not compared, or a gap; the notes from the table's Markdown.
+unexplained), a stand-in, not compared, or a gap; the notes from the table's sidecar
+``tables/<table>.json``.
 """
 
 from __future__ import annotations
 
-import re
 
 import pandas as pd
 
-from harness.outputs import output_paths
-from harness.report.sections import (CLASSES, Cell, Grid, Section, markdown_bullets,
-                                     missing_outputs, read_long_table)
+from harness.outputs import output_paths, read_sidecar
+from harness.report.sections import (CLASSES, Cell, Grid, Section, missing_outputs,
+                                     read_long_table)
 from harness.results._table_spec import TableSpec
 from harness.results._tables import UNEXPLAINED, WITHIN_SPREAD, wide_tables
 
@@ -66,8 +66,8 @@ def _tolerance_summary(frame: pd.DataFrame, tolerance: float) -> str:
 def table_section(config: dict, spec: TableSpec) -> Section:
     """One thesis table (Table 2.1, 3.2, ...) from its CSV and Markdown."""
     table = spec.name
-    paths = output_paths(config, table, "table")
-    files = [paths["csv"], paths["md"]]
+    paths = output_paths(config, table, "table", sidecar=True)
+    files = [paths["csv"], paths["md"], paths["json"]]
     section = Section(table, "table", spec.title, files,
                       missing=missing_outputs(files, f"harness write {table}"))
     if section.missing:
@@ -76,8 +76,7 @@ def table_section(config: dict, spec: TableSpec) -> Section:
     heading = spec.heading.format(**config["results"][table])
     layout, section.footnotes = wide_tables(frame, spec, cell=_table_cell)
     section.grids = [Grid(label + heading, grid.fillna("")) for label, grid in layout]
-    section.notes = [line for line in markdown_bullets(files[1].read_text(), "Notes")
-                     if not re.match(r"\[\d+\] ", line)]
+    section.notes = read_sidecar(paths["json"])["notes"]
     section.summary = _tolerance_summary(frame, spec.tolerance)
     section.frame = frame
     return section

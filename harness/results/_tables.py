@@ -16,7 +16,7 @@ from tabulate import tabulate
 
 from harness import registry
 from harness.jobs import Job, read_job_record
-from harness.outputs import output_paths
+from harness.outputs import output_paths, write_sidecar
 from harness.records import write_text_atomic
 from harness.reference import reference_value
 from harness.results._grid import grid_cells
@@ -363,10 +363,12 @@ def _params_lines(config: dict, spec: TableSpec) -> list[str]:
 
 
 def write_table(config: dict, spec: TableSpec) -> list[Path]:
-    """Write ``results/<profile>/tables/<table>.{csv,md,tex}``; return the paths."""
+    """Write ``results/<profile>/tables/<table>.{csv,md,tex}`` and the sidecar
+    ``<table>.json`` (title, heading, the notes without the gap footnotes, which the
+    report makes from the CSV); return the paths."""
     table = spec.name
     frame = build_table(config, spec)
-    out = output_paths(config, table, "table")
+    out = output_paths(config, table, "table", sidecar=True)
     blocks, gap_notes = wide_tables(frame, spec)
     notes = _notes(config, spec, frame, gap_notes)
 
@@ -388,4 +390,6 @@ def write_table(config: dict, spec: TableSpec) -> list[Path]:
         write_text_atomic(out["md"], "\n".join(md) + "\n"),
         write_text_atomic(out["tex"], "\n".join(tex) + "\n"),
     ]
-    return paths
+    sidecar = {"title": spec.title, "heading": spec.heading.format(**config["results"][table]),
+               "notes": notes[:len(notes) - len(gap_notes)]}
+    return paths + [write_sidecar(out["json"], sidecar)]

@@ -53,6 +53,7 @@ NAME = "fig_3_23"
 TITLE = "Fig. 3.23: consistency of out-of-sample extensions relative to MVU (thesis 3.1.10)"
 THESIS_SECTION = "3.1.10"
 KIND = "figure"
+SIDECAR = True
 SCHEMA = yaml.safe_load("""
     type: object
     additionalProperties: false

@@ -47,6 +47,7 @@ NAME = "fig_3_24"
 TITLE = "Fig. 3.24: minimum-trace relative to maximum-trace MVU (thesis 3.1.11)"
 THESIS_SECTION = "3.1.11"
 KIND = "figure"
+SIDECAR = True
 SCHEMA = yaml.safe_load("""
     type: object
     additionalProperties: false

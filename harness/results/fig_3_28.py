@@ -44,6 +44,7 @@ NAME = "fig_3_28"
 TITLE = "Fig. 3.28: MVU of a noise-free Swiss roll under varying k (thesis 3.1.12)"
 THESIS_SECTION = "3.1.12"
 KIND = "figure"
+SIDECAR = True
 SCHEMA = yaml.safe_load("""
     type: object
     additionalProperties: false

@@ -23,6 +23,7 @@ __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "MEMORY_MB", "ch
 NAME = TABLE
 THESIS_SECTION = "3.1.4-3.1.6"
 KIND = "table"
+SIDECAR = True
 MEMORY_MB = 8000
 SCHEMA = yaml.safe_load("""
     type: object

@@ -74,6 +74,7 @@ NAME = SPEC.name
 TITLE = SPEC.title
 THESIS_SECTION = "2.1.6, 2.1.8"
 KIND = "table"
+SIDECAR = True
 SCHEMA = {"$ref": "#/$defs/classification_table"}
 
 # ---- Table 2.1 (2.1.6, 2.1.8) ----------------------------------------------------------

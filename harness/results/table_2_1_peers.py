@@ -55,6 +55,7 @@ NAME = SPEC.name
 TITLE = SPEC.title
 THESIS_SECTION = "2.1.6"
 KIND = "table"
+SIDECAR = True
 SCHEMA = {"$ref": "#/$defs/classification_table"}
 
 CLAIMS: tuple = ()

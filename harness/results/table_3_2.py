@@ -60,6 +60,7 @@ NAME = SPEC.name
 TITLE = SPEC.title
 THESIS_SECTION = "3.1.9"
 KIND = "table"
+SIDECAR = True
 SCHEMA = {"$ref": "#/$defs/embedding_table"}
 
 # ---- Table 3.2 (3.1.9) ------------------------------------------------------------------
