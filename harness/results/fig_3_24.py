@@ -90,11 +90,7 @@ SCHEMA = yaml.safe_load("""
         minimum: 1
         default: 5
         description: k of both SDPs' neighbourhood graph (thesis 3.1.9 runs MVU with k = 5)
-      eval_neighbors:
-        type: integer
-        minimum: 1
-        default: 15
-        description: l of the metrics (3.27)-(3.29); Table 3.2 uses 15
+      eval_neighbors: {$ref: "#/$defs/eval_neighbors"}
       solver: {$ref: "#/$defs/fig_solver"}
       time_limit_seconds: {$ref: "#/$defs/fig_time_limit"}
       equal_tolerance:

@@ -76,9 +76,7 @@ SCHEMA = yaml.safe_load("""
         default: 2
         description: dimension of the embeddings the metrics measure (thesis 2)
       eval_neighbors:
-        type: integer
-        minimum: 1
-        default: 15
+        $ref: "#/$defs/eval_neighbors"
         description: l of the metrics (3.27)-(3.29); the thesis does not say, Table 3.2 uses 15
       solver: {$ref: "#/$defs/fig_solver"}
       time_limit_seconds: {$ref: "#/$defs/fig_time_limit"}
