@@ -45,7 +45,8 @@ reproduce: $(STAMP_RUN)
 	@echo "Tables written to results/$(PROFILE)/tables/:"
 	@ls -1 results/$(PROFILE)/tables/ | sed 's/^/  /'
 	@if [ -d results/$(PROFILE)/figures ]; then echo "Figures written to results/$(PROFILE)/figures/:"; \
-		ls -1 results/$(PROFILE)/figures/ | grep -v '^points$$' | sed 's/^/  /'; fi
+		ls -1 results/$(PROFILE)/figures/ | sed 's/^/  /'; fi
+	@echo "Records of every job (one JSON file each) are in results/$(PROFILE)/records/."
 	@echo "Open results/$(PROFILE)/report.html (or report.md): every table and figure beside the"
 	@echo "thesis, the thesis' claims with verdicts, and provenance. The single files:"
 	@echo "results/$(PROFILE)/tables/table_2_1.md and table_3_2.md for Tables 2.1 and 3.2"
