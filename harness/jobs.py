@@ -129,16 +129,18 @@ def read_job_record(config: dict, job: Job) -> dict:
     return read_record(path)
 
 
-def job_sources(config: dict, job: Job) -> list[str]:
+def job_sources(config: dict, job: Job, params: dict | None = None) -> list[str]:
     """The source files whose edit reruns the job (:mod:`harness.sources`): the
     runner, the modules that define the result's ``work`` and ``finish`` (the job's
     code: a table cell's is the grid's, not the table writer's or the report's), what
     its ``sources(params)`` names (plugins the job finds by name at run time) and
-    every project module they import."""
+    every project module they import. ``params``: the job's, if already resolved."""
     module = job.module
     code = [inspect.getmodule(getattr(module, name)) for name in ("work", "finish")
             if hasattr(module, name)]
-    extra = module.sources(job_params(config, job)) if hasattr(module, "sources") else ()
+    if params is None:
+        params = job_params(config, job)
+    extra = module.sources(params) if hasattr(module, "sources") else ()
     return source_closure("harness.runner", *code, *extra)
 
 

@@ -49,10 +49,12 @@ def module_file(name: str) -> Path | None:
     return None
 
 
-def imported_names(name: str, path: Path) -> set[str]:
+@functools.cache
+def imported_names(name: str, path: Path) -> frozenset[str]:
     """Every dotted name module ``name`` (at ``path``) imports, at any depth of its
     code: ``import a.b`` gives ``a.b``; ``from a import b`` gives ``a`` and ``a.b``
-    (``b`` may be a submodule); relative imports are made absolute."""
+    (``b`` may be a submodule); relative imports are made absolute. Each file is read
+    once per process (a dry run asks for hundreds of jobs' sources)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
@@ -67,7 +69,7 @@ def imported_names(name: str, path: Path) -> set[str]:
                 module = node.module or ""
             out.add(module)
             out.update(f"{module}.{alias.name}" for alias in node.names if alias.name != "*")
-    return out
+    return frozenset(out)
 
 
 @functools.cache

@@ -49,6 +49,7 @@ class WorkflowConfig:
 
     configfile: str
     config: dict
+    _params: dict = dataclasses.field(default_factory=dict, repr=False)
 
     @classmethod
     def from_snakemake(cls, workflow, config: dict) -> "WorkflowConfig":
@@ -90,18 +91,26 @@ class WorkflowConfig:
         """``logs/<profile>/{job}.log``."""
         return str(Path("logs") / self.config["profile"] / "{job}.log")
 
+    def params_of(self, job_id: str) -> dict:
+        """The job's resolved parameters, resolved once per job (Snakemake asks for
+        them for its params, runtime and inputs)."""
+        if job_id not in self._params:
+            self._params[job_id] = job_params(self.config, parse_job(job_id))
+        return self._params[job_id]
+
     def job_sources(self, wildcards) -> list[str]:
         """The source files of the code the job runs (:func:`harness.jobs.job_sources`):
         editing one reruns the job."""
-        return workdir_relative(job_sources(self.config, parse_job(wildcards.job)))
+        job = parse_job(wildcards.job)
+        return workdir_relative(job_sources(self.config, job, self.params_of(job.id)))
 
     def job_params_json(self, wildcards) -> str:
         """The job's resolved parameters: a changed value reruns it."""
-        return json.dumps(job_params(self.config, parse_job(wildcards.job)), sort_keys=True)
+        return json.dumps(self.params_of(wildcards.job), sort_keys=True)
 
     def job_runtime_minutes(self, wildcards) -> int:
         """The scheduler's runtime: the job's hard limit, rounded up, + 1 minute."""
-        return runtime_minutes(job_params(self.config, parse_job(wildcards.job)))
+        return runtime_minutes(self.params_of(wildcards.job))
 
     def job_memory_mb(self, wildcards) -> int:
         """The scheduler's memory: the result's ``MEMORY_MB`` (default 4000)."""
