@@ -35,7 +35,7 @@ def test_job_and_write_from_the_command_line(capsys, tmp_path, repo_root):
     assert "records/table_3_2/swiss_roll/pca.json" in out
     assert main(["write", "--config", str(profile), "table_3_2"]) == 0
     out = capsys.readouterr().out
-    assert out.count("table_3_2.") == 3
+    assert out.count("table_3_2.") == 4  # csv, md, tex and the sidecar json
     assert (tmp_path / "r" / "cli" / "tables" / "table_3_2.md").exists()
     assert main(["write", "--config", str(profile), "fig_3_28"]) == 2
     assert "fig_3_28 is not in the profile 'cli'" in capsys.readouterr().err

@@ -98,7 +98,7 @@ def test_long_table_has_every_point_and_the_time_ratio(hand_made):
 
 def test_markdown_marks_failures_timeouts_and_skips_with_footnotes(hand_made):
     paths = write_solver_table(hand_made)
-    assert [p.suffix for p in paths] == [".csv", ".md", ".tex"]
+    assert [p.suffix for p in paths] == [".csv", ".md", ".tex", ".json"]  # .json: sidecar
     md = paths[1].read_text()
     first_grid = md.split("## equality: wall time, certified gap")[1].split("## ")[0]
     rows = {line.split("|")[1].strip(): line for line in first_grid.splitlines()
@@ -250,7 +250,7 @@ def test_cli_bad_points_name_the_bad_thing(tmp_path, capsys):
     assert (tmp_path / "r" / "cli" / "records" / "solver_table" / "equality" / "mosek"
             / "n400.json").exists()
     assert main(["write", "--config", str(profile), "solver_table"]) == 0
-    assert capsys.readouterr().out.count("solver_table.") == 3
+    assert capsys.readouterr().out.count("solver_table.") == 4  # csv, md, tex, sidecar
     no_section = tmp_path / "q.yaml"
     no_section.write_text(json.dumps({"profile": "cli", "results": {}}))
     assert main(["write", "--config", str(no_section), "solver_table"]) == 2

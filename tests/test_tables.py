@@ -71,7 +71,7 @@ def test_written_files_mark_gaps_and_stand_ins(config):
     _write(config, "swiss_roll", "isomap", value=0.9)
     _write(config, "olivetti", "isomap", status="unavailable", reason="run harness fetch olivetti")
     paths = write_table(config, SPEC)
-    assert [p.suffix for p in paths] == [".csv", ".md", ".tex"]
+    assert [p.suffix for p in paths] == [".csv", ".md", ".tex", ".json"]  # .json: sidecar
     md = paths[1].read_text()
     assert "0.978 / 0.900 / -0.078" in md
     assert "0.850 / n/a[" in md and "run harness fetch olivetti" in md

@@ -48,8 +48,9 @@ optional
 ==========================  =====================================================
 
 Shared code of several results lives in the underscore modules of this package:
-``_grid`` (data sets x methods: Tables 2.1, 3.2), ``_figure`` (an MVU embedding per
-point and the figure files), ``_tables`` (records -> thesis / ours / delta tables).
+``_grid`` (data sets x methods: Tables 2.1, 3.2), ``_mvu_point`` (an MVU embedding per
+job, Figs. 3.24, 3.28), ``_figure`` (the figure files), ``_tables`` (records -> thesis
+/ ours / delta tables).
 """
 
 from __future__ import annotations

@@ -34,10 +34,11 @@ from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results._figure import (
-    mvu_sources,
-    SOLVER_BUDGET, check_registered_dataset, dataset_choice, dataset_notes,
-    gap_mark, harmonic_mean, load_dataset, missing_column_reason, read_point, save_png,
-    thesis_column, write_figure_files,
+    check_registered_dataset, dataset_notes, gap_mark, harmonic_mean, missing_column_reason,
+    read_point, save_png, thesis_column, write_figure_files,
+)
+from harness.results._mvu_point import (
+    mvu_sources, SOLVER_BUDGET, dataset_choice, load_dataset,
 )
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info

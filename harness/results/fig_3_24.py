@@ -30,10 +30,11 @@ from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results._figure import (
-    mvu_point_work, mvu_sources,
-    MEASURES, check_registered_dataset, dataset_choice, dataset_notes,
-    gap_mark, missing_column_reason, mvu_point_params, read_point, save_png,
-    thesis_column, write_figure_files,
+    check_registered_dataset, dataset_notes, gap_mark, missing_column_reason, read_point,
+    save_png, thesis_column, write_figure_files,
+)
+from harness.results._mvu_point import (
+    mvu_point_work, mvu_sources, MEASURES, dataset_choice, mvu_point_params,
 )
 from harness.solvers.mvu import MVU_SOLVERS
 from harness.results._tables import Footnotes
@@ -177,7 +178,7 @@ def params(config: dict, key: str) -> dict:
                             thesis_dataset=thesis_column(dataset))
 
 
-work = mvu_point_work  # one MVU embedding per point (harness.results._figure)
+work = mvu_point_work  # one MVU embedding per point (harness.results._mvu_point)
 
 
 def sources(params: dict) -> list:

@@ -28,9 +28,11 @@ from tabulate import tabulate
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results._figure import (
-    mvu_point_work, mvu_sources,
-    MEASURES, check_registered_dataset, dataset_choice,
-    gap_mark, harmonic_mean, mvu_point_params, read_point, save_png, write_figure_files,
+    check_registered_dataset, gap_mark, harmonic_mean, read_point, save_png,
+    write_figure_files,
+)
+from harness.results._mvu_point import (
+    mvu_point_work, mvu_sources, MEASURES, dataset_choice, mvu_point_params,
 )
 from harness.solvers.mvu import MVU_SOLVERS
 from harness.results._tables import Footnotes
@@ -150,7 +152,7 @@ def params(config: dict, key: str) -> dict:
                             n_components=conf["n_components"])
 
 
-work = mvu_point_work  # one MVU embedding per point (harness.results._figure)
+work = mvu_point_work  # one MVU embedding per point (harness.results._mvu_point)
 
 
 def sources(params: dict) -> list:

@@ -119,7 +119,7 @@ def test_command_line_errors_name_the_bad_thing(capsys, tmp_path, repo_root):
     # no names: every result of the profile (the table, with its cells missing, too)
     assert main(["write", "--config", str(profile)]) == 0
     out = capsys.readouterr().out
-    assert out.count("fig_3_28.") == 3 and out.count("table_3_2.") == 3
+    assert out.count("fig_3_28.") == 4 and out.count("table_3_2.") == 4  # and the sidecars
     assert (tmp_path / "r" / "cli" / "figures" / "fig_3_28.png").exists()
 
 

@@ -76,7 +76,7 @@ def test_failed_and_missing_solves_are_marked_gaps(config):
 
 def test_outputs_mark_gaps_stand_ins_claim_and_verdict(config):
     paths = fig_3_24.write(config)
-    assert [p.suffix for p in paths] == [".csv", ".png", ".md"]
+    assert [p.suffix for p in paths] == [".csv", ".png", ".md", ".json"]  # .json: the sidecar
     csv = pd.read_csv(paths[0])
     assert len(csv) == 5 * 3 and set(csv.dataset) == {
         "swiss_roll", "teapot_standin", "teapot", "mnist_fives", "frey"}

@@ -3,6 +3,7 @@ verdict beside the thesis' k = 7, gaps, and the n and solver in the CSV."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pandas as pd
@@ -68,7 +69,8 @@ def test_no_lock_up_and_agreement_verdicts():
 
 
 def test_outputs_say_n_solver_claim_verdict_and_gaps(config):
-    csv_path, png_path, md_path = fig_3_28.write(config)
+    csv_path, png_path, md_path, sidecar = fig_3_28.write(config)
+    assert json.loads(sidecar.read_text())["title"] == fig_3_28.TITLE
     csv = pd.read_csv(csv_path)
     assert {"n_samples", "solver", "harmonic_mean", "ev1", "ev5", "locked", "our_lock_k",
             "thesis_lock_k", "verdict", "solve_status", "solve_gap"} <= set(csv.columns)

@@ -1,0 +1,174 @@
+"""One MVU embedding of one data set, measured: the job of Figs. 3.24 and 3.28.
+
+A figure's job is one solve (Fig. 3.24: one data set x one SDP variant; Fig. 3.28:
+one k). Its resolved parameters are plain JSON (the Snakemake rerun trigger), built by
+:func:`mvu_point_params`; the engine (:func:`harness.runner.run_job`) runs the
+figure's ``work`` -- by default :func:`mvu_point_work` -- in a child process with a
+hard time limit and writes its record to ``results/<profile>/records/<figure>/<key>.json``.
+
+The work (thesis 3.1.4, 3.1.9, 3.1.11): load the data set (optionally a seeded
+subsample), fit :class:`methods.mvu.MVU` through the embedding task
+(:func:`harness.tasks.embedding.run_embedding`, so bad input is handled as in Table
+3.2), measure local continuity, trust and intersection (eqs. 3.27-3.29) of the
+embedding, and keep the eigenvalues of the learned kernel, the solver's certified
+status, gap and violation, and the PCA spectrum of the input.
+
+Expected failures (data unavailable offline, a disconnected graph, bad input, the
+solver failed / skipped / timed out, the point's time limit) become records with a
+status and a reason; anything else is a bug: the job fails and writes nothing.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from harness import registry
+from harness.plugin import Dataset, ExpectedFailure
+from harness.provenance import blas_info
+from harness.results._solver_code import solver_module
+from harness.tasks.embedding import MEASURES, BadInputError, run_embedding
+
+__all__ = ["MEASURES", "METHOD", "SOLVER_BUDGET", "N_SPECTRUM", "dataset_choice",
+           "mvu_point_params", "load_dataset", "normalised", "mvu_point_work", "mvu_sources"]
+
+METHOD = "mvu"
+# the SDP solver gets this share of the point's hard time limit, so that a solver
+# with its own limit (native) stops first and reports a timeout with its reason
+SOLVER_BUDGET = 0.9
+N_SPECTRUM = 20  # normalised eigenvalues kept in a record
+
+
+def dataset_choice(config: dict, name: str, n_samples: int | None,
+                   extra_params: dict | None = None) -> dict[str, Any]:
+    """How one data set is loaded: ``load()`` keyword arguments and subsampling.
+
+    The keyword arguments are the plugin's defaults, overridden by the profile's
+    top-level ``datasets:`` entry, overridden by ``extra_params`` (the figure's
+    ``dataset_params``). ``n_samples``, when given, is the number of points: passed
+    to ``load()`` when the plugin takes an ``n_samples`` argument (a generator draws
+    exactly that many), otherwise a seeded subsample without replacement is taken
+    after loading (the seed is the profile's ``seed``), so that data sets whose
+    plugins have no size parameter (teapot, frey) can be shrunk without editing them.
+    """
+    cls = registry.get_dataset(name)
+    params = {**cls.params, **config["datasets"].get(name, {}), **(extra_params or {})}
+    subsample, source = None, "the data set's own size"
+    if n_samples is not None:
+        if "n_samples" in inspect.signature(cls.load).parameters:
+            params["n_samples"] = int(n_samples)
+            source = "generated (load(n_samples=...))"
+        else:
+            subsample = int(n_samples)
+            source = f"seeded subsample (seed {config['seed']}) without replacement"
+    return {"dataset": name, "dataset_params": params, "subsample": subsample,
+            "n_samples_source": source}
+
+
+def mvu_point_params(config: dict, figure_conf: dict, *, figure: str, key: str,
+                     dataset: dict, variant: str, n_neighbors: int, n_components: int,
+                     **extra: Any) -> dict[str, Any]:
+    """The resolved, JSON-serialisable parameters of one MVU figure point.
+
+    ``dataset`` comes from :func:`dataset_choice`; ``figure_conf`` is the figure's
+    validated profile section (``solver``, ``eval_neighbors``,
+    ``time_limit_seconds``); ``extra`` is kept as is (figure-specific values).
+    """
+    limit = float(figure_conf["time_limit_seconds"])
+    return {
+        "figure": figure, "point": f"{figure}/{key}", **dataset,
+        "seed": config["seed"], "blas_threads": config["blas_threads"],
+        "time_limit_seconds": limit, "solver": figure_conf["solver"],
+        "eval_neighbors": figure_conf["eval_neighbors"],
+        "method_params": {"n_neighbors": int(n_neighbors), "n_components": int(n_components),
+                          "solver": figure_conf["solver"], "variant": variant,
+                          "time_limit": SOLVER_BUDGET * limit},
+        **extra,
+    }
+
+
+def load_dataset(params: dict) -> Dataset:
+    """Load the point's data set and take its subsample, if any.
+
+    Raises
+    ------
+    DataUnavailableError
+        From the plugin (not available offline).
+    BadInputError
+        The subsample asks for more points than the data set has.
+    """
+    dataset = registry.get_dataset(params["dataset"])().load(**params["dataset_params"])
+    m = params.get("subsample")
+    if m is None or m == dataset.n_samples:
+        return dataset
+    if m > dataset.n_samples:
+        raise BadInputError(
+            f"n_samples = {m} for {params['dataset']}, but it has only "
+            f"{dataset.n_samples} points; lower n_samples.{params['dataset']} in the "
+            f"figure's profile section")
+    rng = np.random.default_rng(params["seed"])
+    rows = np.sort(rng.choice(dataset.n_samples, size=m, replace=False))
+    y = None if dataset.y is None else np.asarray(dataset.y)[rows]
+    meta = {**dataset.meta, "subsample": {"from": dataset.n_samples, "to": m,
+                                          "seed": params["seed"]}}
+    return Dataset(np.ascontiguousarray(dataset.X[rows]), y, meta)
+
+
+def normalised(values) -> list[float]:
+    """Eigenvalues divided by their sum, largest first (thesis' "normalized
+    eigenvalues", Figs. 3.5, 3.25, 3.28)."""
+    values = np.sort(np.clip(np.asarray(values, dtype=float), 0.0, None))[::-1]
+    total = values.sum()
+    return (values / total).tolist() if total > 0 else values.tolist()
+
+
+def _input_spectrum(X: np.ndarray) -> list[float]:
+    """Normalised PCA eigenvalues of the centred input (the spectrum a locked-up MVU
+    reproduces, thesis 3.1.12)."""
+    s = np.linalg.svd(X - X.mean(axis=0), compute_uv=False)
+    return normalised(s**2)[:N_SPECTRUM]
+
+
+def mvu_point_work(params: dict) -> dict:
+    """The child's work for one point; returns the record body (see module doc)."""
+    method_cls = registry.get_method(METHOD)
+    with threadpool_limits(limits=params["blas_threads"]):
+        try:
+            dataset = load_dataset(params)
+        except ExpectedFailure as exc:
+            return {"status": exc.status, "reason": str(exc), "error_type": type(exc).__name__}
+        body: dict[str, Any] = {
+            "status": "ok", "reason": "", "n_samples": dataset.n_samples,
+            "n_features": int(dataset.X.shape[1]), "dataset_meta": dataset.meta,
+        }
+        skip, why = method_cls.skip(dataset, params["solver"])
+        if skip:
+            return {**body, "status": "skipped", "reason": why}
+        try:
+            result = run_embedding(method_cls, dataset, params, params["seed"])
+        except ExpectedFailure as exc:
+            return {**body, "status": exc.status, "reason": str(exc),
+                    "error_type": type(exc).__name__}
+        eigenvalues = np.asarray(result["info"]["eigenvalues"], dtype=float)
+        body.update(
+            measures=result["measures"],
+            fit_seconds=result["fit_seconds"],
+            solve=result["info"]["solve_info"],
+            trace=float(eigenvalues.sum()),
+            eigenvalues=eigenvalues[:N_SPECTRUM].tolist(),
+            normalised_eigenvalues=normalised(eigenvalues)[:N_SPECTRUM],
+            input_spectrum=_input_spectrum(dataset.X),
+            blas_during_run=blas_info(),
+        )
+    return body
+
+
+def mvu_sources(params: dict) -> list:
+    """The code an MVU point runs beyond the figure's module: the shared work, the
+    data set and MVU plugins and the solver backend's module (so that a faster or
+    more capable solver reruns the figure's points)."""
+    return [mvu_point_work, registry.get_dataset(params["dataset"]),
+            registry.get_method(METHOD), solver_module(params["solver"])]
