@@ -99,6 +99,19 @@ def test_claims_get_verdicts_and_stand_ins_never_count(config):
     assert {c["source"] for c in verdicts.values()} == {"fig_3_23"}
 
 
+def test_a_scaled_down_run_says_its_verdicts_are_no_reproduction(config):
+    """Two trials of 20/20/15 points: every verdict's evidence says the run is scaled
+    down against the thesis' ten trials; at ten trials it does not."""
+    for claim in fig_3_23.claims(config):
+        assert ("scaled down: 2 trials (|A| = |B| = 20, |C| = 15) where the thesis "
+                "averages 10 trials") in claim["evidence"], claim
+        assert "not a reproduction" in claim["evidence"]
+    full = dict(config, results={"fig_3_23": dict(config["results"]["fig_3_23"],
+                                                  n_trials=10)})
+    assert fig_3_23.scale_note(full) == ""
+    assert not any("scaled down" in c["evidence"] for c in fig_3_23.claims(full))
+
+
 def test_figure_files_name_claims_gaps_and_choices(config):
     paths = fig_3_23.write(config)
     md = paths[2].read_text()
