@@ -27,7 +27,7 @@ from harness.results import get_result
 from harness.sources import source_closure
 
 __all__ = ["Job", "parse_job", "section", "profile_results", "result_jobs", "job_params",
-           "params_hash", "records_dir", "record_path", "read_job_record", "job_sources",
+           "params_hash", "records_dir", "record_path", "result_record_paths", "read_job_record", "job_sources",
            "hard_limit", "runtime_minutes", "JOB_PATTERN"]
 
 # what a job id looks like (the Snakemake wildcard constraint)
@@ -119,6 +119,11 @@ def records_dir(config: dict) -> Path:
 def record_path(config: dict, job: Job) -> Path:
     """``<results_dir>/<profile>/records/RESULT/KEY.json``."""
     return records_dir(config) / f"{job.id}.json"
+
+
+def result_record_paths(config: dict, result: str) -> list[Path]:
+    """The record files of one result's jobs, in the module's order."""
+    return [record_path(config, job) for job in result_jobs(config, result)]
 
 
 def read_job_record(config: dict, job: Job) -> dict:

@@ -30,11 +30,18 @@ from harness.records import write_json_atomic
 from harness.results import load_module
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
-__all__ = ["JobCrashed", "run_job", "job_record", "run_limited", "usage_since"]
+__all__ = ["JobCrashed", "run_job", "job_record", "run_limited", "usage_since",
+           "died_reason"]
 
 
 class JobCrashed(RuntimeError):
     """The job's work raised an unexpected exception (a harness or plugin bug)."""
+
+
+def died_reason(exit_code: int, process: str = "job's") -> str:
+    """Why a ``failed`` record has no result: the ``process`` died with ``exit_code``."""
+    return (f"the {process} process died (exit code {exit_code}; -9 is usually the "
+            f"out-of-memory killer)")
 
 
 def usage_since(wall: float, cpu: float) -> dict:
@@ -86,9 +93,8 @@ def run_limited(fn, *args, limit: float, label: str) -> dict:
     except ChildCrashed as exc:
         if exc.exitcode is None:
             raise JobCrashed(f"{label} crashed:\n{exc}") from None
-        return {"status": "failed",
-                "reason": (f"the job's process died (exit code {exc.exitcode}; -9 is "
-                           f"usually the out-of-memory killer)")}
+        return {"status": "failed", "exit_code": exc.exitcode,
+                "reason": died_reason(exc.exitcode)}
 
 
 def job_record(config: dict, job: Job) -> dict:

@@ -17,7 +17,7 @@ from pathlib import Path
 from harness import claims
 from harness.config import ConfigError, load_config
 from harness.jobs import (
-    JOB_PATTERN, job_params, job_sources, parse_job, record_path, records_dir, result_jobs,
+    JOB_PATTERN, job_params, job_sources, parse_job, records_dir, result_record_paths,
     runtime_minutes,
 )
 from harness.outputs import outputs_dir, result_outputs
@@ -128,7 +128,7 @@ class WorkflowConfig:
 
     def result_records(self, result: str) -> list[str]:
         """The records of the result's jobs."""
-        return [str(record_path(self.config, job)) for job in result_jobs(self.config, result)]
+        return [str(p) for p in result_record_paths(self.config, result)]
 
     def result_inputs(self, result: str) -> list[str]:
         """The code that writes the result (its module and what it imports) and the

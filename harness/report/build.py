@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 from harness.claims import VERDICTS, check_claim
-from harness.jobs import profile_results
-from harness.report.runinfo import RunInfo, provenance_summary, record_paths, run_info
+from harness.jobs import profile_results, result_record_paths
+from harness.report.runinfo import RunInfo, provenance_summary, run_info
 from harness.report.sections import Section, result_section
 from harness.results import result_modules
 
@@ -77,7 +77,7 @@ def build_report(config: dict) -> Report:
     sections = [result_section(config, module) for module in modules]
     runs, records = {}, []
     for module in modules:
-        runs[module.NAME], found = run_info(record_paths(config, module.NAME))
+        runs[module.NAME], found = run_info(result_record_paths(config, module.NAME))
         records += found
     others = [f"{name} ({module.TITLE.split(':')[0]})"
               for name, module in result_modules().items() if name not in config["results"]]

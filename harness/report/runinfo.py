@@ -10,11 +10,10 @@ import math
 from collections import Counter
 from pathlib import Path
 
-from harness.jobs import record_path, result_jobs
 from harness.provenance import git_commit, package_versions
 from harness.records import read_record
 
-__all__ = ["RunInfo", "record_paths", "run_info", "provenance_summary"]
+__all__ = ["RunInfo", "run_info", "provenance_summary"]
 
 
 @dataclasses.dataclass
@@ -46,11 +45,6 @@ def _seconds(t: float) -> str:
     if t < 120:
         return f"{t:.1f} s"
     return f"{t / 60:.1f} min" if t < 7200 else f"{t / 3600:.1f} h"
-
-
-def record_paths(config: dict, result: str) -> list[Path]:
-    """The record files of one result's jobs (a table's cells, a figure's points)."""
-    return [record_path(config, job) for job in result_jobs(config, result)]
 
 
 def _timing(record: dict, key: str) -> float:

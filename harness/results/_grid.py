@@ -300,8 +300,7 @@ def finish(params: dict, body: dict) -> dict:
 
 
 def sources(params: dict) -> list:
-    """The plugins a cell finds by name at run time (the method and the data set) and
-    this module (the work)."""
-    return [__name__, registry.get_method(params["method"]),
-            registry.get_dataset(params["dataset"])]
+    """The plugins a cell finds by name at run time: the method and the data set (this
+    module, the work, counts already: :func:`harness.jobs.job_sources`)."""
+    return [registry.get_method(params["method"]), registry.get_dataset(params["dataset"])]
 

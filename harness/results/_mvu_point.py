@@ -167,8 +167,8 @@ def mvu_point_work(params: dict) -> dict:
 
 
 def mvu_sources(params: dict) -> list:
-    """The code an MVU point runs beyond the figure's module: the shared work, the
-    data set and MVU plugins and the solver backend's module (so that a faster or
-    more capable solver reruns the figure's points)."""
-    return [mvu_point_work, registry.get_dataset(params["dataset"]),
-            registry.get_method(METHOD), solver_module(params["solver"])]
+    """The code an MVU point finds by name at run time: the data set and MVU plugins
+    and the solver backend's module (so that a faster or more capable solver reruns
+    the figure's points; the work's own module counts already)."""
+    return [registry.get_dataset(params["dataset"]), registry.get_method(METHOD),
+            solver_module(params["solver"])]

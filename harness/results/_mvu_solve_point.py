@@ -49,8 +49,8 @@ from harness.problems.mvu import VARIANTS, MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.provenance import blas_info
 from harness.results._solver_code import solver_module
-from harness.solvers.mvu import MVU_SOLVERS, solve_mvu
-from harness.solvers.mvu import judge
+from harness.runner import died_reason
+from harness.solvers.mvu import MVU_SOLVERS, judge, solve_mvu
 
 __all__ = [
     "SolverPoint", "check_solver_table", "solver_points", "parse_key", "point_params",
@@ -239,7 +239,7 @@ def _verdict_of(body: dict, params: dict) -> dict:
                            f"{params['grace_seconds']:g}); the solver did not stop at "
                            f"its own limit, so no iterate was certified")}
     if body["status"] == "failed":
-        return {"verdict": "failed", "reason": body["reason"].replace("job's", "solver")}
+        return {"verdict": "failed", "reason": died_reason(body["exit_code"], "solver")}
     return {"verdict": body["verdict"], "reason": body["reason"]}
 
 
