@@ -48,11 +48,9 @@ reproduce: $(STAMP_RUN)
 		ls -1 results/$(PROFILE)/figures/ | sed 's/^/  /'; fi
 	@echo "Records of every job (one JSON file each) are in results/$(PROFILE)/records/."
 	@echo "Open results/$(PROFILE)/report.html (or report.md): every table and figure beside the"
-	@echo "thesis, the thesis' claims with verdicts, and provenance. The single files:"
-	@echo "results/$(PROFILE)/tables/table_2_1.md and table_3_2.md for Tables 2.1 and 3.2"
-	@echo "beside the thesis, results/$(PROFILE)/tables/table_2_1_peers.md for the LMNN peers,"
-	@echo "results/$(PROFILE)/tables/solver_table.md for the MVU solvers and"
-	@echo "results/$(PROFILE)/figures/fig_3_23.md, fig_3_24.md, fig_3_28.md for the figures."
+	@echo "thesis, the thesis' claims with verdicts, and provenance. Each result alone:"
+	@echo "results/$(PROFILE)/tables/NAME.md and results/$(PROFILE)/figures/NAME.md (NAME as listed"
+	@echo "above; harness list names every result and its thesis section)."
 
 dry-run: $(STAMP_RUN)
 	$(BIN)/snakemake --workflow-profile profiles/local --configfile config/$(PROFILE).yaml -n
