@@ -42,14 +42,13 @@ from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results._figure import (
-    check_registered_dataset, gap_mark, missing_column_reason, read_point, save_png,
+    check_datasets_section, check_registered_dataset, gap_mark, missing_column_reason, read_point, save_png,
     thesis_column, write_figure_files,
 )
 from harness.results._mvu_point import (
     MEASURES, dataset_choice, mvu_point_params, mvu_point_work, mvu_sources,
 )
 from harness.results._tables import Footnotes
-from harness.solvers.mvu import MVU_SOLVERS
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "THESIS_DATASETS", "work",
            "sources", "check", "keys", "params", "dimensions", "build", "assess", "claims",
@@ -146,22 +145,9 @@ def check(config: dict) -> None:
     """Profile checks beyond the schema: data set and solver names, per-data-set
     keys that name a listed data set, k, l and the largest r below every n_samples."""
     conf = _conf(config)
-    where = f"results.{NAME}"
-    for name in conf["datasets"]:
-        check_registered_dataset(name, f"{where}.datasets")
-    for key in ("dataset_params", "n_samples"):
-        stray = [d for d in conf[key] if d not in conf["datasets"]]
-        if stray:
-            raise ConfigError(f"{where}.{key}: {stray[0]!r} is not in {where}.datasets "
-                              f"({', '.join(conf['datasets'])}); add it there or drop the entry")
-    if conf["solver"] not in MVU_SOLVERS:
-        raise ConfigError(f"{where}.solver: unknown solver {conf['solver']!r}; valid "
-                          f"solvers: {', '.join(MVU_SOLVERS)}")
-    for name, n in conf["n_samples"].items():
-        for what in ("n_neighbors", "eval_neighbors", "max_dimension"):
-            if conf[what] >= n:
-                raise ConfigError(f"{where}.{what} = {conf[what]} must be below "
-                                  f"n_samples.{name} = {n}; lower it or use more points")
+    check_datasets_section(conf, f"results.{NAME}", ("dataset_params", "n_samples"),
+                           lambda name: [(what, conf[what]) for what in
+                                         ("n_neighbors", "eval_neighbors", "max_dimension")])
 
 
 def keys(config: dict) -> list[str]:
