@@ -17,10 +17,12 @@ from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_bytes_atomic, write_text_atomic
 from harness.results._tables import GAP_MARKS
+from harness.solvers.mvu import MVU_SOLVERS
 
 __all__ = [
     "KIND", "figure_paths", "section_of", "read_point", "gap_mark", "save_png",
-    "point_line", "harmonic_mean", "check_registered_dataset", "thesis_column",
+    "point_line", "harmonic_mean", "check_registered_dataset", "check_datasets_section",
+    "thesis_column",
     "write_figure_files", "dataset_notes", "missing_column_reason",
 ]
 
@@ -115,6 +117,36 @@ def check_registered_dataset(name: str, where: str) -> None:
     if name not in valid:
         raise ConfigError(f"{where}: unknown dataset {name!r}; valid datasets: "
                           f"{', '.join(valid)}")
+
+
+def check_datasets_section(conf: dict, where: str, per_dataset: tuple[str, ...],
+                           below_n) -> None:
+    """The checks of a figure section that lists data sets (``datasets``) and solves
+    MVU (``solver``): registered data set names, per-data-set entries (the keys
+    ``per_dataset`` of ``conf``) that name a listed data set, a known solver, and
+    ``below_n(name)`` -- ``(what, value)`` pairs -- below every given
+    ``n_samples.<name>``.
+
+    Raises
+    ------
+    ConfigError
+        Naming the entry ``where.<key>`` and the fix.
+    """
+    for name in conf["datasets"]:
+        check_registered_dataset(name, f"{where}.datasets")
+    for key in per_dataset:
+        stray = [d for d in conf[key] if d not in conf["datasets"]]
+        if stray:
+            raise ConfigError(f"{where}.{key}: {stray[0]!r} is not in {where}.datasets "
+                              f"({', '.join(conf['datasets'])}); add it there or drop the entry")
+    if conf["solver"] not in MVU_SOLVERS:
+        raise ConfigError(f"{where}.solver: unknown solver {conf['solver']!r}; valid "
+                          f"solvers: {', '.join(MVU_SOLVERS)}")
+    for name, n in conf["n_samples"].items():
+        for what, value in below_n(name):
+            if value >= n:
+                raise ConfigError(f"{where}.{what} = {value} must be below "
+                                  f"n_samples.{name} = {n}; lower it or use more points")
 
 
 def thesis_column(name: str) -> str:

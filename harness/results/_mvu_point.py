@@ -13,6 +13,12 @@ subsample), fit :class:`methods.mvu.MVU` through the embedding task
 embedding, and keep the eigenvalues of the learned kernel, the solver's certified
 status, gap and violation, and the PCA spectrum of the input.
 
+An *r sweep* (Fig. 3.22): when the parameters hold ``sweep_dimensions`` (a list of
+output dimensions r), the record also holds ``measures_by_dimension``, the three
+metrics of the leading-r embedding for every listed r, all from the one kernel
+(:func:`measures_by_dimension`), with each r's eigenvalue and normalised eigenvalue.
+Points without it (Figs. 3.24, 3.28) run and record exactly what they did before.
+
 Expected failures (data unavailable offline, a disconnected graph, bad input, the
 solver failed / skipped / timed out, the point's time limit) become records with a
 status and a reason; anything else is a bug: the job fails and writes nothing.
@@ -21,6 +27,7 @@ status and a reason; anything else is a bug: the job fails and writes nothing.
 from __future__ import annotations
 
 import inspect
+import time
 from typing import Any
 
 import numpy as np
@@ -28,12 +35,14 @@ from threadpoolctl import threadpool_limits
 
 from harness import registry
 from harness.plugin import Dataset, ExpectedFailure
+from harness.metrics import embedding_quality
 from harness.provenance import blas_info
 from harness.results._solver_code import solver_module
 from harness.tasks.embedding import MEASURES, BadInputError, run_embedding
 
 __all__ = ["MEASURES", "METHOD", "SOLVER_BUDGET", "N_SPECTRUM", "dataset_choice",
-           "mvu_point_params", "load_dataset", "normalised", "mvu_point_work", "mvu_sources"]
+           "mvu_point_params", "load_dataset", "normalised", "measures_by_dimension",
+           "mvu_point_work", "mvu_sources"]
 
 METHOD = "mvu"
 # the SDP solver gets this share of the point's hard time limit, so that a solver
@@ -132,9 +141,66 @@ def _input_spectrum(X: np.ndarray) -> list[float]:
     return normalised(s**2)[:N_SPECTRUM]
 
 
+def measures_by_dimension(X, Y, dimensions, n_neighbors: int) -> list[dict]:
+    """Local continuity, trust and intersection (eqs. 3.27-3.29) of the leading r
+    columns of the embedding ``Y`` for every r in ``dimensions``: one row
+    ``{"n_components": r, <measure>: value, ...}`` per r, in the given order.
+
+    ``Y``'s columns must be ordered by decreasing variance (MVU's are the kernel's
+    eigenvectors scaled by the square roots of their eigenvalues, 3.21), so that
+    ``Y[:, :r]`` is the r-dimensional embedding of the same kernel.
+
+    Raises
+    ------
+    ValueError
+        An r outside ``1 .. Y.shape[1]`` (naming it and the embedding's width).
+    """
+    Y = np.asarray(Y, dtype=float)
+    bad = [r for r in dimensions if not 1 <= int(r) <= Y.shape[1]]
+    if bad:
+        raise ValueError(f"output dimension r = {bad[0]} is outside 1..{Y.shape[1]}, the "
+                         f"columns of the embedding; fit it with n_components >= "
+                         f"{max(map(int, dimensions))}")
+    return [{"n_components": int(r), **embedding_quality(X, Y[:, :int(r)], n_neighbors)}
+            for r in dimensions]
+
+
+def _keeping_fitted(method_cls: type, kept: list) -> type:
+    """``method_cls`` whose estimators append themselves to ``kept`` when fitted.
+
+    The embedding task (:func:`run_embedding`) returns plain values (the measures of
+    the whole embedding); an r sweep needs the embedding itself. A subclass instead
+    of a change to the task, so that the jobs of every table computed with the task
+    keep their inputs (and are not rerun)."""
+
+    class Keeping(method_cls):
+        def fit(self, X, y=None):
+            kept.append(self)
+            return super().fit(X, y)
+
+    Keeping.__name__ = Keeping.__qualname__ = method_cls.__name__
+    Keeping.__doc__ = method_cls.__doc__
+    return Keeping
+
+
+def _sweep(X, estimator, dimensions, n_neighbors: int, eigenvalues) -> list[dict]:
+    """:func:`measures_by_dimension` of the fitted embedding, with each r's eigenvalue
+    and normalised eigenvalue (0 beyond the kernel's rank)."""
+    ranked = np.sort(np.clip(eigenvalues, 0.0, None))[::-1]
+    shares = normalised(eigenvalues)
+    rows = measures_by_dimension(X, estimator.embedding_, dimensions, n_neighbors)
+    for row in rows:
+        i = row["n_components"] - 1
+        row["eigenvalue"] = float(ranked[i]) if i < len(ranked) else 0.0
+        row["normalised_eigenvalue"] = float(shares[i]) if i < len(shares) else 0.0
+    return rows
+
+
 def mvu_point_work(params: dict) -> dict:
     """The child's work for one point; returns the record body (see module doc)."""
     method_cls = registry.get_method(METHOD)
+    dimensions = params.get("sweep_dimensions")
+    kept: list = []
     with threadpool_limits(limits=params["blas_threads"]):
         try:
             dataset = load_dataset(params)
@@ -148,7 +214,8 @@ def mvu_point_work(params: dict) -> dict:
         if skip:
             return {**body, "status": "skipped", "reason": why}
         try:
-            result = run_embedding(method_cls, dataset, params, params["seed"])
+            fitted_cls = _keeping_fitted(method_cls, kept) if dimensions else method_cls
+            result = run_embedding(fitted_cls, dataset, params, params["seed"])
         except ExpectedFailure as exc:
             return {**body, "status": exc.status, "reason": str(exc),
                     "error_type": type(exc).__name__}
@@ -163,6 +230,11 @@ def mvu_point_work(params: dict) -> dict:
             input_spectrum=_input_spectrum(dataset.X),
             blas_during_run=blas_info(),
         )
+        if dimensions:
+            start = time.perf_counter()
+            body["measures_by_dimension"] = _sweep(dataset.X, kept[-1], dimensions,
+                                                   params["eval_neighbors"], eigenvalues)
+            body["sweep_seconds"] = time.perf_counter() - start
     return body
 
 
