@@ -1,5 +1,5 @@
 """Fig. 3.37 (thesis 3.1.9): eigenvalues of Isomap's similarity matrix and MVU's
-kernel. Isomap's matrix against a naive computation, the spectrum summary, keys and
+kernel. Isomap's matrix against the naive reference (tests.methods.naive_spectral), the spectrum summary, keys and
 checks, two real points on a small Swiss roll, and the figure, gaps and verdicts from
 hand-made records."""
 
@@ -16,6 +16,8 @@ from harness.records import read_record
 from harness.results import _spectrum_point, get_result
 from harness.runner import run_job
 from methods.isomap import Isomap, isomap_gram
+from tests.methods.naive_spectral import (floyd_warshall, knn_adjacency, naive_isomap,
+                                          pairwise_distances)
 from tests.results.conftest import write_point
 
 fig = get_result("fig_3_37")
@@ -25,18 +27,9 @@ SECTION = {"datasets": ["teapot", "teapot_standin", "usps_standin"],
 
 
 def _naive_isomap_gram(X: np.ndarray, k: int) -> np.ndarray:
-    """Symmetric k-NN graph, Floyd-Warshall shortest paths, -1/2 J G^2 J by loops."""
+    """Symmetric k-NN graph, Floyd-Warshall shortest paths, -1/2 J G^2 J."""
     n = len(X)
-    D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
-    G = np.full((n, n), np.inf)
-    np.fill_diagonal(G, 0.0)
-    for i in range(n):
-        for j in np.argsort(D[i])[1:k + 1]:
-            G[i, j] = G[j, i] = D[i, j]
-    for m in range(n):
-        for i in range(n):
-            for j in range(n):
-                G[i, j] = min(G[i, j], G[i, m] + G[m, j])
+    G = floyd_warshall(np.where(knn_adjacency(X, k), pairwise_distances(X), np.inf))
     J = np.eye(n) - np.ones((n, n)) / n
     return -0.5 * J @ (G**2) @ J
 
@@ -48,10 +41,11 @@ def test_isomap_gram_is_double_centred_squared_geodesics():
     fitted = Isomap(n_neighbors=3, n_components=2).fit(X)
     expected = _naive_isomap_gram(X, 3)
     assert np.allclose(fitted.gram_matrix(), expected, atol=1e-9 * np.abs(expected).max())
-    # its leading eigenvectors are Isomap's embedding (up to sign)
-    values, vectors = np.linalg.eigh(expected)
-    top = vectors[:, ::-1][:, :2] * np.sqrt(values[::-1][:2])
-    assert np.allclose(np.abs(top), np.abs(fitted.embedding_), atol=1e-6)
+    # its spectrum is the naive Isomap's, with negative eigenvalues on this graph
+    spectrum = np.sort(np.linalg.eigvalsh(fitted.gram_matrix()))[::-1]
+    Y, naive = naive_isomap(X, 3, 2)
+    assert np.allclose(spectrum, naive, atol=1e-9 * naive[0]) and naive.min() < -1e-6 * naive[0]
+    assert np.allclose(np.abs(Y), np.abs(fitted.embedding_), atol=1e-6)
     with pytest.raises(ValueError, match="square matrix"):
         isomap_gram(np.ones((3, 4)))
 
