@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
+import numpy as np
 from sklearn.manifold import Isomap as _SkIsomap
 
 from methods._manifold import ManifoldEmbedding, OutOfSampleMixin
+
+__all__ = ["Isomap", "isomap_gram"]
+
+
+def isomap_gram(geodesic) -> np.ndarray:
+    """Isomap's similarity matrix ``-1/2 J G^2 J`` from the geodesic (shortest-path)
+    distances ``G`` (thesis 3.2.1, step 3: classical MDS), with ``J = I - 1 1^T / n``
+    the centring matrix. Unlike MVU's kernel it need not be positive semidefinite
+    (thesis 3.1.9, Fig. 3.37)."""
+    G = np.asarray(geodesic, dtype=np.float64)
+    if G.ndim != 2 or G.shape[0] != G.shape[1]:
+        raise ValueError(f"geodesic distances must be a square matrix, got shape {G.shape}")
+    S = -0.5 * G**2
+    S = S - S.mean(axis=0, keepdims=True)
+    S = S - S.mean(axis=1, keepdims=True)
+    return 0.5 * (S + S.T)
 
 
 class Isomap(OutOfSampleMixin, ManifoldEmbedding):
@@ -59,3 +76,10 @@ class Isomap(OutOfSampleMixin, ManifoldEmbedding):
         """Embed new inputs by Isomap's out-of-sample rule (scikit-learn)."""
         self._check_fitted()
         return self.model_.transform(X)
+
+    def gram_matrix(self) -> np.ndarray:
+        """The fitted similarity matrix ``-1/2 J G^2 J`` (:func:`isomap_gram`) of the
+        shortest-path distances ``G`` on the k-NN graph, whose leading eigenvectors
+        are the embedding; n x n."""
+        self._check_fitted()
+        return isomap_gram(self.model_.dist_matrix_)

@@ -22,8 +22,8 @@ from harness.solvers.mvu import MVU_SOLVERS
 __all__ = [
     "KIND", "figure_paths", "section_of", "read_point", "gap_mark", "save_png",
     "point_line", "harmonic_mean", "check_registered_dataset", "check_datasets_section",
-    "thesis_column",
-    "write_figure_files", "dataset_notes", "missing_column_reason",
+    "thesis_column", "write_figure_files", "dataset_notes", "missing_column_reason",
+    "check_dataset_keys", "check_mvu_solver",
 ]
 
 KIND = "figure"
@@ -134,14 +134,8 @@ def check_datasets_section(conf: dict, where: str, per_dataset: tuple[str, ...],
     """
     for name in conf["datasets"]:
         check_registered_dataset(name, f"{where}.datasets")
-    for key in per_dataset:
-        stray = [d for d in conf[key] if d not in conf["datasets"]]
-        if stray:
-            raise ConfigError(f"{where}.{key}: {stray[0]!r} is not in {where}.datasets "
-                              f"({', '.join(conf['datasets'])}); add it there or drop the entry")
-    if conf["solver"] not in MVU_SOLVERS:
-        raise ConfigError(f"{where}.solver: unknown solver {conf['solver']!r}; valid "
-                          f"solvers: {', '.join(MVU_SOLVERS)}")
+    check_dataset_keys(conf, per_dataset, where)
+    check_mvu_solver(conf["solver"], where)
     for name, n in conf["n_samples"].items():
         for what, value in below_n(name):
             if value >= n:
@@ -180,3 +174,20 @@ def missing_column_reason(figure: str, column: str, label: str) -> str:
                 f"provide it: {', '.join(plugins)}")
     return (f"no dataset plugin provides the thesis' {label} (thesis_name {column!r}); "
             f"add one to datasets/ and list it under results.{figure}.datasets")
+
+
+def check_dataset_keys(conf: dict, keys, where: str) -> None:
+    """Raise :class:`ConfigError` if a per-data-set entry (``conf[key]`` for each of
+    ``keys``, e.g. ``n_samples``) names a data set not in ``conf["datasets"]``."""
+    for key in keys:
+        stray = [d for d in conf[key] if d not in conf["datasets"]]
+        if stray:
+            raise ConfigError(f"{where}.{key}: {stray[0]!r} is not in {where}.datasets "
+                              f"({', '.join(conf['datasets'])}); add it there or drop the entry")
+
+
+def check_mvu_solver(solver: str, where: str) -> None:
+    """Raise :class:`ConfigError` naming ``where`` if ``solver`` is no MVU solver."""
+    if solver not in MVU_SOLVERS:
+        raise ConfigError(f"{where}.solver: unknown solver {solver!r}; valid "
+                          f"solvers: {', '.join(MVU_SOLVERS)}")

@@ -78,7 +78,7 @@ class Values:
 SHORT = {"train_knn_loo_error": "kNN train", "test_knn_error": "kNN test",
          "test_energy_error": "energy test", "test_svm_error": "SVM test",
          "local_continuity": "continuity", "local_trust": "trust",
-         "neighborhood_intersection": "intersection"}
+         "neighborhood_intersection": "intersection", "test_error_pct": "test error (%)"}
 
 
 def compare(values: Values, d: str, a: tuple[str, str], b: tuple[str, str], *,

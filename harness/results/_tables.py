@@ -22,8 +22,9 @@ from harness.reference import reference_value
 from harness.results._grid import grid_cells
 from harness.results._table_spec import TableSpec
 
-__all__ = ["build_table", "write_table", "wide_tables", "known_deviations", "AVERAGE",
-           "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "Footnotes"]
+__all__ = ["build_table", "write_table", "write_table_files", "compare_with_thesis",
+           "legend", "stand_in_note", "wide_tables", "known_deviations", "AVERAGE",
+           "LONG_COLUMNS", "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "Footnotes"]
 
 DEVIATIONS_FILE = (Path(__file__).resolve().parents[2] / "config"
                    / "known_deviations.yaml")
@@ -32,6 +33,10 @@ WITHIN_SPREAD = ("outside the tolerance but inside the run-to-run spread: |delta
                  "most the standard deviation of our runs")
 
 AVERAGE = "average"
+#: The columns of a table's long CSV, in order.
+LONG_COLUMNS = ["measure", "method", "thesis_label", "dataset", "thesis_dataset", "stand_in",
+                "thesis", "ours", "ours_std", "delta", "within_tolerance", "deviation_note",
+                "n_runs", "status", "reason", "solver_note"]
 GAP_MARKS = {"unavailable": "n/a", "failed": "failed", "skipped": "skipped",
              "timeout": "timeout", "missing": "not run", "incomplete": "incomplete"}
 
@@ -90,6 +95,14 @@ def build_table(config: dict, spec: TableSpec) -> pd.DataFrame:
     frame = pd.DataFrame(rows)
     if spec.average:
         frame = pd.concat([frame, _averages(frame, spec, config, table)], ignore_index=True)
+    return compare_with_thesis(frame, spec)[LONG_COLUMNS]
+
+
+def compare_with_thesis(frame: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
+    """Add ``delta``, ``within_tolerance`` and ``deviation_note`` to a long table
+    (columns of :data:`LONG_COLUMNS` up to ``n_runs``, ``status``, ``reason``,
+    ``solver_note``), in place; return it. A stand-in's delta is shown but never
+    compared; so are the measures outside ``spec.compared``."""
     frame["solver_note"] = frame["solver_note"].fillna("")
     frame["delta"] = frame["ours"] - frame["thesis"]
     within = (frame["delta"].abs() <= spec.tolerance).astype("boolean")
@@ -98,11 +111,8 @@ def build_table(config: dict, spec: TableSpec) -> pd.DataFrame:
     if spec.compared is not None:  # CPU seconds, counts: shown, not a claim
         within[~frame["measure"].isin(spec.compared)] = pd.NA
     frame["within_tolerance"] = within
-    frame["deviation_note"] = _attach_deviation_notes(frame, table, spec.spread_counts)
-    order = ["measure", "method", "thesis_label", "dataset", "thesis_dataset", "stand_in",
-             "thesis", "ours", "ours_std", "delta", "within_tolerance", "deviation_note",
-             "n_runs", "status", "reason", "solver_note"]
-    return frame[order]
+    frame["deviation_note"] = _attach_deviation_notes(frame, spec.name, spec.spread_counts)
+    return frame
 
 
 def _ratio_rows(rows: list[dict], spec: TableSpec) -> list[dict]:
@@ -302,15 +312,25 @@ def wide_tables(frame: pd.DataFrame, spec: TableSpec, cell=None
     return blocks, notes.texts
 
 
-def _notes(config: dict, spec: TableSpec, frame: pd.DataFrame,
-           gap_notes: list[str]) -> list[str]:
+def legend(spec: TableSpec) -> str:
+    """The first note of every thesis table: what a cell shows and its marks."""
+    return (f"Each cell: thesis / ours / delta (ours - thesis); tolerance "
+            f"{spec.tolerance} for 'reproduced'. ‡ marks a cell outside the tolerance "
+            f"with a measured explanation (config/known_deviations.yaml), ! one without"
+            f"{', ~ one inside the run-to-run spread' if spec.spread_counts else ''}; "
+            f"§ a cell whose optimisation (the MVU SDP) is not certified optimal.")
+
+
+def stand_in_note(name: str) -> str:
+    """The note under a table that shows the stand-in data set ``name``."""
+    cls = registry.get_dataset(name)
+    return (f"{name} is a synthetic stand-in for the thesis' {cls.stand_in_for} "
+            f"data ({cls.description}); compare its column with care.")
+
+
+def _notes(config: dict, spec: TableSpec, frame: pd.DataFrame) -> list[str]:
     table = spec.name
-    lines = [f"Each cell: thesis / ours / delta (ours - thesis); tolerance "
-             f"{spec.tolerance} for 'reproduced'. ‡ marks a cell outside the tolerance "
-             f"with a measured explanation (config/known_deviations.yaml), ! one without"
-             f"{', ~ one inside the run-to-run spread' if spec.spread_counts else ''}; "
-             f"§ a cell whose optimisation (the MVU SDP) is not certified optimal."]
-    lines += list(spec.notes)
+    lines = [legend(spec)] + list(spec.notes)
     for name in config["results"][table]["methods"]:
         cls = registry.get_method(name)
         if cls.table_note:
@@ -320,10 +340,7 @@ def _notes(config: dict, spec: TableSpec, frame: pd.DataFrame,
         if note:
             lines.append(note)
     for name in dict.fromkeys(frame.loc[frame["stand_in"], "dataset"]):
-        cls = registry.get_dataset(name)
-        lines.append(f"{name} is a synthetic stand-in for the thesis' {cls.stand_in_for} "
-                     f"data ({cls.description}); compare its column with care.")
-    lines += [f"[{i + 1}] {text}" for i, text in enumerate(gap_notes)]
+        lines.append(stand_in_note(name))
     return lines
 
 
@@ -364,32 +381,43 @@ def _params_lines(config: dict, spec: TableSpec) -> list[str]:
 
 def write_table(config: dict, spec: TableSpec) -> list[Path]:
     """Write ``results/<profile>/tables/<table>.{csv,md,tex}`` and the sidecar
-    ``<table>.json`` (title, heading, the notes without the gap footnotes, which the
-    report makes from the CSV); return the paths."""
-    table = spec.name
+    ``<table>.json`` of a grid table (:func:`build_table`); return the paths."""
     frame = build_table(config, spec)
+    return write_table_files(config, spec, frame, _notes(config, spec, frame),
+                             _params_lines(config, spec))
+
+
+def write_table_files(config: dict, spec: TableSpec, frame: pd.DataFrame,
+                      notes: list[str], cell_lines: list[str]) -> list[Path]:
+    """Write a long table ``frame`` (:data:`LONG_COLUMNS`, and any more) as
+    ``results/<profile>/tables/<table>.{csv,md,tex}``, wide as the thesis prints it
+    (:func:`wide_tables`), with ``notes`` and the numbered gap footnotes under it and
+    one line per job (``cell_lines``), and the sidecar ``<table>.json`` (title,
+    heading, the notes without the gap footnotes, which the report makes from the
+    CSV); return the paths."""
+    table = spec.name
     out = output_paths(config, table, "table", sidecar=True)
     blocks, gap_notes = wide_tables(frame, spec)
-    notes = _notes(config, spec, frame, gap_notes)
+    all_notes = notes + [f"[{i + 1}] {text}" for i, text in enumerate(gap_notes)]
+    heading = spec.heading.format(**config["results"][table])
 
     md = [f"# {spec.title}", "", f"Profile `{config['profile']}`. {config.get('description', '')}", ""]
     for label, block in blocks:
-        md += [f"## {label}{spec.heading.format(**config['results'][table])}", "",
+        md += [f"## {label}{heading}", "",
                tabulate(block.fillna(""), headers="keys", tablefmt="github"), ""]
-    md += ["## Notes", ""] + [f"- {line}" for line in notes]
-    md += ["", "## Cells", ""] + [f"- `{line}`" for line in _params_lines(config, spec)]
+    md += ["## Notes", ""] + [f"- {line}" for line in all_notes]
+    md += ["", "## Cells", ""] + [f"- `{line}`" for line in cell_lines]
 
     tex = [f"% {spec.title}", f"% profile {config['profile']}; cells: thesis / ours / delta"]
     for label, block in blocks:
         tex += [f"% {label}", tabulate(block.fillna(""), headers="keys",
                                        tablefmt="latex_booktabs"), ""]
-    tex += ["% " + line for line in notes]
+    tex += ["% " + line for line in all_notes]
 
     paths = [
         write_text_atomic(out["csv"], frame.to_csv(index=False, float_format="%.6g")),
         write_text_atomic(out["md"], "\n".join(md) + "\n"),
         write_text_atomic(out["tex"], "\n".join(tex) + "\n"),
     ]
-    sidecar = {"title": spec.title, "heading": spec.heading.format(**config["results"][table]),
-               "notes": notes[:len(notes) - len(gap_notes)]}
+    sidecar = {"title": spec.title, "heading": heading, "notes": list(notes)}
     return paths + [write_sidecar(out["json"], sidecar)]

@@ -1,0 +1,380 @@
+"""Fig. 3.37 (thesis 3.1.9, "Discussion"): "The twenty eigenvalues of leading
+*magnitude* from Isomap and MVU on the data sets of teapot images and handwritten
+digits. Note that the similarity matrices constructed by Isomap have negative
+eigenvalues." The text: "unlike MVU, the similarity matrix constructed by Isomap from
+finite data sets can have negative eigenvalues. In some cases, moreover, these
+negative eigenvalues can be appreciable in magnitude to the dominant positive ones".
+
+One job per (data set, method): ``fig_3_37/teapot_standin/isomap`` forms Isomap's
+``-1/2 J G^2 J`` (G: shortest paths on the k-NN graph), ``.../mvu`` MVU's learned
+kernel ``F F^T``, and diagonalises it (:mod:`harness.results._spectrum_point`). The
+figure shows, per data set and method, the twenty eigenvalues of largest magnitude,
+signed and divided by the largest; the verdicts read the most negative eigenvalue
+over the largest.
+
+Choices where the thesis is ambiguous (parameters of ``results.fig_3_37``): k (not
+given for this figure: 4, as in the rest of 3.1.9's kernel experiments,
+``n_neighbors``); which digits (not given: the twos and threes of Fig. 3.35, N = 953,
+a seeded subsample, ``dataset_params`` and ``n_samples``); "has negative eigenvalues"
+read as a most negative eigenvalue below ``-negative_tolerance`` x the largest,
+"appreciable" as at least ``appreciable_ratio`` x the largest in magnitude, and MVU's
+kernel counted positive semidefinite when its most negative eigenvalue is above
+``-psd_tolerance`` x the largest (rounding).
+"""
+
+from __future__ import annotations
+
+
+import numpy as np
+import pandas as pd
+import yaml
+from tabulate import tabulate
+
+from harness import registry
+from harness.claims import make_claim
+from harness.errors import ConfigError
+from harness.results import _spectrum_point
+from harness.results._figure import (
+    check_dataset_keys, check_mvu_solver, check_registered_dataset, dataset_notes, gap_mark,
+    missing_column_reason, read_point, save_png, thesis_column, write_figure_files,
+)
+from harness.results._mvu_point import SOLVER_BUDGET, dataset_choice
+from harness.results._tables import Footnotes
+
+__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "THESIS_DATASETS",
+           "check", "keys", "params", "work", "sources", "build", "claims", "write"]
+
+NAME = "fig_3_37"
+TITLE = ("Fig. 3.37: the twenty eigenvalues of leading magnitude of Isomap's and MVU's "
+         "matrices (thesis 3.1.9)")
+THESIS_SECTION = "3.1.9"
+KIND = "figure"
+SIDECAR = True
+SCHEMA = yaml.safe_load("""
+    type: object
+    additionalProperties: false
+    required: [datasets]
+    description: >-
+      Fig. 3.37 (thesis 3.1.9): the eigenvalues of largest magnitude of Isomap's
+      similarity matrix and MVU's kernel (one job per data set and method:
+      DATASET/isomap, DATASET/mvu)
+    properties:
+      datasets:
+        type: array
+        items: {type: string}
+        minItems: 1
+        uniqueItems: true
+        description: >-
+          registered dataset plugins (stand-ins fill their thesis column, marked);
+          the thesis' teapot and handwritten digit (usps) columns none fills are gaps
+      dataset_params:
+        type: object
+        additionalProperties: {type: object}
+        default: {}
+        description: per data set, load() keyword arguments (e.g. usps digits [2, 3])
+      n_samples:
+        $ref: "#/$defs/per_dataset_int"
+        description: >-
+          per data set, the number of points (a seeded subsample; Fig. 3.35's digits:
+          953); default the whole data set
+      n_neighbors:
+        type: integer
+        minimum: 1
+        default: 4
+        description: k of both methods' graph (not given for Fig. 3.37; 3.1.9 uses 4)
+      solver: {$ref: "#/$defs/fig_solver"}
+      time_limit_seconds: {$ref: "#/$defs/fig_time_limit"}
+      n_eigenvalues:
+        type: integer
+        minimum: 1
+        maximum: 50
+        default: 20
+        description: eigenvalues of largest magnitude shown (the thesis 20)
+      negative_tolerance:
+        type: number
+        exclusiveMinimum: 0
+        default: 0.001
+        description: >-
+          Isomap "has negative eigenvalues" when its most negative eigenvalue is below
+          -negative_tolerance x the largest (aggregation only)
+      appreciable_ratio:
+        type: number
+        exclusiveMinimum: 0
+        default: 0.05
+        description: >-
+          a negative eigenvalue is "appreciable in magnitude to the dominant positive
+          ones" when it is at least this fraction of the largest (aggregation only)
+      psd_tolerance:
+        type: number
+        exclusiveMinimum: 0
+        default: 1.0e-8
+        description: >-
+          MVU's kernel counts as positive semidefinite when its most negative
+          eigenvalue is above -psd_tolerance x the largest (aggregation only)
+""")
+METHODS = _spectrum_point.METHODS
+LABELS = {"isomap": "Isomap", "mvu": "MVU"}
+THESIS_DATASETS = {"teapot": "teapot images", "usps": "handwritten digits (USPS)"}
+
+
+def _conf(config: dict) -> dict:
+    return config["results"][NAME]
+
+
+def check(config: dict) -> None:
+    """Profile checks beyond the schema: data set and solver names, per-data-set keys
+    that name a listed data set, k below every given n_samples."""
+    conf = _conf(config)
+    where = f"results.{NAME}"
+    for name in conf["datasets"]:
+        check_registered_dataset(name, f"{where}.datasets")
+    check_dataset_keys(conf, ("dataset_params", "n_samples"), where)
+    check_mvu_solver(conf["solver"], where)
+    for name, n in conf["n_samples"].items():
+        if conf["n_neighbors"] >= n:
+            raise ConfigError(f"{where}.n_neighbors = {conf['n_neighbors']} must be below "
+                              f"n_samples.{name} = {n}")
+
+
+def keys(config: dict) -> list[str]:
+    """``<dataset>/isomap`` and ``<dataset>/mvu`` for every listed data set."""
+    return [f"{d}/{m}" for d in _conf(config)["datasets"] for m in METHODS]
+
+
+def params(config: dict, key: str) -> dict:
+    """Resolved parameters of ``<dataset>/<isomap|mvu>``."""
+    dataset, _, method = key.partition("/")
+    if method not in METHODS:
+        raise ConfigError(f"job {NAME}/{key}: must be {NAME}/DATASET/METHOD with METHOD "
+                          f"one of {', '.join(METHODS)}")
+    check_registered_dataset(dataset, f"job {NAME}/{key}")
+    conf = _conf(config)
+    limit = float(conf["time_limit_seconds"])
+    choice = dataset_choice(config, dataset, conf["n_samples"].get(dataset),
+                            conf["dataset_params"].get(dataset))
+    out = {"figure": NAME, "point": f"{NAME}/{key}", **choice, "method": method,
+           "thesis_dataset": thesis_column(dataset), "seed": config["seed"],
+           "blas_threads": config["blas_threads"], "time_limit_seconds": limit,
+           "n_neighbors": int(conf["n_neighbors"])}
+    if method == "mvu":
+        out.update(solver=conf["solver"], mvu_time_limit=SOLVER_BUDGET * limit)
+    return out
+
+
+work, sources = _spectrum_point.work, _spectrum_point.sources
+
+
+# ---- aggregation ---------------------------------------------------------------------
+def _missing_columns(config: dict) -> list[dict]:
+    """Gap rows for the thesis' data sets that no listed *real* data set provides (a
+    stand-in is shown beside the gap, never in its place)."""
+    listed = {thesis_column(d) for d in _conf(config)["datasets"]
+              if not registry.get_dataset(d).stand_in_for}
+    return [{"dataset": column, "thesis_dataset": column, "stand_in": False, "method": m,
+             "status": "unavailable", "reason": missing_column_reason(NAME, column, label)}
+            for column, label in THESIS_DATASETS.items() if column not in listed
+            for m in METHODS]
+
+
+def build(config: dict) -> pd.DataFrame:
+    """One row per (data set, method, rank) of the ``n_eigenvalues`` eigenvalues of
+    largest magnitude (``eigenvalue`` signed, ``normalised`` = over the largest), with
+    the matrix' summary repeated on each row (``negative_ratio`` = most negative /
+    largest, the sums, the MVU solve); a gap is one row without a rank."""
+    conf = _conf(config)
+    m = conf["n_eigenvalues"]
+    rows = []
+    for dataset in conf["datasets"]:
+        for method in METHODS:
+            record = read_point(config, NAME, f"{dataset}/{method}")
+            base = {"dataset": dataset, "thesis_dataset": thesis_column(dataset),
+                    "stand_in": registry.get_dataset(dataset).stand_in_for is not None,
+                    "method": method, "status": record["status"],
+                    "reason": record.get("reason", ""),
+                    "n_samples": record.get("n_samples"),
+                    "n_neighbors": conf["n_neighbors"]}
+            if record["status"] != "ok":
+                rows.append(base)
+                continue
+            spectrum = record["spectrum"]
+            solve = record.get("solve") or {}
+            base.update(largest=spectrum["largest"], most_negative=spectrum["most_negative"],
+                        negative_ratio=spectrum["negative_ratio"],
+                        negative_share=-spectrum["negative_sum"] / spectrum["positive_sum"],
+                        solve_status=solve.get("status"), solve_gap=solve.get("gap"),
+                        solve_violation=solve.get("violation"),
+                        fit_seconds=record.get("fit_seconds"))
+            for rank, value in enumerate(spectrum["leading"][:m], start=1):
+                rows.append({**base, "rank": rank, "eigenvalue": value,
+                             "normalised": value / spectrum["largest"]})
+    return pd.DataFrame(rows + _missing_columns(config))
+
+
+def _summaries(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per (data set, method): the first row of each group."""
+    return frame.drop_duplicates(["dataset", "method"]).reset_index(drop=True)
+
+
+def _ratio_text(row) -> str:
+    return f"{row.dataset} {LABELS[row.method]} {row.negative_ratio:+.3g}"
+
+
+def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
+    """The thesis' two statements (interface :mod:`harness.claims`), real data only;
+    the stand-ins' numbers are added to the evidence, not counted."""
+    conf = _conf(config)
+    frame = build(config) if frame is None else frame
+    summary = _summaries(frame)
+    ok = summary[summary["status"] == "ok"]
+    real, stand = ok[~ok["stand_in"].astype(bool)], ok[ok["stand_in"].astype(bool)]
+    tol, psd, big = conf["negative_tolerance"], conf["psd_tolerance"], conf["appreciable_ratio"]
+
+    def signs(part):
+        return [(r.negative_ratio < -tol) if r.method == "isomap" else (r.negative_ratio >= -psd)
+                for r in part.itertuples()]
+
+    def listing(part):
+        return "; ".join(_ratio_text(r) + ("" if r.method == "isomap" or r.solve_status
+                                           == "optimal" else " (solve not certified)")
+                         for r in part.itertuples())
+
+    gaps = summary[summary["status"] != "ok"]
+    missing = ("; not measured: " + ", ".join(f"{r.dataset}/{r.method} ({gap_mark(r.status)})"
+                                              for r in gaps.itertuples())) if len(gaps) else ""
+    extra = (f"; stand-ins, not counted: {listing(stand)} "
+             f"({'all as claimed' if all(signs(stand)) else 'not all as claimed'})"
+             if len(stand) else "")
+    first = make_claim(
+        NAME, "Unlike MVU's kernel, the similarity matrices constructed by Isomap have "
+              "negative eigenvalues: Isomap's most negative eigenvalue is below "
+              f"-{tol:g} x its largest, MVU's above -{psd:g} x its largest (3.1.9, Fig. 3.37)",
+        signs(real),
+        f"most negative / largest eigenvalue: {listing(real) or 'no real data measured'}"
+        f"{extra}{missing}.")
+    iso_real = real[real["method"] == "isomap"]
+    iso_stand = stand[stand["method"] == "isomap"]
+    worst = (f"largest magnitude on real data: {-iso_real['negative_ratio'].min():.3g} of the "
+             f"largest eigenvalue" if len(iso_real) else "no real data measured")
+    extra = ("; stand-ins, not counted: " + ", ".join(
+        f"{r.dataset} {-r.negative_ratio:.3g}" for r in iso_stand.itertuples())
+        if len(iso_stand) else "")
+    second = make_claim(
+        NAME, "In some cases Isomap's negative eigenvalues are appreciable in magnitude to "
+              f"the dominant positive ones: on some data set the most negative is at least "
+              f"{big:g} x the largest in magnitude (3.1.9, Fig. 3.37)",
+        [bool((-iso_real["negative_ratio"] >= big).any())] if len(iso_real) else [],
+        f"{worst}{extra}{missing}.")
+    return [first, second]
+
+
+# ---- outputs ---------------------------------------------------------------------
+def _title(frame: pd.DataFrame, dataset: str) -> str:
+    row = frame[frame["dataset"] == dataset].iloc[0]
+    if row["stand_in"]:
+        return f"{dataset} (stand-in for {row['thesis_dataset']})"
+    return THESIS_DATASETS.get(dataset, dataset)
+
+
+def _plot(frame: pd.DataFrame, config: dict, path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    datasets = list(dict.fromkeys(frame["dataset"]))
+    fig, axes = plt.subplots(len(datasets), len(METHODS), squeeze=False,
+                             figsize=(9, 2.3 * len(datasets) + 0.6))
+    for i, dataset in enumerate(datasets):
+        for j, method in enumerate(METHODS):
+            ax = axes[i, j]
+            part = frame[(frame["dataset"] == dataset) & (frame["method"] == method)]
+            if part.empty or part["status"].iloc[0] != "ok":
+                status = part["status"].iloc[0] if len(part) else "missing"
+                ax.text(0.5, 0.5, gap_mark(status), ha="center", va="center",
+                        transform=ax.transAxes, color="dimgray")
+                ax.set_xticks([])
+                ax.set_yticks([])
+            else:
+                values = part["normalised"].to_numpy(dtype=float)
+                colours = ["tab:red" if v < 0 else "tab:blue" for v in values]
+                ax.bar(np.arange(1, len(values) + 1), values, color=colours)
+                ax.axhline(0.0, color="black", linewidth=0.6)
+                ax.set_ylim(min(-0.1, 1.1 * values.min()), 1.05)
+                ax.text(0.98, 0.9, f"min/max {part['negative_ratio'].iloc[0]:+.3g}",
+                        ha="right", va="top", transform=ax.transAxes, fontsize=8)
+            ax.set_title(f"{LABELS[method]}: {_title(frame, dataset)}", fontsize=8)
+    for ax in axes[-1]:
+        ax.set_xlabel("rank by magnitude")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("λ / λmax")
+    fig.suptitle(f"{TITLE}\nprofile {config['profile']}, k = "
+                 f"{_conf(config)['n_neighbors']}; red: negative eigenvalues", fontsize=9)
+    fig.tight_layout()
+    save_png(fig, path)
+    plt.close(fig)
+
+
+def _number(value, spec: str) -> str:
+    return "-" if value is None or pd.isna(value) else format(value, spec)
+
+
+def _table(frame: pd.DataFrame, notes: Footnotes, m: int) -> str:
+    rows = []
+    for r in _summaries(frame).itertuples():
+        cells = {"data set": _title(frame, r.dataset), "method": LABELS[r.method]}
+        if r.status != "ok":
+            cells["most negative / largest"] = f"{gap_mark(r.status)}{notes.mark(r.reason)}"
+        else:
+            part = frame[(frame["dataset"] == r.dataset) & (frame["method"] == r.method)]
+            cells.update({
+                "n": int(r.n_samples), "most negative / largest": f"{r.negative_ratio:+.3g}",
+                "negative / positive sum": f"{r.negative_share:.3g}",
+                f"leading {m} (λ / λmax)": " ".join(f"{v:+.3f}" for v in part["normalised"]),
+                "solve": "-" if r.method != "mvu" else
+                f"{r.solve_status}, gap {_number(r.solve_gap, '.1e')}, "
+                f"{_number(r.fit_seconds, '.0f')}s"})
+        rows.append(cells)
+    return tabulate(pd.DataFrame(rows).astype(object).fillna(""), headers="keys",
+                    tablefmt="github", showindex=False)
+
+
+def _choices(config: dict) -> list[str]:
+    conf = _conf(config)
+    sizes = ", ".join(f"{d}: {n}" for d, n in conf["n_samples"].items()) or "whole data sets"
+    params_text = "; ".join(f"{d}: {p}" for d, p in conf["dataset_params"].items()) or "none"
+    return [
+        f"k = {conf['n_neighbors']} for both Isomap's graph and MVU's: the thesis does not "
+        f"say for Fig. 3.37; the kernel experiments of 3.1.9 use k = 4 "
+        f"(results.{NAME}.n_neighbors).",
+        f"Handwritten digits: the thesis does not say which; we use the twos and threes of "
+        f"Fig. 3.35 (N = 953, a seeded subsample). Sizes: {sizes}; load parameters: "
+        f"{params_text} (results.{NAME}.n_samples, dataset_params).",
+        "Isomap's matrix: -1/2 J G^2 J with G the shortest-path distances on the symmetric "
+        "k-NN graph (Dijkstra; a disconnected graph is a marked failure, not completed as "
+        "scikit-learn would). MVU's: K = F F^T of the equality SDP (3.1.4), certified by "
+        "the harness. Both diagonalised densely by the same routine (eigvalsh).",
+        f"Verdicts: 'negative eigenvalues' = most negative below -{conf['negative_tolerance']:g}"
+        f" x the largest; 'appreciable' = at least {conf['appreciable_ratio']:g} x the "
+        f"largest in magnitude; MVU counted positive semidefinite when its most negative "
+        f"eigenvalue is above -{conf['psd_tolerance']:g} x the largest (results.{NAME}."
+        f"negative_tolerance, appreciable_ratio, psd_tolerance). MVU's kernel is "
+        f"positive semidefinite by construction (K = F F^T): its check measures rounding.",
+    ]
+
+
+def write(config: dict) -> list:
+    """Write ``results/<profile>/figures/fig_3_37.{csv,png,md,json}``; return the paths."""
+    conf = _conf(config)
+    frame = build(config)
+    notes = Footnotes()
+    table = _table(frame, notes, conf["n_eigenvalues"])
+    md = [f"# {TITLE}", "", f"Profile `{config['profile']}`: k = {conf['n_neighbors']}, "
+          f"MVU solver `{conf['solver']}`.", ""]
+    for claim in claims(config, frame):
+        md += [f"**Thesis' claim:** {claim['claim']}", "",
+               f"**Our verdict:** {claim['verdict']}: {claim['evidence']}", ""]
+    md += ["## Spectra", "", table, "", "![Fig. 3.37](fig_3_37.png)", "",
+           "## Choices where the thesis is ambiguous", ""]
+    md += [f"- {line}" for line in _choices(config)]
+    md += [f"- {line}" for line in dataset_notes(conf["datasets"])]
+    return write_figure_files(config, NAME, keys(config), frame, md, notes.texts, _plot)
