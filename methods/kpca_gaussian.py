@@ -45,6 +45,10 @@ class KernelPCAGaussian(KernelPCAEmbedding):
     embedding_ : ndarray of shape (n_samples, n_components)
     sigma_ : float
         The width used (the estimate when ``sigma="auto"``).
+    sigma_auto_ : float
+        Footnote 4's estimate (with ``sigma_neighbors``), computed whatever ``sigma``
+        is, to compare a given width with it (NaN where it does not exist and
+        ``sigma`` is given).
     kernel_eigenvalues_ : ndarray
         Eigenvalues of the centred kernel, largest first.
     normalised_eigenvalues_ : ndarray
@@ -66,7 +70,12 @@ class KernelPCAGaussian(KernelPCAEmbedding):
 
     def _kernel(self, X):
         check_sigma(self.sigma)
-        sigma = (neighbourhood_sigma(X, self.sigma_neighbors) if self.sigma == "auto"
-                 else float(self.sigma))
+        try:
+            self.sigma_auto_ = neighbourhood_sigma(X, self.sigma_neighbors)
+        except ValueError:
+            if self.sigma == "auto":
+                raise
+            self.sigma_auto_ = float("nan")  # a given width needs no estimate
+        sigma = self.sigma_auto_ if self.sigma == "auto" else float(self.sigma)
         self.sigma_ = sigma
         return np.exp(-squared_distances(X) / (2.0 * sigma**2))

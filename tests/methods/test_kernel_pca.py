@@ -78,6 +78,7 @@ def test_gaussian_auto_sigma_is_the_rms_distance_to_the_k_nearest_neighbours(rol
     assert est.sigma_ == pytest.approx(neighbourhood_sigma(roll, 4), rel=1e-15)
     fixed = KernelPCAGaussian(sigma=est.sigma_, n_components=2).fit(roll)
     np.testing.assert_array_equal(fixed.embedding_, est.embedding_)
+    assert fixed.sigma_auto_ == est.sigma_ and fixed.sigma_ == est.sigma_
     assert KernelPCAGaussian(sigma="auto", sigma_neighbors=8).fit(roll).sigma_ > est.sigma_
 
 
@@ -220,6 +221,9 @@ def test_auto_sigma_needs_distinct_neighbours():
         KernelPCAGaussian(sigma="auto").fit(X)
     with pytest.raises(ValueError, match=r"sigma_neighbors=30 must satisfy"):
         KernelPCAGaussian(sigma="auto", sigma_neighbors=30).fit(X)
+    # a given width needs no estimate
+    est = KernelPCAGaussian(sigma=1.0).fit(X)
+    assert np.isnan(est.sigma_auto_) and est.sigma_ == 1.0 and np.isfinite(est.embedding_).all()
 
 
 def test_bad_precomputed_matrices_are_named(configuration):
