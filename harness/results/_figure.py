@@ -17,11 +17,13 @@ from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_bytes_atomic, write_text_atomic
 from harness.results._tables import GAP_MARKS
+from harness.solvers.mvu import MVU_SOLVERS
 
 __all__ = [
     "KIND", "figure_paths", "section_of", "read_point", "gap_mark", "save_png",
     "point_line", "harmonic_mean", "check_registered_dataset", "thesis_column",
-    "write_figure_files", "dataset_notes", "missing_column_reason",
+    "write_figure_files", "dataset_notes", "missing_column_reason", "check_per_dataset_keys",
+    "check_mvu_solver",
 ]
 
 KIND = "figure"
@@ -115,6 +117,23 @@ def check_registered_dataset(name: str, where: str) -> None:
     if name not in valid:
         raise ConfigError(f"{where}: unknown dataset {name!r}; valid datasets: "
                           f"{', '.join(valid)}")
+
+
+def check_per_dataset_keys(conf: dict, where: str, keys) -> None:
+    """Raise :class:`ConfigError` if a per-data-set entry (``conf[key]`` for each of
+    ``keys``, a mapping by data set name) names a data set not in ``conf["datasets"]``."""
+    for key in keys:
+        stray = [d for d in conf[key] if d not in conf["datasets"]]
+        if stray:
+            raise ConfigError(f"{where}.{key}: {stray[0]!r} is not in {where}.datasets "
+                              f"({', '.join(conf['datasets'])}); add it there or drop the entry")
+
+
+def check_mvu_solver(name: str, where: str) -> None:
+    """Raise :class:`ConfigError` naming ``where`` unless ``name`` is an MVU solver."""
+    if name not in MVU_SOLVERS:
+        raise ConfigError(f"{where}: unknown solver {name!r}; valid solvers: "
+                          f"{', '.join(MVU_SOLVERS)}")
 
 
 def thesis_column(name: str) -> str:

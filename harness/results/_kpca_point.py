@@ -29,7 +29,7 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.results._mvu_point import SOLVER_BUDGET, load_dataset
+from harness.results._mvu_point import SOLVER_BUDGET, start_point
 from harness.results._solver_code import solver_module
 from harness.tasks.embedding import BadInputError
 
@@ -94,17 +94,9 @@ def kpca_point_work(params: dict) -> dict:
     """The child's work for one (data set, kernel) point; returns the record body."""
     cls = registry.get_method(params["method"])
     with threadpool_limits(limits=params["blas_threads"]):
-        try:
-            dataset = load_dataset(params)
-        except ExpectedFailure as exc:
-            return {"status": exc.status, "reason": str(exc), "error_type": type(exc).__name__}
-        body: dict[str, Any] = {
-            "status": "ok", "reason": "", "n_samples": dataset.n_samples,
-            "n_features": int(dataset.X.shape[1]), "dataset_meta": dataset.meta,
-        }
-        skip, why = cls.skip(dataset, params.get("solver"))
-        if skip:
-            return {**body, "status": "skipped", "reason": why}
+        dataset, body = start_point(params, cls, params.get("solver"))
+        if dataset is None:
+            return body
         try:
             estimator, seconds = _fit(params, dataset)
         except ExpectedFailure as exc:

@@ -30,13 +30,12 @@ from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results._figure import (
-    check_registered_dataset, dataset_notes, gap_mark, missing_column_reason, read_point,
-    save_png, thesis_column, write_figure_files,
+    check_mvu_solver, check_per_dataset_keys, check_registered_dataset, dataset_notes,
+    gap_mark, missing_column_reason, read_point, save_png, thesis_column, write_figure_files,
 )
 from harness.results._mvu_point import (
     mvu_point_work, mvu_sources, MEASURES, dataset_choice, mvu_point_params,
 )
-from harness.solvers.mvu import MVU_SOLVERS
 from harness.results._tables import Footnotes
 
 __all__ = [
@@ -138,14 +137,8 @@ def check(config: dict) -> None:
     where = f"results.{NAME}"
     for name in conf["datasets"]:
         check_registered_dataset(name, f"{where}.datasets")
-    for key in ("dataset_params", "n_samples", "n_components"):
-        stray = [d for d in conf[key] if d not in conf["datasets"]]
-        if stray:
-            raise ConfigError(f"{where}.{key}: {stray[0]!r} is not in {where}.datasets "
-                              f"({', '.join(conf['datasets'])}); add it there or drop the entry")
-    if conf["solver"] not in MVU_SOLVERS:
-        raise ConfigError(f"{where}.solver: unknown solver {conf['solver']!r}; valid "
-                          f"solvers: {', '.join(MVU_SOLVERS)}")
+    check_per_dataset_keys(conf, where, ("dataset_params", "n_samples", "n_components"))
+    check_mvu_solver(conf["solver"], f"{where}.solver")
     for name, n in conf["n_samples"].items():
         for what, value in (("n_neighbors", conf["n_neighbors"]),
                             ("eval_neighbors", conf["eval_neighbors"]),

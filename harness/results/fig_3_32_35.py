@@ -33,8 +33,8 @@ from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results._figure import (
-    check_registered_dataset, dataset_notes, gap_mark, missing_column_reason, read_point,
-    thesis_column, write_figure_files,
+    check_mvu_solver, check_per_dataset_keys, check_registered_dataset, dataset_notes,
+    gap_mark, missing_column_reason, read_point, thesis_column, write_figure_files,
 )
 from harness.results._kpca_plot import plot_figure
 from harness.results._kpca_point import (
@@ -42,7 +42,6 @@ from harness.results._kpca_point import (
 )
 from harness.results._mvu_point import dataset_choice
 from harness.results._tables import Footnotes
-from harness.solvers.mvu import MVU_SOLVERS
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "THESIS_DATASETS", "check",
            "keys", "params", "work", "sources", "build", "claims", "write"]
@@ -172,14 +171,8 @@ def check(config: dict) -> None:
     where = f"results.{NAME}"
     for name in conf["datasets"]:
         check_registered_dataset(name, f"{where}.datasets")
-    for key in ("dataset_params", "n_samples", "degree", "sigma"):
-        stray = [d for d in conf[key] if d not in conf["datasets"]]
-        if stray:
-            raise ConfigError(f"{where}.{key}: {stray[0]!r} is not in {where}.datasets "
-                              f"({', '.join(conf['datasets'])}); add it there or drop the entry")
-    if conf["solver"] not in MVU_SOLVERS:
-        raise ConfigError(f"{where}.solver: unknown solver {conf['solver']!r}; valid "
-                          f"solvers: {', '.join(MVU_SOLVERS)}")
+    check_per_dataset_keys(conf, where, ("dataset_params", "n_samples", "degree", "sigma"))
+    check_mvu_solver(conf["solver"], f"{where}.solver")
     for name, n in conf["n_samples"].items():
         for what in ("n_neighbors", "sigma_neighbors", "n_components"):
             if conf[what] >= n:
