@@ -16,7 +16,8 @@ sum_j Phi(x_j), as the sentence before (3.49) says, gives
     K_ij <- K_ij - (1/N) sum_k K_ik - (1/N) sum_k K_kj + (1/N^2) sum_kl K_kl,
 
 i.e. J K J with J = I - (1/N) 1 1^T. That is what :func:`center_kernel` computes
-(the two agree in their sum over j, hence in the trace, but not otherwise).
+(the printed form has the same trace and a zero total sum too, but not the same
+entries: its rows do not sum to zero).
 
 Classical MDS is the same computation on K = -1/2 D^2 (squared distances): J K J is
 the B = -1/2 J D^2 J of the lecture notes, and for Euclidean distances of X it is the
