@@ -41,8 +41,8 @@ from harness.results._solver_code import solver_module
 from harness.tasks.embedding import MEASURES, BadInputError, run_embedding
 
 __all__ = ["MEASURES", "METHOD", "SOLVER_BUDGET", "N_SPECTRUM", "dataset_choice",
-           "mvu_point_params", "load_dataset", "normalised", "measures_by_dimension",
-           "mvu_point_work", "mvu_sources"]
+           "mvu_point_params", "load_dataset", "start_point", "normalised",
+           "measures_by_dimension", "mvu_point_work", "mvu_sources"]
 
 METHOD = "mvu"
 # the SDP solver gets this share of the point's hard time limit, so that a solver
@@ -196,23 +196,38 @@ def _sweep(X, estimator, dimensions, n_neighbors: int, eigenvalues) -> list[dict
     return rows
 
 
+def start_point(params: dict, method_cls: type, solver: str | None
+                ) -> tuple[Dataset | None, dict[str, Any]]:
+    """Load a point's data set and ask the method whether it runs there.
+
+    Returns ``(dataset, body)``: the body of an ``ok`` record with the data set's size
+    and meta, or, with ``dataset`` None, the finished record body of a point that
+    cannot run (data unavailable, a subsample too large, the method skips it).
+    """
+    try:
+        dataset = load_dataset(params)
+    except ExpectedFailure as exc:
+        return None, {"status": exc.status, "reason": str(exc),
+                      "error_type": type(exc).__name__}
+    body: dict[str, Any] = {
+        "status": "ok", "reason": "", "n_samples": dataset.n_samples,
+        "n_features": int(dataset.X.shape[1]), "dataset_meta": dataset.meta,
+    }
+    skip, why = method_cls.skip(dataset, solver)
+    if skip:
+        return None, {**body, "status": "skipped", "reason": why}
+    return dataset, body
+
+
 def mvu_point_work(params: dict) -> dict:
     """The child's work for one point; returns the record body (see module doc)."""
     method_cls = registry.get_method(METHOD)
     dimensions = params.get("sweep_dimensions")
     kept: list = []
     with threadpool_limits(limits=params["blas_threads"]):
-        try:
-            dataset = load_dataset(params)
-        except ExpectedFailure as exc:
-            return {"status": exc.status, "reason": str(exc), "error_type": type(exc).__name__}
-        body: dict[str, Any] = {
-            "status": "ok", "reason": "", "n_samples": dataset.n_samples,
-            "n_features": int(dataset.X.shape[1]), "dataset_meta": dataset.meta,
-        }
-        skip, why = method_cls.skip(dataset, params["solver"])
-        if skip:
-            return {**body, "status": "skipped", "reason": why}
+        dataset, body = start_point(params, method_cls, params["solver"])
+        if dataset is None:
+            return body
         try:
             fitted_cls = _keeping_fitted(method_cls, kept) if dimensions else method_cls
             result = run_embedding(fitted_cls, dataset, params, params["seed"])

@@ -28,13 +28,12 @@ from tabulate import tabulate
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results._figure import (
-    check_registered_dataset, gap_mark, harmonic_mean, read_point, save_png,
+    check_mvu_solver, check_registered_dataset, gap_mark, harmonic_mean, read_point, save_png,
     write_figure_files,
 )
 from harness.results._mvu_point import (
     mvu_point_work, mvu_sources, MEASURES, dataset_choice, mvu_point_params,
 )
-from harness.solvers.mvu import MVU_SOLVERS
 from harness.results._tables import Footnotes
 
 __all__ = [
@@ -114,9 +113,7 @@ def check(config: dict) -> None:
     conf = _conf(config)
     where = f"results.{NAME}"
     check_registered_dataset(conf["dataset"], f"{where}.dataset")
-    if conf["solver"] not in MVU_SOLVERS:
-        raise ConfigError(f"{where}.solver: unknown solver {conf['solver']!r}; valid "
-                          f"solvers: {', '.join(MVU_SOLVERS)}")
+    check_mvu_solver(conf["solver"], where)
     n = conf["n_samples"]
     too_big = [k for k in conf["k"] if k >= n]
     if too_big:
