@@ -30,14 +30,11 @@ import dataclasses
 
 import numpy as np
 from scipy.linalg import eigh
-from sklearn.metrics.pairwise import euclidean_distances
-from sklearn.neighbors import NearestNeighbors
 
 from methods._manifold import ManifoldEmbedding
 
 __all__ = ["DENSE_SPECTRUM_MAX_N", "N_TOP_EIGENVALUES", "KernelPCAResult",
-           "center_kernel", "kernel_pca", "squared_distances", "neighbourhood_sigma",
-           "KernelPCAEmbedding"]
+           "center_kernel", "kernel_pca", "KernelPCAEmbedding"]
 
 # Up to this many points every eigenvalue of the centred kernel is computed (a dense
 # symmetric eigensolver, O(n^3): ~0.3 s at n = 1000); beyond, only the top
@@ -118,48 +115,6 @@ def kernel_pca(K: np.ndarray, n_components: int) -> KernelPCAResult:
     scale = np.sqrt(np.clip(values[:d], 0.0, None))
     return KernelPCAResult(embedding=vectors[:, :d] * scale, eigenvalues=values,
                            trace=float(np.trace(Kc)))
-
-
-def squared_distances(X: np.ndarray) -> np.ndarray:
-    """|x_i - x_j|^2 for all pairs, non-negative, exact zeros on the diagonal."""
-    D2 = np.clip(euclidean_distances(X, squared=True), 0.0, None)
-    np.fill_diagonal(D2, 0.0)
-    return D2
-
-
-def neighbourhood_sigma(X: np.ndarray, k: int = 4) -> float:
-    """The thesis' width of the Gaussian kernel (3.1.9, footnote 4): "the estimated
-    standard deviation within neighborhoods of size k = 4".
-
-    Our reading: the root-mean-square deviation of a neighbourhood's members from its
-    centre point, pooled over all neighbourhoods,
-
-        sigma = sqrt( (1 / (n k)) sum_i sum_{j in N_k(i)} |x_i - x_j|^2 ),
-
-    with N_k(i) the k nearest neighbours of x_i (itself excluded). Why this reading:
-    on the thesis' Swiss roll (n = 800, its generator, low noise) it gives 1.42-1.45,
-    the thesis' sigma = 1.45; the other readings we tried are far off there (this
-    value / sqrt(2), the per-pair reading of a distance as two draws: 1.00; the RMS
-    distance to the neighbourhood's centroid: 1.11; the mean neighbour distance:
-    1.28; the mean k-th neighbour distance: 1.71).
-
-    Raises
-    ------
-    ValueError
-        ``k`` not in 1 .. n - 1, or every neighbourhood has zero width (duplicates).
-    """
-    X = np.asarray(X, dtype=np.float64)
-    n = X.shape[0]
-    if not 1 <= int(k) < n:
-        raise ValueError(f"sigma_neighbors={k} must satisfy 1 <= sigma_neighbors < "
-                         f"n_samples={n}; lower it or use more samples")
-    distances, _ = NearestNeighbors(n_neighbors=int(k)).fit(X).kneighbors()
-    sigma = float(np.sqrt(np.mean(distances**2)))
-    if not sigma > 0:
-        raise ValueError(f"the neighbourhood estimate of sigma (k = {k}) is {sigma}: every "
-                         f"point's {k} nearest neighbours coincide with it; remove "
-                         f"duplicate points or give sigma as a positive number")
-    return sigma
 
 
 class KernelPCAEmbedding(ManifoldEmbedding):

@@ -7,7 +7,8 @@ import numbers
 
 import numpy as np
 
-from methods._kernel_pca import KernelPCAEmbedding, neighbourhood_sigma, squared_distances
+from harness.kernels import gaussian_kernel, neighbourhood_scale
+from methods._kernel_pca import KernelPCAEmbedding
 
 
 def check_sigma(sigma) -> None:
@@ -29,7 +30,7 @@ class KernelPCAGaussian(KernelPCAEmbedding):
     neighborhoods of size k = 4, thus reflecting the same length scale used in MVU".
     ``sigma="auto"`` is that estimate, read as the root-mean-square distance of each
     point to its ``sigma_neighbors`` nearest neighbours
-    (:func:`methods._kernel_pca.neighbourhood_sigma`, which says why this reading).
+    (:func:`harness.kernels.neighbourhood_scale`, which says why this reading).
 
     Parameters
     ----------
@@ -70,12 +71,16 @@ class KernelPCAGaussian(KernelPCAEmbedding):
 
     def _kernel(self, X):
         check_sigma(self.sigma)
+        if not 1 <= int(self.sigma_neighbors) < len(X):
+            raise ValueError(f"sigma_neighbors={self.sigma_neighbors} must satisfy 1 <= "
+                             f"sigma_neighbors < n_samples={len(X)}; lower it or use more "
+                             f"samples")
         try:
-            self.sigma_auto_ = neighbourhood_sigma(X, self.sigma_neighbors)
+            self.sigma_auto_ = neighbourhood_scale(X, self.sigma_neighbors)
         except ValueError:
             if self.sigma == "auto":
                 raise
             self.sigma_auto_ = float("nan")  # a given width needs no estimate
         sigma = self.sigma_auto_ if self.sigma == "auto" else float(self.sigma)
         self.sigma_ = sigma
-        return np.exp(-squared_distances(X) / (2.0 * sigma**2))
+        return gaussian_kernel(X, sigma=sigma)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from harness.kernels import linear_kernel
 from methods._kernel_pca import KernelPCAEmbedding
 
 
@@ -39,4 +40,4 @@ class KernelPCALinear(KernelPCAEmbedding):
         self.n_components = n_components
 
     def _kernel(self, X):
-        return X @ X.T
+        return linear_kernel(X)

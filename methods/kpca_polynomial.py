@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numbers
 
+from harness.kernels import polynomial_kernel
 from methods._kernel_pca import KernelPCAEmbedding
 
 
@@ -47,4 +48,4 @@ class KernelPCAPolynomial(KernelPCAEmbedding):
         if isinstance(p, bool) or not isinstance(p, numbers.Integral) or p < 1:
             raise ValueError(f"degree={p!r} must be an integer >= 1 (p of (1 + x . y)^p, "
                              f"thesis 3.47; the thesis uses 4)")
-        return (1.0 + X @ X.T) ** int(p)
+        return polynomial_kernel(X, p=int(p))

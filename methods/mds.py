@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from methods._kernel_pca import KernelPCAEmbedding, squared_distances
+from harness.kernels import squared_distances
+from methods._kernel_pca import KernelPCAEmbedding
 
 DISSIMILARITIES = ("euclidean", "precomputed")
 

@@ -16,7 +16,8 @@ from sklearn.decomposition import KernelPCA
 
 import methods.mvu as mvu_module
 from harness.solvers.mvu.result import SolveResult
-from methods._kernel_pca import center_kernel, kernel_pca, neighbourhood_sigma
+from harness.kernels import neighbourhood_scale as neighbourhood_sigma
+from methods._kernel_pca import center_kernel, kernel_pca
 from methods.kpca_gaussian import KernelPCAGaussian
 from methods.kpca_linear import KernelPCALinear
 from methods.kpca_mvu import KernelPCAMVU
