@@ -52,7 +52,7 @@ from methods._variational_sdp import (
 
 __all__ = ["VariationalMVUBase", "VariationalResult", "CG_METHODS", "laplacian",
            "bottom_eigenvectors", "laplacian_basis", "lle_basis", "variational_mvu",
-           "refine_embedding", "refine_objective", "solve_variational_sdp", "PAIR_COUNT",
+           "refine_embedding", "cg_refinement", "refine_objective", "solve_variational_sdp", "PAIR_COUNT",
            "plugin_docstring"]
 
 CG_METHODS = ("scipy", "pcg")
@@ -138,6 +138,34 @@ def refine_embedding(Y: np.ndarray, edges: np.ndarray, b: np.ndarray, *, omega: 
     return pcg(Y, edges, b, omega, maxiter, precondition)
 
 
+def cg_refinement(Y: np.ndarray, edges: np.ndarray, b: np.ndarray, *, n_components: int,
+                  cg_in_basis: bool = True, rank_tol: float | None = None,
+                  **stage) -> tuple[np.ndarray, int, dict]:
+    """The "var. MVU (CG)" step from the SDP's coordinates ``Y`` (n x m, normalised
+    units, columns by decreasing norm): CG in the m dimensions (if ``cg_in_basis``),
+    projection onto the top ``n_components`` principal directions, CG there.
+    ``rank_tol``: the first stage keeps only the columns whose squared norm (Z's
+    eigenvalue) exceeds ``rank_tol`` times the largest, at least ``n_components``;
+    the others are zero to rounding, and CG leaves a zero coordinate at zero (its
+    gradient is zero), so this only saves time (None: all m). ``stage``: the keyword
+    arguments of :func:`refine_embedding`. Returns ``(Y, line_searches, timings)``
+    with the seconds of ``cg_basis`` and ``cg_output``."""
+    iterations, timings = 0, {}
+    if rank_tol is not None:
+        norms = np.einsum("ij,ij->j", Y, Y)
+        Y = Y[:, :max(n_components, int((norms > rank_tol * norms.max()).sum()))]
+    if cg_in_basis:
+        start = time.perf_counter()
+        Y, it = refine_embedding(Y, edges, b, **stage)
+        iterations += it
+        timings["cg_basis"] = time.perf_counter() - start
+    start = time.perf_counter()
+    Y = top_components(Y, n_components)
+    Y, it = refine_embedding(Y, edges, b, **stage)
+    timings["cg_output"] = time.perf_counter() - start
+    return Y, iterations + it, timings
+
+
 def variational_mvu(Q: np.ndarray, edges: np.ndarray, b: np.ndarray, *, n_components: int,
                     omega: float, penalty: str = "squared", normalize: bool = True,
                     refine: bool = False, cg_maxiter: int = 100, cg_in_basis: bool = True,
@@ -151,10 +179,7 @@ def variational_mvu(Q: np.ndarray, edges: np.ndarray, b: np.ndarray, *, n_compon
     Shared by Table 3.2's plugins (k-NN graph, Clarabel, scipy's CG) and the graph
     path of sensor localisation (:func:`methods._variational_graph.variational_mvu_graph`:
     native SDP solver, preconditioned CG). ``cg_omega`` is the CG's omega (default:
-    ``omega``; 1 minimises the loss (3.26)). ``rank_tol``: the CG in the basis keeps
-    only the coordinates whose eigenvalue of Z exceeds ``rank_tol`` times the largest
-    (at least ``n_components``); the others are zero to rounding and CG leaves a zero
-    coordinate at zero (its gradient is zero), so this only saves time (None: all m).
+    ``omega``; 1 minimises the loss (3.26)). ``rank_tol``: see :func:`cg_refinement`.
     """
     _check_choice("sdp_solver", sdp_solver, SDP_SOLVERS)
     scale = float(b.mean()) if normalize else 1.0
@@ -170,23 +195,14 @@ def variational_mvu(Q: np.ndarray, edges: np.ndarray, b: np.ndarray, *, n_compon
     order = np.argsort(lam)[::-1]
     Y = Q @ (U[:, order] * np.sqrt(np.clip(lam[order], 0, None)))  # K = Q Z Q^T
     Y_basis = Y * np.sqrt(scale)
-    if rank_tol is not None:
-        Y = Y[:, :max(n_components, int((lam > rank_tol * lam.max()).sum()))]
     Y_sdp = top_components(Y, n_components) * np.sqrt(scale)
     iterations = 0
     if refine:
-        stage = dict(omega=omega if cg_omega is None else cg_omega, maxiter=cg_maxiter,
-                     cg_method=cg_method, precondition=precondition)
-        if cg_in_basis:
-            start = time.perf_counter()
-            Y, it = refine_embedding(Y, edges, b / scale, **stage)
-            iterations += it
-            timings["cg_basis"] = time.perf_counter() - start
-        start = time.perf_counter()
-        Y = top_components(Y, n_components)
-        Y, it = refine_embedding(Y, edges, b / scale, **stage)
-        iterations += it
-        timings["cg_output"] = time.perf_counter() - start
+        Y, iterations, cg_timings = cg_refinement(
+            Y, edges, b / scale, n_components=n_components, cg_in_basis=cg_in_basis,
+            rank_tol=rank_tol, omega=omega if cg_omega is None else cg_omega,
+            maxiter=cg_maxiter, cg_method=cg_method, precondition=precondition)
+        timings.update(cg_timings)
     return VariationalResult(top_components(Y, n_components) * np.sqrt(scale), Y_sdp,
                              Y_basis, sdp.Z * scale, sdp, iterations, timings, scale)
 
