@@ -24,6 +24,7 @@ Estimates are named ``sdp`` (the SDP's 2-D solution) and ``refined`` (after CG) 
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,12 +34,13 @@ from harness import registry
 from harness.errors import ConfigError
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
+from harness.reference import CLAIMS_FILE
 from harness.results._mvu_point import dataset_choice
 from methods._variational_graph import variational_mvu_graph
 from methods._variational_refine import reconstruction_loss
 
 __all__ = ["TASK", "check_sensor_dataset", "sensor_params", "align", "position_errors",
-           "pack", "unpack", "load_network", "sensor_work", "sensor_sources"]
+           "pack", "unpack", "load_network", "sensor_work", "sensor_sources", "sensor_inputs"]
 
 TASK = "sensor_localization"
 ALIGNMENTS = ("rigid", "similarity")
@@ -160,3 +162,8 @@ def sensor_work(params: dict) -> dict:
 def sensor_sources(params: dict) -> list:
     """The data set plugin the point finds by name (the methods are imported)."""
     return [registry.get_dataset(params["dataset"])]
+
+
+def sensor_inputs(config: dict) -> list[str]:
+    """The thesis' quoted numbers the figures print (``thesis_claims.csv``)."""
+    return [str(Path(config["reference_dir"]) / CLAIMS_FILE)]

@@ -19,7 +19,6 @@ principal coordinates; the thesis' left panel) and of K = Q Z Q^T itself.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pandas as pd
 import yaml
@@ -29,10 +28,12 @@ from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.reference import CLAIMS_FILE, thesis_claim
-from harness.results._figure import gap_mark, read_point, save_png, write_figure_files
+from harness.results._figure import (
+    gap_mark, parse_int_key, read_point, save_png, write_figure_files,
+)
 from harness.results._mvu_point import dataset_choice
 from harness.results._sensor_point import (
-    check_sensor_dataset, sensor_params, sensor_sources, sensor_work,
+    check_sensor_dataset, sensor_inputs, sensor_params, sensor_sources, sensor_work,
 )
 from harness.results._tables import Footnotes
 
@@ -115,10 +116,7 @@ def keys(config: dict) -> list[str]:
 
 
 def _parse_m(key: str) -> int:
-    if not (key.startswith("m") and key[1:].isdigit() and int(key[1:]) >= 1):
-        raise ConfigError(f"job {NAME}/{key}: must be {NAME}/m<M> with M a positive "
-                          f"integer, e.g. {NAME}/m10")
-    return int(key[1:])
+    return parse_int_key(NAME, key, "m", 10)
 
 
 def params(config: dict, key: str) -> dict:
@@ -131,17 +129,7 @@ def params(config: dict, key: str) -> dict:
                          repeats=conf["repeats"])
 
 
-work = sensor_work
-
-
-def sources(params: dict) -> list:
-    """The sensor network plugin (found by name)."""
-    return sensor_sources(params)
-
-
-def inputs(config: dict) -> list[str]:
-    """The thesis' quoted times."""
-    return [str(Path(config["reference_dir"]) / CLAIMS_FILE)]
+work, sources, inputs = sensor_work, sensor_sources, sensor_inputs
 
 
 # ---- aggregation -------------------------------------------------------------------
@@ -233,6 +221,7 @@ def _plot(frame: pd.DataFrame, config: dict, path) -> None:
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig.subplots_adjust(wspace=0.3)
     ok = frame[frame["status"] == "ok"]
     left.semilogy(ok["m"], ok["loss_326"], "o-", label="2-D output")
     left.semilogy(ok["m"], ok["loss_326_K"], "s--", label="K = Q Z Q^T (rank <= m)")

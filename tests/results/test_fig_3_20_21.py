@@ -186,3 +186,12 @@ def test_real_points_on_a_small_network(profile):
     body = sensor_work(job_params(config, parse_job("fig_3_21/m4")))
     assert len(body["timings"]) == 2 and body["cg_seconds"] == 0.0
     assert "positions" not in body["estimates"]["sdp"]
+
+
+def test_no_records_yet_is_not_measured_and_still_writes(profile):
+    config = profile(fig_3_20=SMALL, fig_3_21={"m": [2, 4], "n_samples": 300})
+    assert {c["verdict"] for c in fig_3_20.claims(config)} == {"not measured"}
+    assert {c["verdict"] for c in fig_3_21.claims(config)} == {"not measured"}
+    for module in (fig_3_20, fig_3_21):
+        md = module.write(config)[2].read_text()
+        assert "no record yet: run `harness job" in md
