@@ -21,9 +21,11 @@ Drivers:
   preconditioner (the graph Laplacian's factor, which the Laplacian basis has
   computed already): ``cg_method="pcg"``. One iteration is one line search, as in
   the thesis' "100 line searches". Measured on the n = 20000 sensor network (m = 10,
-  omega = 0.99, 10% noise): from the SDP's solution, preconditioned CG reaches the
-  converged loss in ~20 line searches; scipy's CG after 2 x 100 has a mean
-  positional error 14 times larger (see ``benchmarks/bench_sensor_network.py``).
+  SDP omega = 0.9, CG on the loss (3.26), 10% noise; ``benchmarks/bench_sensor_network.py``):
+  from the SDP's solution preconditioned CG converges in 44 line searches (0.8 s, mean
+  positional error 1.1% of the radius); scipy's CG after 2 x 100 line searches (4.3 s)
+  is still at 119% of the radius. Without the preconditioner, CG with exact line
+  searches reached 0.076 r after 2 x 100 (omega = 0.99).
 """
 
 from __future__ import annotations
