@@ -3,7 +3,9 @@ from the thesis tables; never edited).
 
 Each CSV is long-format with the columns ``quantity, method, dataset, value`` (plus
 ``unit`` in some files); rows with an empty ``method`` describe the data set (``n``,
-``k``, ``output_dim`` ...).
+``k``, ``output_dim`` ...). ``thesis_claims.csv`` is the exception: one quoted number
+per row (``id, section, claim, value, unit, conditions``), read by
+:func:`thesis_claim`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["load_reference", "reference_value"]
+__all__ = ["load_reference", "reference_value", "CLAIMS_FILE", "thesis_claim"]
+
+CLAIMS_FILE = "thesis_claims.csv"
 
 
 @functools.cache
@@ -54,3 +58,27 @@ def reference_value(
     if hit.empty or pd.isna(hit["value"].iloc[0]):
         return None
     return float(hit["value"].iloc[0])
+
+
+def thesis_claim(reference_dir: str | Path, claim_id: str) -> dict:
+    """One row of ``thesis_claims.csv`` as a dict (``id, section, claim, value, unit,
+    conditions``; ``value`` a float).
+
+    Raises
+    ------
+    FileNotFoundError
+        The file is missing (see :func:`load_reference`).
+    KeyError
+        No row has this id; the message lists the ids there are.
+    """
+    path = Path(reference_dir) / CLAIMS_FILE
+    if not path.exists():
+        load_reference(reference_dir, CLAIMS_FILE)  # raises the explanatory error
+    frame = pd.read_csv(path, dtype={"id": "string"})
+    hit = frame[frame["id"] == claim_id]
+    if hit.empty:
+        raise KeyError(f"no thesis claim {claim_id!r} in {path}; ids: "
+                       f"{', '.join(frame['id'])}")
+    row = hit.iloc[0].to_dict()
+    row["value"] = float(row["value"])
+    return row

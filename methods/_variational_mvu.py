@@ -21,29 +21,53 @@ The thesis' choices and where it is ambiguous:
   pairs (= 2n tr K); we use tr K, as in the SDP, so that omega has one meaning in
   both steps. scipy's nonlinear CG with the analytic gradient, ``cg_maxiter``
   iterations (the thesis quotes 100 line searches).
+
+Layout: the SDP and its solvers are :mod:`methods._variational_sdp` (Clarabel, or the
+native barrier method of :mod:`methods._psd_qp`), the CG objective and drivers
+:mod:`methods._variational_refine`; this module has the bases, the pipeline both
+paths share (:func:`variational_mvu`) and the Table 3.2 plugins' base class. The
+graph path (sensor localisation: a given graph, no inputs X) is
+:mod:`methods._variational_graph`. Table 3.2's plugins use Clarabel and scipy's CG,
+as before the graph path existed (their embeddings are unchanged bit for bit).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import time
+from collections.abc import Callable
+
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import minimize
 from scipy.sparse.linalg import eigsh
 
 from harness.problems.mvu import clique_edges
 from methods._manifold import ManifoldEmbedding, knn_graph
+from methods._variational_refine import (
+    PAIR_COUNT, pcg, refine_objective, scipy_cg, top_components,
+)
+from methods._variational_sdp import (
+    SDP_SOLVERS, VariationalSDP, native_variational_sdp, sdp_objective, solve_variational_sdp,
+)
 
-__all__ = ["VariationalMVUBase", "laplacian_basis", "lle_basis", "refine_objective",
+__all__ = ["VariationalMVUBase", "VariationalResult", "CG_METHODS", "laplacian",
+           "bottom_eigenvectors", "laplacian_basis", "lle_basis", "variational_mvu",
+           "refine_embedding", "cg_refinement", "refine_objective", "solve_variational_sdp", "PAIR_COUNT",
            "plugin_docstring"]
 
-PAIR_COUNT = 2  # sum over ordered pairs (i, j) with eta_ij = 1
+CG_METHODS = ("scipy", "pcg")
+EIGEN_SHIFT = 1e-6  # shift-invert at sigma = -EIGEN_SHIFT: M + EIGEN_SHIFT I is factorised
 
 
-def _bottom_eigenvectors(M: sp.spmatrix, m: int, seed: int) -> np.ndarray:
-    """The m eigenvectors after the constant one, smallest eigenvalues first."""
+def bottom_eigenvectors(M: sp.spmatrix, m: int, seed: int, OPinv=None) -> np.ndarray:
+    """The m eigenvectors after the constant one, smallest eigenvalues first, by
+    shift-invert Lanczos at sigma = -1e-6. ``OPinv`` (a solve with M + 1e-6 I, e.g.
+    from :func:`methods._variational_graph.laplacian_factor`) replaces ARPACK's own
+    factorisation."""
     n = M.shape[0]
     v0 = np.random.default_rng(seed).standard_normal(n)
-    vals, vecs = eigsh(M.tocsc(), k=m + 1, sigma=-1e-6, which="LM", v0=v0)
+    vals, vecs = eigsh(M.tocsc(), k=m + 1, sigma=-EIGEN_SHIFT, which="LM", v0=v0,
+                       OPinv=OPinv)
     order = np.argsort(vals)
     Q = vecs[:, order[1:]]
     Q -= Q.mean(axis=0)  # remove what is left of the constant direction
@@ -51,12 +75,16 @@ def _bottom_eigenvectors(M: sp.spmatrix, m: int, seed: int) -> np.ndarray:
     return Q
 
 
+def laplacian(W: sp.spmatrix) -> sp.spmatrix:
+    """The graph Laplacian D - W of a symmetric weight matrix W (3.24)."""
+    return sp.diags(np.asarray(W.sum(axis=1)).ravel()) - W
+
+
 def laplacian_basis(X: np.ndarray, n_neighbors: int, m: int, seed: int = 0) -> np.ndarray:
     """Bottom eigenvectors of the unweighted k-NN graph Laplacian (3.24)."""
     W = knn_graph(X, n_neighbors)
     W.data[:] = 1.0
-    L = sp.diags(np.asarray(W.sum(axis=1)).ravel()) - W
-    return _bottom_eigenvectors(L, m, seed)
+    return bottom_eigenvectors(laplacian(W), m, seed)
 
 
 def lle_basis(X: np.ndarray, n_neighbors: int, m: int, reg: float = 1e-3,
@@ -66,78 +94,117 @@ def lle_basis(X: np.ndarray, n_neighbors: int, m: int, reg: float = 1e-3,
 
     W = barycenter_kneighbors_graph(X, n_neighbors=n_neighbors, reg=reg)
     IW = sp.eye(X.shape[0], format="csr") - W
-    return _bottom_eigenvectors((IW.T @ IW).tocsr(), m, seed)
+    return bottom_eigenvectors((IW.T @ IW).tocsr(), m, seed)
 
 
-def _edge_design(Q: np.ndarray, edges: np.ndarray) -> np.ndarray:
-    """Rows vec(d_e d_e^T) with d_e = q_i - q_j: d_e^T Z d_e = row . vec(Z)."""
-    d = Q[edges[:, 0]] - Q[edges[:, 1]]
-    return np.einsum("ea,eb->eab", d, d).reshape(len(edges), -1)
+@dataclasses.dataclass(frozen=True)
+class VariationalResult:
+    """What :func:`variational_mvu` computed, in the input's units.
 
-
-def solve_variational_sdp(Q, edges, b, omega, penalty="squared"):
-    """The small SDP of 3.1.8 over Z (m x m) with cvxpy/Clarabel; returns Z."""
-    import cvxpy as cp
-
-    if penalty not in ("squared", "norm"):
-        raise ValueError(f"penalty must be 'squared' or 'norm', got {penalty!r}")
-    m = Q.shape[1]
-    Z = cp.Variable((m, m), PSD=True)
-    z = cp.vec(Z, order="C")
-    A = _edge_design(Q, edges)
-    # |A z - b|^2 = |R z - c|^2 + (|b|^2 - |c|^2) with A^T A = R^T R, c = R^-T A^T b:
-    # an m^2-dimensional cone instead of one with a row per edge (better conditioned).
-    G = A.T @ A
-    R = np.linalg.cholesky(G + 1e-12 * np.trace(G) / len(G) * np.eye(len(G))).T
-    c = np.linalg.solve(R.T, A.T @ b)
-    const = max(float(b @ b - c @ c), 0.0)
-    squared = cp.sum_squares(R @ z - c) + const
-    misfit = PAIR_COUNT * squared if penalty == "squared" else \
-        np.sqrt(PAIR_COUNT) * cp.norm2(cp.hstack([R @ z - c, np.sqrt(const)]))
-    problem = cp.Problem(cp.Maximize((1 - omega) * cp.trace(Z) - omega * misfit))
-    problem.solve(solver="CLARABEL")
-    if Z.value is None:
-        raise RuntimeError(f"variational SDP not solved: {problem.status}")
-    return (Z.value + Z.value.T) / 2, problem.status
-
-
-def incidence_transpose(n: int, edges: np.ndarray) -> sp.csr_matrix:
-    """``B^T`` (n x m): column e has +1 at node i and -1 at node j of edge e."""
-    m = len(edges)
-    return sp.csr_matrix((np.tile([1.0, -1.0], m), (edges.ravel(), np.repeat(np.arange(m), 2))),
-                         shape=(n, m))
-
-
-def refine_objective(flat, n, dim, edges, b, omega, BT=None):
-    """-(objective) of the CG step and its gradient, for ``scipy.optimize``.
-
-    ``BT`` (:func:`incidence_transpose`) scatters the edge terms onto the nodes as one
-    sparse product (``np.add.at`` was 2/3 of the run time at n = 10000).
+    ``Y`` the final n x r embedding; ``Y_sdp`` the SDP solution's top r principal
+    coordinates; ``Y_basis`` all m coordinates of the SDP's K = Y_basis Y_basis^T;
+    ``Z`` (m x m, K = Q Z Q^T); ``sdp`` the solve on the normalised
+    problem (:class:`methods._variational_sdp.VariationalSDP`); ``cg_iterations``
+    (line searches of both CG stages); ``timings`` (seconds: ``sdp``, ``cg_basis``,
+    ``cg_output``); ``scale`` the squared-distance normalisation.
     """
-    Y = flat.reshape(n, dim)
-    Yc = Y - Y.mean(axis=0)
-    diff = Y[edges[:, 0]] - Y[edges[:, 1]]
-    r = np.einsum("ij,ij->i", diff, diff) - b
-    value = (1 - omega) * np.einsum("ij,ij->", Yc, Yc) - omega * PAIR_COUNT * (r @ r)
-    coef = (omega * PAIR_COUNT * 4 * r)[:, None] * diff
-    if BT is None:
-        BT = incidence_transpose(n, edges)
-    grad = -2 * (1 - omega) * Yc + BT @ coef
-    return -value, grad.ravel()
+
+    Y: np.ndarray
+    Y_sdp: np.ndarray
+    Y_basis: np.ndarray
+    Z: np.ndarray
+    sdp: VariationalSDP
+    cg_iterations: int
+    timings: dict
+    scale: float
 
 
-def _cg(Y, edges, b, omega, maxiter):
-    n, dim = Y.shape
-    BT = incidence_transpose(n, edges)
-    result = minimize(refine_objective, Y.ravel(), args=(n, dim, edges, b, omega, BT),
-                      jac=True, method="CG", options={"maxiter": maxiter, "gtol": 1e-10})
-    return result.x.reshape(n, dim), int(result.nit)
+def _check_choice(what: str, value, valid) -> None:
+    if value not in valid:
+        raise ValueError(f"{what} must be one of {valid}, got {value!r}")
 
 
-def _top_components(Y: np.ndarray, r: int) -> np.ndarray:
-    Yc = Y - Y.mean(axis=0)
-    U, s, _ = np.linalg.svd(Yc, full_matrices=False)
-    return U[:, :r] * s[:r]
+def refine_embedding(Y: np.ndarray, edges: np.ndarray, b: np.ndarray, *, omega: float,
+                     maxiter: int, cg_method: str = "scipy",
+                     precondition: Callable | None = None) -> tuple[np.ndarray, int]:
+    """One CG stage on the objective of 3.1.8 (``b`` normalised squared distances):
+    scipy's CG or the preconditioned CG with exact line searches
+    (:mod:`methods._variational_refine`). Returns ``(Y, line_searches)``."""
+    _check_choice("cg_method", cg_method, CG_METHODS)
+    if cg_method == "scipy":
+        if precondition is not None:
+            raise ValueError("scipy's CG takes no preconditioner; use cg_method='pcg'")
+        return scipy_cg(Y, edges, b, omega, maxiter)
+    return pcg(Y, edges, b, omega, maxiter, precondition)
+
+
+def cg_refinement(Y: np.ndarray, edges: np.ndarray, b: np.ndarray, *, n_components: int,
+                  cg_in_basis: bool = True, rank_tol: float | None = None,
+                  **stage) -> tuple[np.ndarray, int, dict]:
+    """The "var. MVU (CG)" step from the SDP's coordinates ``Y`` (n x m, normalised
+    units, columns by decreasing norm): CG in the m dimensions (if ``cg_in_basis``),
+    projection onto the top ``n_components`` principal directions, CG there.
+    ``rank_tol``: the first stage keeps only the columns whose squared norm (Z's
+    eigenvalue) exceeds ``rank_tol`` times the largest, at least ``n_components``;
+    the others are zero to rounding, and CG leaves a zero coordinate at zero (its
+    gradient is zero), so this only saves time (None: all m). ``stage``: the keyword
+    arguments of :func:`refine_embedding`. Returns ``(Y, line_searches, timings)``
+    with the seconds of ``cg_basis`` and ``cg_output``."""
+    iterations, timings = 0, {}
+    if rank_tol is not None:
+        norms = np.einsum("ij,ij->j", Y, Y)
+        Y = Y[:, :max(n_components, int((norms > rank_tol * norms.max()).sum()))]
+    if cg_in_basis:
+        start = time.perf_counter()
+        Y, it = refine_embedding(Y, edges, b, **stage)
+        iterations += it
+        timings["cg_basis"] = time.perf_counter() - start
+    start = time.perf_counter()
+    Y = top_components(Y, n_components)
+    Y, it = refine_embedding(Y, edges, b, **stage)
+    timings["cg_output"] = time.perf_counter() - start
+    return Y, iterations + it, timings
+
+
+def variational_mvu(Q: np.ndarray, edges: np.ndarray, b: np.ndarray, *, n_components: int,
+                    omega: float, penalty: str = "squared", normalize: bool = True,
+                    refine: bool = False, cg_maxiter: int = 100, cg_in_basis: bool = True,
+                    sdp_solver: str = "clarabel", cg_method: str = "scipy",
+                    cg_omega: float | None = None, precondition: Callable | None = None,
+                    rank_tol: float | None = None) -> VariationalResult:
+    """Variational MVU on a basis ``Q`` (n x m) and a graph (``edges``, squared
+    lengths ``b``): the SDP over Z, K = Q Z Q^T, then optionally the CG refinement
+    (first in the m basis dimensions if ``cg_in_basis``, then in ``n_components``).
+
+    Shared by Table 3.2's plugins (k-NN graph, Clarabel, scipy's CG) and the graph
+    path of sensor localisation (:func:`methods._variational_graph.variational_mvu_graph`:
+    native SDP solver, preconditioned CG). ``cg_omega`` is the CG's omega (default:
+    ``omega``; 1 minimises the loss (3.26)). ``rank_tol``: see :func:`cg_refinement`.
+    """
+    _check_choice("sdp_solver", sdp_solver, SDP_SOLVERS)
+    scale = float(b.mean()) if normalize else 1.0
+    timings = {}
+    start = time.perf_counter()
+    if sdp_solver == "native" and penalty == "squared":
+        sdp = native_variational_sdp(Q, edges, b / scale, omega)
+    else:
+        Z, status = solve_variational_sdp(Q, edges, b / scale, omega, penalty, sdp_solver)
+        sdp = VariationalSDP(Z, status, None, sdp_objective(Z, Q, edges, b / scale, omega))
+    timings["sdp"] = time.perf_counter() - start
+    lam, U = np.linalg.eigh(sdp.Z)
+    order = np.argsort(lam)[::-1]
+    Y = Q @ (U[:, order] * np.sqrt(np.clip(lam[order], 0, None)))  # K = Q Z Q^T
+    Y_basis = Y * np.sqrt(scale)
+    Y_sdp = top_components(Y, n_components) * np.sqrt(scale)
+    iterations = 0
+    if refine:
+        Y, iterations, cg_timings = cg_refinement(
+            Y, edges, b / scale, n_components=n_components, cg_in_basis=cg_in_basis,
+            rank_tol=rank_tol, omega=omega if cg_omega is None else cg_omega,
+            maxiter=cg_maxiter, cg_method=cg_method, precondition=precondition)
+        timings.update(cg_timings)
+    return VariationalResult(top_components(Y, n_components) * np.sqrt(scale), Y_sdp,
+                             Y_basis, sdp.Z * scale, sdp, iterations, timings, scale)
 
 
 _PARAMETERS = """
@@ -218,20 +285,11 @@ class VariationalMVUBase(ManifoldEmbedding):
         basis = laplacian_basis if self._basis == "laplacian" else lle_basis
         Q = basis(X, self.n_neighbors, m, seed=seed)
         edges, b = clique_edges(X, self.n_neighbors)
-        scale = float(b.mean()) if self.normalize else 1.0
-        Z, self.sdp_status_ = solve_variational_sdp(Q, edges, b / scale, self.omega,
-                                                    self.penalty)
-        lam, U = np.linalg.eigh(Z)
-        order = np.argsort(lam)[::-1]
-        Y = Q @ (U[:, order] * np.sqrt(np.clip(lam[order], 0, None)))  # K = Q Z Q^T
-        self.cg_iterations_ = 0
-        if self._refine:
-            if self.cg_in_basis:
-                Y, it = _cg(Y, edges, b / scale, self.omega, self.cg_maxiter)
-                self.cg_iterations_ += it
-            Y = _top_components(Y, self.n_components)
-            Y, it = _cg(Y, edges, b / scale, self.omega, self.cg_maxiter)
-            self.cg_iterations_ += it
-        self.basis_, self.Z_ = Q, Z * scale
+        result = variational_mvu(Q, edges, b, n_components=self.n_components,
+                                 omega=self.omega, penalty=self.penalty,
+                                 normalize=self.normalize, refine=self._refine,
+                                 cg_maxiter=self.cg_maxiter, cg_in_basis=self.cg_in_basis)
+        self.sdp_status_, self.cg_iterations_ = result.sdp.status, result.cg_iterations
+        self.basis_, self.Z_ = Q, result.Z
         self.edges_, self.sq_lengths_ = edges, b
-        return _top_components(Y, self.n_components) * np.sqrt(scale)
+        return result.Y

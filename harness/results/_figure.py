@@ -23,7 +23,7 @@ __all__ = [
     "KIND", "figure_paths", "section_of", "read_point", "gap_mark", "save_png",
     "point_line", "harmonic_mean", "check_registered_dataset", "check_datasets_section",
     "thesis_column", "write_figure_files", "dataset_notes", "missing_column_reason",
-    "check_dataset_keys", "check_mvu_solver",
+    "check_dataset_keys", "check_mvu_solver", "parse_int_key",
 ]
 
 KIND = "figure"
@@ -43,6 +43,17 @@ def read_point(config: dict, figure: str, key: str) -> dict:
     """The record of the job ``figure/key``, or a ``missing`` stand-in naming the
     command that makes it."""
     return read_job_record(config, Job(figure, key))
+
+
+def parse_int_key(figure: str, key: str, prefix: str, example: int) -> int:
+    """The positive integer of a job key ``<prefix><N>`` (``k7``, ``m10``); a
+    :class:`ConfigError` naming the expected form otherwise."""
+    digits = key[len(prefix):]
+    if not (key.startswith(prefix) and digits.isdigit() and int(digits) >= 1):
+        raise ConfigError(f"job {figure}/{key}: must be {figure}/{prefix}<{prefix.upper()}> "
+                          f"with {prefix.upper()} a positive integer, e.g. "
+                          f"{figure}/{prefix}{example}")
+    return int(digits)
 
 
 def gap_mark(status: str) -> str:

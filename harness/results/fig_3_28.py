@@ -28,7 +28,8 @@ from tabulate import tabulate
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results._figure import (
-    check_mvu_solver, check_registered_dataset, gap_mark, harmonic_mean, read_point, save_png,
+    check_mvu_solver, check_registered_dataset, gap_mark, harmonic_mean, parse_int_key,
+    read_point, save_png,
     write_figure_files,
 )
 from harness.results._mvu_point import (
@@ -133,10 +134,7 @@ def keys(config: dict) -> list[str]:
 
 
 def _parse_k(key: str) -> int:
-    if not (key.startswith("k") and key[1:].isdigit() and int(key[1:]) >= 1):
-        raise ConfigError(f"job {NAME}/{key}: must be {NAME}/k<K> with K a "
-                          f"positive integer, e.g. {NAME}/k7")
-    return int(key[1:])
+    return parse_int_key(NAME, key, "k", 7)
 
 
 def params(config: dict, key: str) -> dict:

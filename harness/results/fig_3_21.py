@@ -1,0 +1,293 @@
+"""Fig. 3.21 (thesis 3.1.8): loss (3.26) after variational MVU and SDP time against m.
+
+"For the simulated network with nodes at US cities, Fig. 3.21 plots the value eq.
+(3.26) as a function of m. Further, it also plots the computation time required to
+create and solve the SDP. The figure shows that more eigenvectors lead to better
+solutions, but at the expense of increased computation time. In our experience,
+there is a "sweet spot" around m ~ 10 that best manages this tradeoff."
+
+The US-cities network (n = 1097, "10% uniform noise") is not available: the default
+data set is ``us_cities_standin``, a uniform network of the same size and noise,
+labelled as a stand-in in the CSV, the Markdown and every claim's evidence.
+
+One job per m (``fig_3_21/m<m>``, :mod:`harness.results._sensor_point`): the SDP
+alone (no CG), timed as the fastest of ``repeats`` runs (graph Laplacian, factor,
+eigenvectors, SDP data and solve). Loss (3.26) of the 2-D output (the SDP's top two
+principal coordinates; the thesis' left panel) and of K = Q Z Q^T itself.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import yaml
+from tabulate import tabulate
+
+from harness import registry
+from harness.claims import make_claim
+from harness.errors import ConfigError
+from harness.reference import CLAIMS_FILE, thesis_claim
+from harness.results._figure import (
+    gap_mark, parse_int_key, read_point, save_png, write_figure_files,
+)
+from harness.results._mvu_point import dataset_choice
+from harness.results._sensor_point import (
+    check_sensor_dataset, sensor_inputs, sensor_params, sensor_sources, sensor_work,
+)
+from harness.results._tables import Footnotes
+
+__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "check", "keys",
+           "params", "work", "sources", "inputs", "build", "trend_checks", "claims", "write"]
+
+NAME = "fig_3_21"
+TITLE = ("Fig. 3.21: loss (3.26) after variational MVU and SDP time against m "
+         "(thesis 3.1.8)")
+THESIS_SECTION = "3.1.8"
+KIND = "figure"
+SIDECAR = True
+SCHEMA = yaml.safe_load("""
+    type: object
+    additionalProperties: false
+    description: >-
+      Fig. 3.21 (thesis 3.1.8): the reconstruction loss (3.26) after variational MVU
+      and the time to construct and solve its SDP for m Laplacian eigenvectors (one
+      job per m: m<M>); the thesis' US-cities network has a uniform stand-in
+    properties:
+      dataset: {type: string, default: us_cities_standin, description: a sensor network data set plugin}
+      n_samples: {type: integer, minimum: 3, default: 1097, description: sensors (the thesis' 1097 cities)}
+      dataset_params: {type: object, default: {}, description: load() keyword arguments beyond n_samples}
+      m:
+        type: array
+        items: {type: integer, minimum: 1}
+        minItems: 2
+        uniqueItems: true
+        default: [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20]
+        description: numbers of eigenvectors, one job each (the thesis' axis is not legible)
+      omega:
+        type: number
+        exclusiveMinimum: 0
+        exclusiveMaximum: 1
+        default: 0.9
+        description: the SDP's weight of the distance penalty (normalised distances)
+      sdp_solver: {enum: [native, clarabel], default: native}
+      repeats:
+        type: integer
+        minimum: 1
+        default: 5
+        description: runs per m; the time is the fastest (the loss is the same each run)
+      time_limit_seconds: {$ref: "#/$defs/fig_time_limit"}
+      loss_tolerance:
+        type: number
+        minimum: 0
+        default: 0.01
+        description: >-
+          "more eigenvectors lead to better solutions": each next m's loss at most
+          (1 + this) times the previous (aggregation only)
+      time_tolerance:
+        type: number
+        minimum: 0
+        default: 0.25
+        description: >-
+          "at the expense of computation time": each next m's time at least (1 - this)
+          times the previous (timing noise), and the largest m slower than the smallest
+          (aggregation only)
+""")
+THESIS_TIME_ID = "varmvu_uscities_sdp"  # thesis_claims.csv: SDP seconds at m = 10
+
+
+def _conf(config: dict) -> dict:
+    return config["results"][NAME]
+
+
+def check(config: dict) -> None:
+    """A sensor network data set; every m at most n - 2."""
+    conf = _conf(config)
+    check_sensor_dataset(conf["dataset"], f"results.{NAME}.dataset")
+    too_big = [m for m in conf["m"] if m > conf["n_samples"] - 2]
+    if too_big:
+        raise ConfigError(f"results.{NAME}.m: m = {too_big[0]} exceeds n_samples - 2 = "
+                          f"{conf['n_samples'] - 2}")
+
+
+def keys(config: dict) -> list[str]:
+    """``m<m>`` for every m, in increasing order."""
+    return [f"m{m}" for m in sorted(_conf(config)["m"])]
+
+
+def _parse_m(key: str) -> int:
+    return parse_int_key(NAME, key, "m", 10)
+
+
+def params(config: dict, key: str) -> dict:
+    """Resolved parameters of ``m<m>``: the SDP alone, timed ``repeats`` times."""
+    m = _parse_m(key)
+    conf = _conf(config)
+    method = {"n_basis": m, "omega": conf["omega"], "refine": False,
+              "precondition": False, "sdp_solver": conf["sdp_solver"], "seed": config["seed"]}
+    return sensor_params(config, conf, figure=NAME, key=key, method_params=method,
+                         repeats=conf["repeats"])
+
+
+work, sources, inputs = sensor_work, sensor_sources, sensor_inputs
+
+
+# ---- aggregation -------------------------------------------------------------------
+def build(config: dict) -> pd.DataFrame:
+    """One row per m: loss (3.26) of the 2-D output and of K, SDP seconds, the
+    solve's status and gap, and which data set (stand-in or not)."""
+    conf = _conf(config)
+    cls = registry.get_dataset(conf["dataset"])
+    thesis_m10 = thesis_claim(config["reference_dir"], THESIS_TIME_ID)["value"]
+    loaded = dataset_choice(config, conf["dataset"], conf["n_samples"],
+                            conf["dataset_params"])["dataset_params"]
+    rows = []
+    for key in keys(config):
+        record = read_point(config, NAME, key)
+        sdp = (record.get("estimates") or {}).get("sdp", {})
+        rows.append({
+            "m": _parse_m(key), "status": record["status"], "reason": record.get("reason", ""),
+            "dataset": conf["dataset"], "stand_in_for": cls.stand_in_for or "",
+            "n_samples": record.get("n_samples", conf["n_samples"]),
+            "noise": loaded.get("noise"), "radius": loaded.get("radius"),
+            "loss_326": sdp.get("loss", math.nan),
+            "loss_326_K": sdp.get("loss_basis", math.nan),
+            "loss_326_true_positions": record.get("loss_true_positions", math.nan),
+            "sdp_seconds": record.get("sdp_seconds", math.nan),
+            "sdp_status": (record.get("sdp") or {}).get("status"),
+            "sdp_gap": (record.get("sdp") or {}).get("relative_gap"),
+            "thesis_sdp_seconds_m10": thesis_m10,
+        })
+    return pd.DataFrame(rows)
+
+
+def trend_checks(values, tolerance: float, increasing: bool) -> list[bool]:
+    """Per consecutive pair: the next value at most (1 + tolerance) times the previous
+    (``increasing=False``: non-increasing within the tolerance) or at least (1 -
+    tolerance) times it (``increasing=True``); plus last vs first, strict."""
+    values = list(values)
+    if len(values) < 2:
+        return []
+    if increasing:
+        pairs = [b >= (1 - tolerance) * a for a, b in zip(values, values[1:])]
+        return pairs + [values[-1] > values[0]]
+    return [b <= (1 + tolerance) * a for a, b in zip(values, values[1:])] + \
+        [values[-1] < values[0]]
+
+
+def _data_note(frame: pd.DataFrame) -> str:
+    row = frame.iloc[0]
+    what = f"n = {int(row['n_samples'])}, r = {row['radius']:g}, noise {row['noise']:g}"
+    if row["stand_in_for"]:
+        return (f"measured on {row['dataset']}, a uniform stand-in ({what}) for the "
+                f"thesis' US-cities network, not the cities themselves")
+    return f"measured on {row['dataset']} ({what})"
+
+
+def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
+    """"More eigenvectors lead to better solutions, but at the expense of increased
+    computation time": two claims, each checked on every consecutive pair of m."""
+    frame = build(config) if frame is None else frame
+    conf = _conf(config)
+    ok = frame[frame["status"] == "ok"].sort_values("m")
+    note = _data_note(frame)
+    gaps = sorted(frame.loc[frame["status"] != "ok", "m"])
+    if gaps:
+        note += f"; m = {', '.join(map(str, gaps))} not measured"
+    losses = ", ".join(f"m = {r.m}: {r.loss_326:.3e}" for r in ok.itertuples())
+    times = ", ".join(f"m = {r.m}: {r.sdp_seconds * 1e3:.0f} ms" for r in ok.itertuples())
+    return [
+        make_claim(NAME, "More eigenvectors lead to better solutions: the loss (3.26) "
+                         "after variational MVU falls as m grows (3.1.8, Fig. 3.21, left)",
+                   trend_checks(ok["loss_326"], conf["loss_tolerance"], increasing=False),
+                   f"loss of the 2-D output {losses or 'not measured'} (each next m within "
+                   f"{conf['loss_tolerance']:g} of the previous or lower); {note}"),
+        make_claim(NAME, "... at the expense of increased computation time to construct "
+                         "and solve the SDP (3.1.8, Fig. 3.21, right)",
+                   trend_checks(ok["sdp_seconds"], conf["time_tolerance"], increasing=True),
+                   f"fastest of {conf['repeats']} runs, one BLAS thread: "
+                   f"{times or 'not measured'} (a pair counts as increasing when the next "
+                   f"is at least {1 - conf['time_tolerance']:g} times the previous: timing "
+                   f"noise); the thesis: {frame['thesis_sdp_seconds_m10'].iloc[0]:g} s at "
+                   f"m = 10 for the cities (2007); {note}"),
+    ]
+
+
+# ---- outputs -----------------------------------------------------------------------
+def _plot(frame: pd.DataFrame, config: dict, path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig.subplots_adjust(wspace=0.3)
+    ok = frame[frame["status"] == "ok"]
+    left.semilogy(ok["m"], ok["loss_326"], "o-", label="2-D output")
+    left.semilogy(ok["m"], ok["loss_326_K"], "s--", label="K = Q Z Q^T (rank <= m)")
+    if len(ok):
+        left.axhline(ok["loss_326_true_positions"].iloc[0], color="gray", linestyle=":",
+                     label="true positions")
+    right.plot(ok["m"], ok["sdp_seconds"], "o-")
+    for m, status in zip(frame["m"], frame["status"]):
+        if status != "ok":
+            for ax in (left, right):
+                ax.axvline(m, color="lightgray")
+                ax.text(m, 0.5, gap_mark(status), rotation=90, transform=ax.get_xaxis_transform(),
+                        fontsize=8, color="dimgray")
+    left.set_xlabel("m")
+    left.set_ylabel("loss (3.26) after variational MVU")
+    left.legend(fontsize=8)
+    right.set_xlabel("m")
+    right.set_ylabel("seconds to construct and solve the SDP")
+    fig.suptitle(f"{TITLE}\nprofile {config['profile']}; {_data_note(frame)}", fontsize=9)
+    save_png(fig, path)
+    plt.close(fig)
+
+
+def _choices(config: dict) -> list[str]:
+    conf = _conf(config)
+    return [
+        "Data: the thesis' US-cities network (n = 1097 cities, '10% uniform noise') is "
+        f"not available; {conf['dataset']} is a uniform network of the same size and "
+        "noise (up to 20 nearest within the radius of Fig. 3.20's network; the thesis "
+        "gives no radius for the cities). Its numbers are a stand-in's, not the cities'.",
+        f"m = {', '.join(map(str, sorted(conf['m'])))}: the thesis' axis is not legible.",
+        f"SDP as in Fig. 3.20: omega = {conf['omega']:g} on normalised distances, solver "
+        f"{conf['sdp_solver']}; no CG (the thesis plots the loss after variational MVU).",
+        "Loss (3.26) over ordered pairs, of the 2-D output (the SDP's top two principal "
+        "coordinates) and of K = Q Z Q^T itself (all m coordinates).",
+        f"Time: graph Laplacian, its factor, the eigenvectors and the SDP (data and solve), "
+        f"the fastest of {conf['repeats']} runs, one BLAS thread, a shared machine.",
+        f"Verdicts: the loss must not rise by more than {conf['loss_tolerance']:g} "
+        f"(relative) from one m to the next and must end lower; the time must not fall by "
+        f"more than {conf['time_tolerance']:g} and must end higher.",
+    ]
+
+
+def write(config: dict) -> list:
+    """Write ``results/<profile>/figures/fig_3_21.{csv,png,md,json}``."""
+    frame = build(config)
+    notes = Footnotes()
+    shown = []
+    for row in frame.itertuples():
+        if row.status != "ok":
+            shown.append({"m": row.m, "loss (3.26)": f"{gap_mark(row.status)}"
+                                                      f"{notes.mark(row.reason)}"})
+            continue
+        gap = "-" if row.sdp_gap is None or pd.isna(row.sdp_gap) else f"{row.sdp_gap:.1e}"
+        shown.append({"m": row.m, "loss (3.26)": f"{row.loss_326:.4e}",
+                      "loss of K": f"{row.loss_326_K:.4e}",
+                      "SDP seconds": f"{row.sdp_seconds:.3f}",
+                      "solve": f"{row.sdp_status}, gap {gap}"})
+    md = [f"# {TITLE}", "", f"Profile `{config['profile']}`: {_data_note(frame)}. "
+          f"The thesis: {frame['thesis_sdp_seconds_m10'].iloc[0]:g} s to construct and "
+          f"solve the SDP at m = 10 for the cities ({CLAIMS_FILE}: {THESIS_TIME_ID}).", "",
+          "## Thesis' claims and our verdicts", ""]
+    md += [f"- **{c['verdict']}**: {c['claim']}. Measured: {c['evidence']}."
+           for c in claims(config, frame)]
+    md += ["", "## Per m", "", tabulate(pd.DataFrame(shown).fillna(""), headers="keys",
+                                         tablefmt="github", showindex=False), "",
+           "![Fig. 3.21](fig_3_21.png)", "", "## Choices where the thesis is ambiguous", ""]
+    md += [f"- {line}" for line in _choices(config)]
+    return write_figure_files(config, NAME, keys(config), frame, md, notes.texts, _plot)
