@@ -37,8 +37,9 @@ What is computed (:func:`detect_bad_edges`), with the choices the thesis leaves 
 
 Cost: every node is a target once, in blocks of ``block`` targets: the recursion is
 ``walk_steps`` sparse products of P with an n x block dense matrix, O(t m n) time for m
-edges and O(n block) memory; no n x n matrix. Measured: n = 600, k = 7 (2500 edges),
-t = 7: 0.03 s.
+edges and O(n block) memory; no n x n matrix. Measured (noisy roll, k = 7, t = 7, 1
+thread; ``benchmarks/bench_bad_edges.py``): n = 600 (2500 edges) 0.04 s, n = 2000 0.5
+s, n = 5000 3.5 s.
 
 Where it is used: :func:`harness.problems.mvu.neighbourhood_cliques` (the MVU clique
 graph: cut edges leave the neighbourhoods before they are joined into cliques, and no

@@ -21,6 +21,7 @@ status and a reason; anything else is a bug: the job fails and writes nothing.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -132,8 +133,11 @@ def _input_spectrum(X: np.ndarray) -> list[float]:
     return normalised(s**2)[:N_SPECTRUM]
 
 
-def mvu_point_work(params: dict) -> dict:
-    """The child's work for one point; returns the record body (see module doc)."""
+def mvu_point_work(params: dict, extra: Callable[[Dataset, dict], dict] | None = None
+                   ) -> dict:
+    """The child's work for one point; returns the record body (see module doc).
+    ``extra(dataset, result)`` (``result`` of :func:`run_embedding`, with the
+    embedding) may add figure-specific entries to the body of a measured point."""
     method_cls = registry.get_method(METHOD)
     with threadpool_limits(limits=params["blas_threads"]):
         try:
@@ -148,7 +152,8 @@ def mvu_point_work(params: dict) -> dict:
         if skip:
             return {**body, "status": "skipped", "reason": why}
         try:
-            result = run_embedding(method_cls, dataset, params, params["seed"])
+            result = run_embedding(method_cls, dataset, params, params["seed"],
+                                   keep_embedding=extra is not None)
         except ExpectedFailure as exc:
             return {**body, "status": exc.status, "reason": str(exc),
                     "error_type": type(exc).__name__}
@@ -163,6 +168,8 @@ def mvu_point_work(params: dict) -> dict:
             input_spectrum=_input_spectrum(dataset.X),
             blas_during_run=blas_info(),
         )
+        if extra is not None:
+            body.update(extra(dataset, result))
     return body
 
 
