@@ -18,6 +18,7 @@ from sklearn.neighbors import kneighbors_graph
 from sklearn.utils.validation import check_is_fitted
 
 from harness.plugin import DisconnectedGraphError, MethodPlugin
+from harness.problems.bad_edges import BadEdgeRule, cut_bad_edges
 from harness.validation import check_embedding_input
 
 __all__ = [
@@ -29,15 +30,21 @@ __all__ = [
 ]
 
 
-def knn_graph(X: np.ndarray, n_neighbors: int):
+def knn_graph(X: np.ndarray, n_neighbors: int, bad_edges: BadEdgeRule | None = None):
     """Symmetric k-nearest-neighbour graph: i ~ j if either is among the other's k
-    nearest neighbours. Sparse CSR with the Euclidean edge lengths as data."""
+    nearest neighbours. Sparse CSR with the Euclidean edge lengths as data.
+
+    ``bad_edges``: the graph without its bad edges (thesis 3.1.12, Fig. 3.29;
+    :func:`harness.problems.bad_edges.cut_bad_edges`); ``None`` (default) cuts nothing.
+    """
     directed = kneighbors_graph(X, n_neighbors, mode="distance", include_self=False)
-    return directed.maximum(directed.T).tocsr()
+    graph = directed.maximum(directed.T).tocsr()
+    return graph if bad_edges is None else cut_bad_edges(graph, bad_edges)[0]
 
 
-def check_connected(graph, n_neighbors: int) -> None:
-    """Raise :class:`DisconnectedGraphError` if ``graph`` has several components."""
+def check_connected(graph, n_neighbors: int, note: str = "") -> None:
+    """Raise :class:`DisconnectedGraphError` if ``graph`` has several components
+    (``note`` is added to the message, e.g. that bad edges were cut)."""
     n_comp, labels = csgraph.connected_components(graph, directed=False)
     if n_comp > 1:
         sizes = np.sort(np.bincount(labels))[::-1]
@@ -45,7 +52,8 @@ def check_connected(graph, n_neighbors: int) -> None:
         raise DisconnectedGraphError(
             f"the k-nearest-neighbour graph (k={n_neighbors}) of the "
             f"{graph.shape[0]} inputs has {n_comp} connected components "
-            f"(sizes {shown}); increase n_neighbors or embed each component separately"
+            f"(sizes {shown}){note}; increase n_neighbors or embed each component "
+            f"separately"
         )
 
 
@@ -54,7 +62,9 @@ class ManifoldEmbedding(MethodPlugin, BaseEstimator):
 
     Subclasses implement ``_embed(X) -> ndarray (n_samples, n_components)`` and may
     store a fitted scikit-learn model in ``model_``. Fitted attributes:
-    ``embedding_`` and ``n_features_in_``.
+    ``embedding_`` and ``n_features_in_``. A subclass that cuts bad edges of its
+    graph (3.1.12) returns its rule from ``_bad_edge_rule()``: the connectivity check
+    then judges the cut graph.
     """
 
     task = "embedding"
@@ -64,12 +74,21 @@ class ManifoldEmbedding(MethodPlugin, BaseEstimator):
     def _n_neighbors(self) -> int | None:
         return getattr(self, "n_neighbors", None) if self.uses_neighbors else None
 
+    def _bad_edge_rule(self) -> BadEdgeRule | None:
+        return None
+
     def fit(self, X, y=None):
         """Compute the embedding of ``X``; ``y`` is ignored."""
         k = self._n_neighbors()
         X = check_embedding_input(X, n_neighbors=k, n_components=self.n_components)
         if self.requires_connected_graph and k is not None:
-            check_connected(knn_graph(X, k), k)
+            rule, note = self._bad_edge_rule(), ""
+            graph = knn_graph(X, k)
+            if rule is not None:
+                graph, detection = cut_bad_edges(graph, rule)
+                note = (f" after cutting its {int(detection.cut.sum())} bad edges (3.1.12; "
+                        f"a larger fence, now {rule.fence:g}, cuts fewer)")
+            check_connected(graph, k, note)
         self.n_features_in_ = X.shape[1]
         self.embedding_ = np.asarray(self._embed(X), dtype=np.float64)
         return self

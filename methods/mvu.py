@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from harness.plugin import ExpectedFailure
+from harness.problems.bad_edges import BadEdgeRule
 from harness.problems.mvu import MVUProblem
 from harness.solvers.mvu import MVU_SOLVERS, solve_mvu
 from methods._manifold import ManifoldEmbedding
@@ -44,6 +45,12 @@ class MVU(ManifoldEmbedding):
     the multipliers (``solve_info_``), so a solve can be certified without trusting
     this code: ``dual_`` and ``kernel_factor_`` are the whole certificate.
 
+    With ``cut_bad_edges=True`` the "bad" edges of the k-nearest-neighbour graph
+    (short cuts between distant layers of the manifold, thesis 3.1.12, Fig. 3.29) are
+    detected by a t-step random walk and cut before the neighbourhoods are joined into
+    cliques (:mod:`harness.problems.bad_edges`,
+    :func:`harness.problems.mvu.neighbourhood_cliques`). Off by default.
+
     Parameters
     ----------
     n_neighbors : int, default=5
@@ -66,6 +73,22 @@ class MVU(ManifoldEmbedding):
     time_limit : float, default=600.0
         Seconds for the SDP solve.
     random_state : int or None, default=None
+    cut_bad_edges : bool, default=False
+        Detect and cut bad edges first (3.1.12). The next five parameters are used
+        only then (:class:`harness.problems.bad_edges.BadEdgeRule`).
+    walk_steps : int, default=7
+        t of q^t, the probability to reach j from i within t steps (thesis: 7).
+    walk_sigma : float, default=1.0
+        sigma of the walk's weights exp(-|x_i - x_j| / sigma), in the data's units
+        (thesis: 1).
+    cut_fence : float, default=1.5
+        An edge is cut when log(q_ij + q_ji) lies below Q1 - cut_fence (Q3 - Q1), the
+        lower Tukey fence over the graph's edges.
+    walk_transition : {"row", "raw"}, default="row"
+        The walk's transition matrix: the weights row-normalised, or as written.
+    walk_passage : {"first", "visits"}, default="first"
+        q: first-passage probability within t steps, or the summed s-step
+        probabilities s = 1..t.
 
     Attributes
     ----------
@@ -81,6 +104,10 @@ class MVU(ManifoldEmbedding):
         Eigenvalues of K, largest first.
     solve_info_ : dict
         status, objective (value), violation, bound, gap, solver, seconds, ...
+    bad_edges_ : dict or None
+        With ``cut_bad_edges``: the rule, the number of edges of the k-NN graph and of
+        cut ones, the fence and the cut edges
+        (:meth:`harness.problems.bad_edges.BadEdgeDetection.summary`); else None.
     """
 
     name = "mvu"
@@ -94,7 +121,9 @@ class MVU(ManifoldEmbedding):
 
     def __init__(self, *, n_neighbors=5, n_components=2, solver="native",
                  variant="equality", omega=0.9, tol_gap=1e-3, tol_violation=1e-4,
-                 time_limit=600.0, random_state=None):
+                 time_limit=600.0, random_state=None, cut_bad_edges=False, walk_steps=7,
+                 walk_sigma=1.0, cut_fence=1.5, walk_transition="row",
+                 walk_passage="first"):
         self.n_neighbors = n_neighbors
         self.n_components = n_components
         self.solver = solver
@@ -104,6 +133,12 @@ class MVU(ManifoldEmbedding):
         self.tol_violation = tol_violation
         self.time_limit = time_limit
         self.random_state = random_state
+        self.cut_bad_edges = cut_bad_edges
+        self.walk_steps = walk_steps
+        self.walk_sigma = walk_sigma
+        self.cut_fence = cut_fence
+        self.walk_transition = walk_transition
+        self.walk_passage = walk_passage
 
     @classmethod
     def skip(cls, dataset, solver):
@@ -117,11 +152,20 @@ class MVU(ManifoldEmbedding):
                           f"> 20 GiB at n = 200 here)")
         return False, ""
 
+    def _bad_edge_rule(self) -> BadEdgeRule | None:
+        """The bad-edge rule of the parameters, or None without ``cut_bad_edges``."""
+        if not self.cut_bad_edges:
+            return None
+        return BadEdgeRule(walk_steps=self.walk_steps, walk_sigma=self.walk_sigma,
+                           fence=self.cut_fence, transition=self.walk_transition,
+                           passage=self.walk_passage)
+
     def _embed(self, X):
         if self.solver not in MVU_SOLVERS:
             raise ValueError(f"solver must be one of {MVU_SOLVERS}, got {self.solver!r}")
-        problem = MVUProblem.from_points(X, self.n_neighbors, variant=self.variant,
-                                         omega=self.omega)
+        problem = MVUProblem.from_points(X, self.n_neighbors, bad_edges=self._bad_edge_rule(),
+                                         variant=self.variant, omega=self.omega)
+        self.bad_edges_ = None if problem.bad_edges is None else problem.bad_edges.summary()
         zero = np.flatnonzero(problem.sq_lengths == 0)
         if zero.size:
             i, j = problem.edges[zero[0]]

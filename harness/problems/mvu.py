@@ -17,6 +17,10 @@ edge e = (i, j):
 ``min_trace`` (3.1.11)
     minimise tr K under the equality constraints.
 
+The graph can first lose its "bad" edges, short cuts between distant parts of the
+manifold (3.1.12, Fig. 3.29; :mod:`harness.problems.bad_edges`,
+:func:`neighbourhood_cliques`); by default nothing is cut.
+
 A problem object holds the graph and the data of the SDP, evaluates any candidate
 ``K = F F^T`` (objective, constraint violation) without forming K, and builds the
 dense cvxpy model with :meth:`MVUProblem.to_cvxpy` for the general-purpose solvers.
@@ -29,7 +33,11 @@ import dataclasses
 import numpy as np
 from sklearn.neighbors import NearestNeighbors
 
-__all__ = ["MVUProblem", "clique_edges", "clique_graph", "VARIANTS", "NATIVE_VARIANTS"]
+from harness.problems.bad_edges import (BadEdgeDetection, BadEdgeRule, detect_bad_edges,
+                                        neighbour_graph)
+
+__all__ = ["MVUProblem", "clique_edges", "clique_graph", "neighbourhood_cliques",
+           "VARIANTS", "NATIVE_VARIANTS"]
 
 VARIANTS = ("equality", "inequality", "slack", "min_trace")
 #: The variants the native solvers (interior point and low rank) handle: every one
@@ -37,32 +45,85 @@ VARIANTS = ("equality", "inequality", "slack", "min_trace")
 NATIVE_VARIANTS = ("equality", "inequality", "min_trace")
 
 
-def clique_edges(X: np.ndarray, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:
+def clique_edges(X: np.ndarray, n_neighbors: int,
+                 bad_edges: BadEdgeRule | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The clique graph of thesis 3.1.4 and the squared edge lengths.
 
     Each point and its ``n_neighbors`` nearest neighbours form a clique; every pair
     in a clique is an edge. Edges are returned once each as ``(i, j)`` with
     ``i < j``, sorted, with ``b_e = |x_i - x_j|^2``. Memory O(n k^2); no n x n array.
+    ``bad_edges``: cut the bad edges first (:func:`neighbourhood_cliques`).
     """
-    edges, b, _ = clique_graph(X, n_neighbors)
+    edges, b, _ = clique_graph(X, n_neighbors, bad_edges)
     return edges, b
 
 
-def clique_graph(X: np.ndarray, n_neighbors: int
+def clique_graph(X: np.ndarray, n_neighbors: int, bad_edges: BadEdgeRule | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`clique_edges` and the cliques themselves: ``(edges, b, groups)`` with
-    ``groups`` of shape (n, k + 1), row i = [i, its k nearest neighbours]."""
+    ``groups`` of shape (n, k + 1), row i = [i, its k nearest neighbours] (with
+    ``bad_edges``: only the neighbourhoods the cut left whole, see
+    :func:`neighbourhood_cliques`)."""
+    edges, b, groups, _ = neighbourhood_cliques(X, n_neighbors, bad_edges)
+    return edges, b, groups
+
+
+def _pair_keys(i: np.ndarray, j: np.ndarray, n: int) -> np.ndarray:
+    return np.minimum(i, j).astype(np.int64) * n + np.maximum(i, j)
+
+
+def neighbourhood_cliques(X: np.ndarray, n_neighbors: int,
+                          bad_edges: BadEdgeRule | None = None
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                     BadEdgeDetection | None]:
+    """The clique graph (3.1.4), optionally after cutting bad edges (3.1.12).
+
+    Without ``bad_edges`` this is the clique graph of :func:`clique_graph` and no
+    detection (``None``). With a :class:`~harness.problems.bad_edges.BadEdgeRule`, the
+    bad edges of the symmetric k-nearest-neighbour graph (i ~ j if either is among the
+    other's k nearest; the graph of thesis Fig. 3.29) are detected
+    (:func:`~harness.problems.bad_edges.detect_bad_edges`) and cut *before* the
+    neighbourhoods are joined into cliques: j leaves i's neighbourhood and i leaves
+    j's, and a cut pair that two kept neighbours of some third point form is dropped
+    too, so that no clique brings a cut edge back. ``groups`` then holds only the
+    neighbourhoods that kept all k neighbours and no cut pair (true cliques of the
+    cut graph, for facial reduction); the others still contribute their remaining
+    pairs as edges.
+
+    Returns
+    -------
+    edges : ndarray of shape (m, 2)
+    b : ndarray of shape (m,)
+    groups : ndarray of shape (c, k + 1)
+    detection : BadEdgeDetection or None
+    """
     X = np.asarray(X, dtype=np.float64)
     n = X.shape[0]
-    nbrs = NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors(return_distance=False)
+    search = NearestNeighbors(n_neighbors=n_neighbors).fit(X)
+    if bad_edges is None:
+        nbrs = search.kneighbors(return_distance=False)
+        detection, cut_keys = None, np.zeros(0, dtype=np.int64)
+    else:
+        dist, nbrs = search.kneighbors()
+        detection = detect_bad_edges(neighbour_graph(nbrs, dist), bad_edges)
+        cut = detection.cut_edges
+        cut_keys = np.sort(_pair_keys(cut[:, 0], cut[:, 1], n))
     groups = np.hstack([np.arange(n)[:, None], nbrs])  # (n, k + 1)
     a, c = np.triu_indices(n_neighbors + 1, 1)
     i, j = groups[:, a].ravel(), groups[:, c].ravel()
-    lo, hi = np.minimum(i, j), np.maximum(i, j)
-    keys = np.unique(lo.astype(np.int64) * n + hi)
+    keys = _pair_keys(i, j, n)
+    if detection is not None:
+        # a member whose edge to the centre is cut leaves the neighbourhood
+        left = np.isin(_pair_keys(groups[:, 1:], groups[:, :1], n), cut_keys)
+        member = np.hstack([np.ones((n, 1), bool), ~left])
+        pair_cut = np.isin(keys, cut_keys).reshape(n, len(a))
+        kept = member[:, a] & member[:, c] & ~pair_cut
+        keys = keys[kept.ravel()]
+        groups = groups[kept.all(axis=1)]
+    keys = np.unique(keys)
     edges = np.column_stack([keys // n, keys % n]).astype(np.int64)
     diff = X[edges[:, 0]] - X[edges[:, 1]]
-    return edges, np.einsum("ij,ij->i", diff, diff), groups.astype(np.int64)
+    return edges, np.einsum("ij,ij->i", diff, diff), groups.astype(np.int64), detection
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,10 +141,14 @@ class MVUProblem:
     variant : {"equality", "inequality", "slack", "min_trace"}
     omega : float
         Slack weight of the ``slack`` variant, in (0, 1).
-    cliques : ndarray of shape (n, k + 1), optional
-        The neighbourhoods the edges came from (row i = [i, its k neighbours]), set
-        by :meth:`from_points`; facial reduction
+    cliques : ndarray of shape (c, k + 1), optional
+        Cliques of the graph (every pair of a row is an edge), set by
+        :meth:`from_points`: the n neighbourhoods (row i = [i, its k neighbours]), or
+        after a bad-edge cut the c <= n ones it left whole; facial reduction
         (:mod:`harness.problems.facial_reduction`) reads it. Not part of equality.
+    bad_edges : BadEdgeDetection, optional
+        What :meth:`from_points` cut (3.1.12), ``None`` if nothing was asked. Not part
+        of equality.
     """
 
     n: int
@@ -93,6 +158,8 @@ class MVUProblem:
     omega: float = 0.9
     slack_pair_count: int = 2
     cliques: np.ndarray | None = dataclasses.field(default=None, compare=False, repr=False)
+    bad_edges: BadEdgeDetection | None = dataclasses.field(default=None, compare=False,
+                                                           repr=False)
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
@@ -103,15 +170,21 @@ class MVUProblem:
             raise ValueError(f"edges must have shape (m, 2), got {self.edges.shape}")
         if len(self.edges) != len(self.sq_lengths):
             raise ValueError("edges and sq_lengths must have the same length")
-        if self.cliques is not None and (self.cliques.ndim != 2
-                                         or len(self.cliques) != self.n):
-            raise ValueError(f"cliques must have shape (n, k + 1), got {self.cliques.shape}")
+        if self.cliques is not None and (
+                self.cliques.ndim != 2 or len(self.cliques) > self.n
+                or (self.cliques.size and not 0 <= self.cliques.min() <= self.cliques.max()
+                    < self.n)):
+            raise ValueError(f"cliques must have shape (c, k + 1), c <= n = {self.n}, with "
+                             f"point indices in [0, n); got shape {self.cliques.shape}")
 
     @classmethod
-    def from_points(cls, X, n_neighbors: int, **kwargs) -> "MVUProblem":
-        """Build the clique graph of ``X`` (3.1.4) and the problem on it."""
-        edges, b, groups = clique_graph(X, n_neighbors)
-        return cls(n=len(X), edges=edges, sq_lengths=b, cliques=groups, **kwargs)
+    def from_points(cls, X, n_neighbors: int, bad_edges: BadEdgeRule | None = None,
+                    **kwargs) -> "MVUProblem":
+        """Build the clique graph of ``X`` (3.1.4; with ``bad_edges``, after cutting
+        the bad edges, :func:`neighbourhood_cliques`) and the problem on it."""
+        edges, b, groups, detection = neighbourhood_cliques(X, n_neighbors, bad_edges)
+        return cls(n=len(X), edges=edges, sq_lengths=b,
+                   cliques=groups if len(groups) else None, bad_edges=detection, **kwargs)
 
     @property
     def m(self) -> int:

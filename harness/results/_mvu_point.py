@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import inspect
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -165,30 +166,12 @@ def measures_by_dimension(X, Y, dimensions, n_neighbors: int) -> list[dict]:
             for r in dimensions]
 
 
-def _keeping_fitted(method_cls: type, kept: list) -> type:
-    """``method_cls`` whose estimators append themselves to ``kept`` when fitted.
-
-    The embedding task (:func:`run_embedding`) returns plain values (the measures of
-    the whole embedding); an r sweep needs the embedding itself. A subclass instead
-    of a change to the task, so that the jobs of every table computed with the task
-    keep their inputs (and are not rerun)."""
-
-    class Keeping(method_cls):
-        def fit(self, X, y=None):
-            kept.append(self)
-            return super().fit(X, y)
-
-    Keeping.__name__ = Keeping.__qualname__ = method_cls.__name__
-    Keeping.__doc__ = method_cls.__doc__
-    return Keeping
-
-
-def _sweep(X, estimator, dimensions, n_neighbors: int, eigenvalues) -> list[dict]:
-    """:func:`measures_by_dimension` of the fitted embedding, with each r's eigenvalue
-    and normalised eigenvalue (0 beyond the kernel's rank)."""
+def _sweep(X, Y, dimensions, n_neighbors: int, eigenvalues) -> list[dict]:
+    """:func:`measures_by_dimension` of the fitted embedding ``Y``, with each r's
+    eigenvalue and normalised eigenvalue (0 beyond the kernel's rank)."""
     ranked = np.sort(np.clip(eigenvalues, 0.0, None))[::-1]
     shares = normalised(eigenvalues)
-    rows = measures_by_dimension(X, estimator.embedding_, dimensions, n_neighbors)
+    rows = measures_by_dimension(X, Y, dimensions, n_neighbors)
     for row in rows:
         i = row["n_components"] - 1
         row["eigenvalue"] = float(ranked[i]) if i < len(ranked) else 0.0
@@ -219,18 +202,20 @@ def start_point(params: dict, method_cls: type, solver: str | None
     return dataset, body
 
 
-def mvu_point_work(params: dict) -> dict:
-    """The child's work for one point; returns the record body (see module doc)."""
+def mvu_point_work(params: dict, extra: Callable[[Dataset, dict], dict] | None = None
+                   ) -> dict:
+    """The child's work for one point; returns the record body (see module doc).
+    ``extra(dataset, result)`` (``result`` of :func:`run_embedding`, with the
+    embedding) may add figure-specific entries to the body of a measured point."""
     method_cls = registry.get_method(METHOD)
     dimensions = params.get("sweep_dimensions")
-    kept: list = []
     with threadpool_limits(limits=params["blas_threads"]):
         dataset, body = start_point(params, method_cls, params["solver"])
         if dataset is None:
             return body
         try:
-            fitted_cls = _keeping_fitted(method_cls, kept) if dimensions else method_cls
-            result = run_embedding(fitted_cls, dataset, params, params["seed"])
+            result = run_embedding(method_cls, dataset, params, params["seed"],
+                                   keep_embedding=bool(extra or dimensions))
         except ExpectedFailure as exc:
             return {**body, "status": exc.status, "reason": str(exc),
                     "error_type": type(exc).__name__}
@@ -247,9 +232,11 @@ def mvu_point_work(params: dict) -> dict:
         )
         if dimensions:
             start = time.perf_counter()
-            body["measures_by_dimension"] = _sweep(dataset.X, kept[-1], dimensions,
+            body["measures_by_dimension"] = _sweep(dataset.X, result["embedding"], dimensions,
                                                    params["eval_neighbors"], eigenvalues)
             body["sweep_seconds"] = time.perf_counter() - start
+        if extra is not None:
+            body.update(extra(dataset, result))
     return body
 
 

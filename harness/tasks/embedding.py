@@ -36,12 +36,17 @@ def _check(dataset: Dataset, params: dict) -> None:
         )
 
 
-def run_embedding(method_cls: type, dataset: Dataset, params: dict, seed: int) -> dict:
+def run_embedding(method_cls: type, dataset: Dataset, params: dict, seed: int,
+                  keep_embedding: bool = False) -> dict:
     """One run: construct the method with the cell's parameters, embed, measure.
 
     The method gets ``random_state=seed`` when it takes one, and NumPy's legacy global
     RNG is seeded too (some scikit-learn eigen-solvers draw start vectors from it).
-    Returns ``{"measures": {...}, "fit_seconds", "fit_cpu_seconds", "info": {...}}``.
+    Returns ``{"measures": {...}, "fit_seconds", "fit_cpu_seconds", "info": {...}}``,
+    and ``"embedding": Y`` with ``keep_embedding`` (for callers that measure more).
+    ``info`` holds the method's fitted ``reconstruction_error_``,
+    ``explained_variance_``, ``eigenvalues_``, ``solve_info_`` and ``bad_edges_``
+    where it has them (not None).
     """
     _check(dataset, params)
     estimator = method_cls(**params["method_params"])
@@ -59,8 +64,9 @@ def run_embedding(method_cls: type, dataset: Dataset, params: dict, seed: int) -
     measures = embedding_quality(dataset.X, Y, n_neighbors=params["eval_neighbors"])
     info = {"output_shape": list(Y.shape)}
     for attr in ("reconstruction_error_", "explained_variance_", "eigenvalues_",
-                 "solve_info_"):
-        if hasattr(estimator, attr):
+                 "solve_info_", "bad_edges_"):
+        if getattr(estimator, attr, None) is not None:
             info[attr.rstrip("_")] = getattr(estimator, attr)
-    return {"measures": measures, "fit_seconds": fit_seconds, "fit_cpu_seconds": fit_cpu,
-            "info": info}
+    result = {"measures": measures, "fit_seconds": fit_seconds, "fit_cpu_seconds": fit_cpu,
+              "info": info}
+    return {**result, "embedding": Y} if keep_embedding else result

@@ -55,9 +55,12 @@ def test_from_points_keeps_the_cliques():
     assert fr._edge_index(P, P.cliques[:, 1], P.cliques[:, 4]).shape == (30,)
     field = {f.name: f for f in dataclasses.fields(MVUProblem)}["cliques"]
     assert not field.compare and not field.repr
-    with pytest.raises(ValueError, match="cliques"):
-        MVUProblem(n=3, edges=np.zeros((0, 2), int), sq_lengths=np.zeros(0),
-                   cliques=np.zeros((2, 3), int))
+    # a bad-edge cut keeps fewer rows (the cliques it left whole); more rows than
+    # points, or an index that is no point, are refused
+    for bad in (np.zeros((4, 3), int), np.array([[0, 1, 3]]), np.zeros(3, int)):
+        with pytest.raises(ValueError, match="cliques"):
+            MVUProblem(n=3, edges=np.zeros((0, 2), int), sq_lengths=np.zeros(0),
+                       cliques=bad)
 
 
 def test_exposing_vector_matches_a_naive_construction():
