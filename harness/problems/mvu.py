@@ -29,12 +29,18 @@ import dataclasses
 import numpy as np
 from sklearn.neighbors import NearestNeighbors
 
-__all__ = ["MVUProblem", "clique_edges", "clique_graph", "VARIANTS", "NATIVE_VARIANTS"]
+__all__ = ["MVUProblem", "clique_edges", "clique_graph", "knn_edges", "VARIANTS",
+           "NATIVE_VARIANTS", "CONNECTIVITIES"]
 
 VARIANTS = ("equality", "inequality", "slack", "min_trace")
 #: The variants the native solvers (interior point and low rank) handle: every one
 #: but the slack variant, whose O(m) slack variables only the cvxpy backends model
 NATIVE_VARIANTS = ("equality", "inequality", "min_trace")
+#: How :meth:`MVUProblem.from_points` joins the points: ``clique`` (thesis 3.1.4: each
+#: point and its k nearest neighbours pairwise) or ``knn`` (only the k-nearest-
+#: neighbour pairs, symmetrised: the binary connectivity C of minimum volume
+#: embedding's Step 2, Shaw and Jebara 2007)
+CONNECTIVITIES = ("clique", "knn")
 
 
 def clique_edges(X: np.ndarray, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:
@@ -63,6 +69,20 @@ def clique_graph(X: np.ndarray, n_neighbors: int
     edges = np.column_stack([keys // n, keys % n]).astype(np.int64)
     diff = X[edges[:, 0]] - X[edges[:, 1]]
     return edges, np.einsum("ij,ij->i", diff, diff), groups.astype(np.int64)
+
+
+def knn_edges(X: np.ndarray, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:
+    """The symmetrised k-nearest-neighbour graph: ``(i, j)`` is an edge if either is
+    among the other's ``n_neighbors`` nearest neighbours. Edges once each as ``(i, j)``
+    with ``i < j``, sorted, with ``b_e = |x_i - x_j|^2``."""
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    nbrs = NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors(return_distance=False)
+    i, j = np.repeat(np.arange(n), n_neighbors), nbrs.ravel()
+    keys = np.unique(np.minimum(i, j).astype(np.int64) * n + np.maximum(i, j))
+    edges = np.column_stack([keys // n, keys % n]).astype(np.int64)
+    diff = X[edges[:, 0]] - X[edges[:, 1]]
+    return edges, np.einsum("ij,ij->i", diff, diff)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,8 +128,17 @@ class MVUProblem:
             raise ValueError(f"cliques must have shape (n, k + 1), got {self.cliques.shape}")
 
     @classmethod
-    def from_points(cls, X, n_neighbors: int, **kwargs) -> "MVUProblem":
-        """Build the clique graph of ``X`` (3.1.4) and the problem on it."""
+    def from_points(cls, X, n_neighbors: int, connectivity: str = "clique",
+                    **kwargs) -> "MVUProblem":
+        """Build the clique graph of ``X`` (3.1.4) and the problem on it; with
+        ``connectivity="knn"`` the k-nearest-neighbour pairs only (no cliques: nothing
+        for facial reduction to read)."""
+        if connectivity not in CONNECTIVITIES:
+            raise ValueError(f"connectivity must be one of {CONNECTIVITIES}, got "
+                             f"{connectivity!r}")
+        if connectivity == "knn":
+            edges, b = knn_edges(X, n_neighbors)
+            return cls(n=len(X), edges=edges, sq_lengths=b, **kwargs)
         edges, b, groups = clique_graph(X, n_neighbors)
         return cls(n=len(X), edges=edges, sq_lengths=b, cliques=groups, **kwargs)
 
