@@ -11,7 +11,7 @@ from harness.solvers.mve import (
 )
 from harness.solvers.mvu import CVXPY_NAMES
 from methods._manifold import ManifoldEmbedding
-from methods.mvu import DENSE_SOLVER_MAX_N, SolverFailedError
+from methods.mvu import SolverFailedError, dense_solver_skip
 
 #: The backends the plugin accepts: the native interior point with a linear cost, and
 #: the dense cvxpy models (small n; for cross-checks).
@@ -91,6 +91,12 @@ class MVE(ManifoldEmbedding):
     table_note = ("MVE (Shaw & Jebara 2007): MVU's feasible set, objective "
                   "sum_{i<=d} lambda_i - sum_{i>d} lambda_i by iterated certified SDPs.")
 
+    @classmethod
+    def skip(cls, dataset, solver):
+        if solver in MVE_SOLVERS and solver != "native" and dataset is not None:
+            return dense_solver_skip(dataset, solver)  # accepted, not a table backend
+        return super().skip(dataset, solver)
+
     def __init__(self, *, n_neighbors=5, n_components=2, connectivity="clique",
                  kernel="linear", gamma=None, init="affinity", solver="native", eps=1e-3,
                  max_iter=30, tol_gap=1e-6, tol_violation=1e-6, time_limit=600.0,
@@ -108,16 +114,6 @@ class MVE(ManifoldEmbedding):
         self.tol_violation = tol_violation
         self.time_limit = time_limit
         self.random_state = random_state
-
-    @classmethod
-    def skip(cls, dataset, solver):
-        if solver in MVE_SOLVERS and solver != "native" and dataset is not None:
-            if dataset.n_samples > DENSE_SOLVER_MAX_N:
-                return True, (f"{solver} solves dense {dataset.n_samples} x "
-                              f"{dataset.n_samples} SDPs; cvxpy backends run up to n = "
-                              f"{DENSE_SOLVER_MAX_N}")
-            return False, ""
-        return super().skip(dataset, solver)
 
     def _check_params(self):
         for what, value, valid in (("solver", self.solver, MVE_SOLVERS),
