@@ -156,11 +156,13 @@ def _sde(problem, params: dict, limit: float) -> tuple[dict, np.ndarray | None]:
 def _mve(problem, F0, sde_F, params: dict, limit: float) -> dict:
     start = time.perf_counter()
     d = params["n_components"]
-    if params["init"] == "mvu" and sde_F is not None:
+    init = params["init"]
+    if init == "mvu" and sde_F is not None:
         begin = sde_F  # the SDE kernel just solved: no second MVU solve
     else:
+        init = "affinity" if init == "mvu" else init  # no SDE kernel: start from A
         begin, _ = mve.initial_factor(
-            "affinity" if params["init"] == "mvu" else params["init"], F0, problem, d,
+            init, F0, problem, d,
             solver=params["solver"], seed=params["seed"], time_limit=limit,
             tol_gap=params["tol_gap"], tol_violation=params["tol_violation"])
     result = mve.iterate_mve(problem, begin, d, solver=params["solver"], eps=params["eps"],
@@ -168,7 +170,7 @@ def _mve(problem, F0, sde_F, params: dict, limit: float) -> dict:
                              tol_violation=params["tol_violation"], seed=params["seed"],
                              time_limit=max(limit - (time.perf_counter() - start), 1.0))
     row = {"status": "ok" if result.iterations else result.status, "reason": result.reason,
-           "mve_status": result.status, "iterations": result.iterations,
+           "mve_status": result.status, "iterations": result.iterations, "init": init,
            "all_certified": result.certified, "history": result.history,
            "solve": result.solve_info, "seconds": time.perf_counter() - start}
     if result.iterations:

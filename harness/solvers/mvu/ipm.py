@@ -17,10 +17,12 @@ passes a smaller one -- every candidate is ``K = V X V^T``. With the incidence v
    \max_y b^T y \ \text{s.t.}\ \sum_e y_e u_e u_e^T + Z = C, \ Z \succeq 0,
 
 with ``C = -I`` for maximum trace (eq. 3.19 / 3.20) and ``C = +I`` for minimum trace
-(3.1.11); the inequality variant (3.1.6) adds a slack ``s >= 0`` per edge, whose dual
-forces ``y <= 0``. The certificate multipliers of
+(3.1.11), and any ``C = V^T (c_0 I + P diag(a) P^T) V`` for a linear cost
+(:mod:`harness.problems.linear_cost`: minimum volume embedding's SDP step over the
+equality variant's feasible set); the inequality variant (3.1.6) adds a slack
+``s >= 0`` per edge, whose dual forces ``y <= 0``. The certificate multipliers of
 :mod:`harness.problems.mvu_certificate` are ``w = -y`` (maximum trace: ``Z =
-V^T L(w) V - I``) and ``w = y`` (minimum trace).
+V^T L(w) V - I``) and ``w = y`` (minimum trace and a linear cost).
 
 Method: infeasible primal-dual path following with the HKM search direction and
 Mehrotra's predictor-corrector (Helmberg, Rendl, Vanderbei, Wolkowicz 1996; Kojima,
