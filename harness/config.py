@@ -75,13 +75,30 @@ def validate_config(config: dict) -> dict:
     return config
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping (plain YAML keeps
+    the last one silently, so an entry written twice would lose the first)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise ConfigError(
+                    f"{Path(node.start_mark.name)}: key {key!r} appears twice in one "
+                    f"mapping (lines {seen[key] + 1} and {key_node.start_mark.line + 1}); "
+                    f"keep one (merge their values)")
+            seen[key] = key_node.start_mark.line
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_config(path: str | Path) -> dict:
-    """Read and validate a profile file."""
+    """Read and validate a profile file (a key given twice in one mapping is refused)."""
     path = Path(path)
     if not path.exists():
         raise ConfigError(f"config file {path} does not exist")
     with open(path) as fh:
-        raw = yaml.safe_load(fh)
+        raw = yaml.load(fh, Loader=_UniqueKeyLoader)  # noqa: S506 (a SafeLoader)
     if not isinstance(raw, dict):
         raise ConfigError(f"config file {path} must hold a mapping, not {type(raw).__name__}")
     return validate_config(raw)

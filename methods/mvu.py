@@ -24,6 +24,17 @@ def _principal_coordinates(X: np.ndarray, max_dims: int = 30) -> np.ndarray:
     return U[:, :k] * s[:k]
 
 
+def dense_solver_skip(dataset, solver: str) -> tuple[bool, str]:
+    """``(True, reason)`` for a cvxpy backend on more than ``DENSE_SOLVER_MAX_N``
+    points (a dense n x n SDP), else ``(False, "")``."""
+    if dataset.n_samples > DENSE_SOLVER_MAX_N:
+        return True, (f"{solver} solves a dense {dataset.n_samples} x "
+                      f"{dataset.n_samples} SDP; the cvxpy backends are run up to "
+                      f"n = {DENSE_SOLVER_MAX_N} (Clarabel: 47 s at n = 100, "
+                      f"> 20 GiB at n = 200 here)")
+    return False, ""
+
+
 class SolverFailedError(ExpectedFailure):
     """The SDP solver returned no usable solution (failed, timed out, skipped)."""
 
@@ -145,12 +156,7 @@ class MVU(ManifoldEmbedding):
         skip, why = super().skip(dataset, solver)
         if skip or dataset is None or solver in (None, "native", "native_lowrank"):
             return skip, why
-        if dataset.n_samples > DENSE_SOLVER_MAX_N:
-            return True, (f"{solver} solves a dense {dataset.n_samples} x "
-                          f"{dataset.n_samples} SDP; the cvxpy backends are run up to "
-                          f"n = {DENSE_SOLVER_MAX_N} (Clarabel: 47 s at n = 100, "
-                          f"> 20 GiB at n = 200 here)")
-        return False, ""
+        return dense_solver_skip(dataset, solver)
 
     def _bad_edge_rule(self) -> BadEdgeRule | None:
         """The bad-edge rule of the parameters, or None without ``cut_bad_edges``."""

@@ -157,3 +157,18 @@ def test_workdir_relative_sources(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     outside = Path(__file__).resolve()
     assert workdir_relative([inside, str(outside)]) == ["methods/pca.py", str(outside)]
+
+
+def test_a_key_given_twice_is_refused_naming_both_lines(repo_root, tmp_path):
+    """Plain YAML keeps the last of two equal keys; a profile that says
+    ``exclude_methods`` twice would silently lose the first list."""
+    text = (repo_root / "config" / "quick.yaml").read_text()
+    twice = text.replace("    n_runs: 1\n", "    n_runs: 1\n    exclude_methods: [mve]\n", 1)
+    assert twice != text
+    path = tmp_path / "twice.yaml"
+    path.write_text(twice)
+    with pytest.raises(ConfigError, match=r"twice.yaml: key 'exclude_methods' appears twice "
+                                          r"in one mapping \(lines \d+ and \d+\)"):
+        load_config(path)
+    for name in ("quick.yaml", "full.yaml"):
+        load_config(repo_root / "config" / name)  # the shipped profiles have none

@@ -37,12 +37,17 @@ from harness.problems.bad_edges import (BadEdgeDetection, BadEdgeRule, detect_ba
                                         neighbour_graph)
 
 __all__ = ["MVUProblem", "clique_edges", "clique_graph", "neighbourhood_cliques",
-           "VARIANTS", "NATIVE_VARIANTS"]
+           "knn_edges", "VARIANTS", "NATIVE_VARIANTS", "CONNECTIVITIES"]
 
 VARIANTS = ("equality", "inequality", "slack", "min_trace")
 #: The variants the native solvers (interior point and low rank) handle: every one
 #: but the slack variant, whose O(m) slack variables only the cvxpy backends model
 NATIVE_VARIANTS = ("equality", "inequality", "min_trace")
+#: How :meth:`MVUProblem.from_points` joins the points: ``clique`` (thesis 3.1.4: each
+#: point and its k nearest neighbours pairwise) or ``knn`` (only the k-nearest-
+#: neighbour pairs, symmetrised: the binary connectivity C of minimum volume
+#: embedding's Step 2, Shaw and Jebara 2007)
+CONNECTIVITIES = ("clique", "knn")
 
 
 def clique_edges(X: np.ndarray, n_neighbors: int,
@@ -126,6 +131,20 @@ def neighbourhood_cliques(X: np.ndarray, n_neighbors: int,
     return edges, np.einsum("ij,ij->i", diff, diff), groups.astype(np.int64), detection
 
 
+def knn_edges(X: np.ndarray, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:
+    """The symmetrised k-nearest-neighbour graph: ``(i, j)`` is an edge if either is
+    among the other's ``n_neighbors`` nearest neighbours. Edges once each as ``(i, j)``
+    with ``i < j``, sorted, with ``b_e = |x_i - x_j|^2``."""
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    nbrs = NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors(return_distance=False)
+    i, j = np.repeat(np.arange(n), n_neighbors), nbrs.ravel()
+    keys = np.unique(np.minimum(i, j).astype(np.int64) * n + np.maximum(i, j))
+    edges = np.column_stack([keys // n, keys % n]).astype(np.int64)
+    diff = X[edges[:, 0]] - X[edges[:, 1]]
+    return edges, np.einsum("ij,ij->i", diff, diff)
+
+
 @dataclasses.dataclass(frozen=True)
 class MVUProblem:
     """One MVU semidefinite program over a fixed edge set.
@@ -179,9 +198,20 @@ class MVUProblem:
 
     @classmethod
     def from_points(cls, X, n_neighbors: int, bad_edges: BadEdgeRule | None = None,
-                    **kwargs) -> "MVUProblem":
+                    connectivity: str = "clique", **kwargs) -> "MVUProblem":
         """Build the clique graph of ``X`` (3.1.4; with ``bad_edges``, after cutting
-        the bad edges, :func:`neighbourhood_cliques`) and the problem on it."""
+        the bad edges, :func:`neighbourhood_cliques`) and the problem on it; with
+        ``connectivity="knn"`` the k-nearest-neighbour pairs only (no cliques: nothing
+        for facial reduction to read)."""
+        if connectivity not in CONNECTIVITIES:
+            raise ValueError(f"connectivity must be one of {CONNECTIVITIES}, got "
+                             f"{connectivity!r}")
+        if connectivity == "knn":
+            if bad_edges is not None:
+                raise ValueError("bad_edges cuts edges of the clique graph; use it with "
+                                 "connectivity='clique'")
+            edges, b = knn_edges(X, n_neighbors)
+            return cls(n=len(X), edges=edges, sq_lengths=b, **kwargs)
         edges, b, groups, detection = neighbourhood_cliques(X, n_neighbors, bad_edges)
         return cls(n=len(X), edges=edges, sq_lengths=b,
                    cliques=groups if len(groups) else None, bad_edges=detection, **kwargs)

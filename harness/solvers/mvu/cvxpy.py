@@ -6,7 +6,10 @@ Every solve runs in a child process (harness.timelimit) with one BLAS thread and
 child returns the factor F of the solver's K (eigendecomposition, negative
 eigenvalues clipped) and the edge multipliers w (the constraint duals; cvxpy's sign
 convention makes w = +dual for the maximisation variants and -dual for minimum
-trace). The parent then recomputes the objective, the violation and the dual bound
+trace). A linear cost (``cost=``, :mod:`harness.problems.linear_cost`) replaces the
+trace by ``min <C, K>`` over the equality variant's feasible set (the dense ``C``;
+``w = -dual``) and is certified by :func:`~harness.problems.linear_cost.certify_cost`.
+The parent then recomputes the objective, the violation and the dual bound
 (:func:`harness.problems.mvu_certificate.certify`) and sets the status from *those*
 numbers, never from the solver's status: ``optimal`` only when the certified
 relative gap and the violation are within the tolerances.
@@ -18,6 +21,7 @@ import time
 
 import numpy as np
 
+from harness.problems.linear_cost import LinearCost, certify_cost
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.solvers.backends import backend_status
@@ -36,13 +40,17 @@ def _factor(K: np.ndarray, rel_tol: float = 1e-9) -> np.ndarray:
     return (V[:, keep] * np.sqrt(np.clip(lam[keep], 0, None)))[:, order]
 
 
-def _solve_in_child(problem: MVUProblem, cvxpy_name: str) -> dict:
+def _solve_in_child(problem: MVUProblem, cvxpy_name: str,
+                    cost: LinearCost | None = None) -> dict:
     import cvxpy as cp
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1):
         start = time.perf_counter()
         cvx_problem, K, edge = problem.to_cvxpy()
+        if cost is not None:
+            cvx_problem = cp.Problem(cp.Minimize(cp.trace(cost.dense() @ K)),
+                                     cvx_problem.constraints)
         try:
             cvx_problem.solve(solver=cvxpy_name)
         except cp.error.SolverError as exc:
@@ -61,25 +69,31 @@ def _solve_in_child(problem: MVUProblem, cvxpy_name: str) -> dict:
             out.update(status="failed", error=f"no solution returned ({cvx_problem.status})")
             return out
         w = np.asarray(edge.dual_value, dtype=np.float64).ravel()
-        out.update(F=_factor(K.value), w=w if problem.maximize else -w)
+        maximize = problem.maximize and cost is None
+        out.update(F=_factor(K.value), w=w if maximize else -w)
         return out
 
 
 def solve_cvxpy(problem: MVUProblem, backend: str, *, time_limit: float = 600.0,
-                tol_gap: float = 1e-3, tol_violation: float = 1e-4) -> SolveResult:
+                tol_gap: float = 1e-3, tol_violation: float = 1e-4,
+                cost: LinearCost | None = None) -> SolveResult:
     """Solve ``problem`` with one cvxpy backend and certify the answer.
 
-    Unusable backends (not installed, MOSEK without a licence) give ``skipped``;
+    With ``cost``, minimise ``<C, K>`` over the feasible set of ``problem`` (variant
+    ``equality``) instead. Unusable backends (not installed, MOSEK without a licence) give ``skipped``;
     solver errors ``failed``; the hard limit ``timeout``; all with the reason.
     """
     if backend not in CVXPY_NAMES:
         raise ValueError(f"unknown cvxpy backend {backend!r}; valid: {', '.join(CVXPY_NAMES)}")
+    if cost is not None and problem.variant != "equality":
+        raise ValueError(f"a linear cost goes with the equality variant, got "
+                         f"{problem.variant!r}")
     usable, why = backend_status(backend)
     if not usable:
         return SolveResult("skipped", why, backend)
     start = time.perf_counter()
     try:
-        out = call_with_time_limit(_solve_in_child, problem, CVXPY_NAMES[backend],
+        out = call_with_time_limit(_solve_in_child, problem, CVXPY_NAMES[backend], cost,
                                    limit=time_limit)
     except TimeLimitExceeded as exc:
         return SolveResult("timeout", str(exc), backend, wall_seconds=exc.elapsed)
@@ -95,7 +109,8 @@ def solve_cvxpy(problem: MVUProblem, backend: str, *, time_limit: float = 600.0,
     result.compile_seconds = out.get("wall", wall) - result.solve_seconds
     if "F" in out:
         result.F, result.w = problem.centred(out["F"]), out["w"]
-        result.certificate = certify(problem, result.F, result.w)
+        result.certificate = (certify(problem, result.F, result.w) if cost is None
+                              else certify_cost(problem, cost, result.F, result.w))
         result.status, result.reason = judge(result.certificate, tol_gap, tol_violation)
     elif result.status == "infeasible":
         result.reason = f"solver reports {result.solver_status}"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 
+from harness.problems.linear_cost import LinearCost
 from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
 from harness.solvers.mvu.cvxpy import CVXPY_NAMES, solve_cvxpy
 from harness.solvers.mvu.result import SolveResult, judge
@@ -32,19 +33,28 @@ MVU_SOLVERS = (*NATIVE_METHODS, *CVXPY_NAMES)
 
 
 def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_gap: float,
-                  tol_violation: float, seed: int, init) -> SolveResult:
-    from harness.solvers.mvu.native import solve_native, starts_lowrank
+                  tol_violation: float, seed: int, init, cost=None) -> SolveResult:
+    from harness.solvers.mvu.native import ipm_fits, solve_native, starts_lowrank
 
     if problem.variant not in NATIVE_VARIANTS:
         return SolveResult("skipped", f"the native solver handles {', '.join(NATIVE_VARIANTS)}, "
                            f"not {problem.variant!r}; use a cvxpy backend", solver)
     start = time.perf_counter()
     method = NATIVE_METHODS[solver]
-    if init is None and not problem.maximize and starts_lowrank(problem, method):
+    if cost is not None:
+        if method != "auto" or not ipm_fits(problem):
+            return SolveResult("skipped", "a linear cost is solved by the native interior "
+                               "point only (solver native), within its memory budget; "
+                               f"n = {problem.n}, m = {problem.m}", solver)
+        from harness.solvers.mvu.ipm import solve_ipm
+        native = solve_ipm(problem, tol_gap=tol_gap, tol_violation=tol_violation,
+                           time_limit=time_limit, cost=cost)
+    elif init is None and not problem.maximize and starts_lowrank(problem, method):
         return SolveResult("skipped", "the native low-rank minimum-trace solve starts "
                            "from the inputs (init=); none were given", solver)
-    native = solve_native(problem, tol_gap=tol_gap, tol_violation=tol_violation,
-                          time_limit=time_limit, seed=seed, init=init, method=method)
+    else:
+        native = solve_native(problem, tol_gap=tol_gap, tol_violation=tol_violation,
+                              time_limit=time_limit, seed=seed, init=init, method=method)
     wall = time.perf_counter() - start
     F = problem.centred(native.F)
     result = SolveResult("inaccurate", "", solver, F=F, w=native.w, w_low=native.w_low,
@@ -61,7 +71,7 @@ def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_ga
 
 def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float = 600.0,
               tol_gap: float = 1e-3, tol_violation: float = 1e-4, seed: int = 0,
-              init=None) -> SolveResult:
+              init=None, cost: LinearCost | None = None) -> SolveResult:
     """Solve an MVU problem with one backend; the status is the harness' verdict.
 
     Parameters
@@ -80,12 +90,21 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
         The native low-rank solver's starting factor (e.g. the inputs' principal
         coordinates); it is required there for ``min_trace`` and ignored by the
         interior-point method and by cvxpy.
+    cost : LinearCost, optional
+        Minimise ``<C, K>`` (:mod:`harness.problems.linear_cost`) over the feasible
+        set of ``problem`` (variant ``equality``) instead of its trace objective:
+        minimum volume embedding's SDP step. ``native`` runs the interior point
+        (:func:`harness.solvers.mvu.ipm.solve_ipm` with ``cost=``), the cvxpy
+        backends a dense model; either is certified by
+        :func:`harness.problems.linear_cost.certify_cost`.
 
     Returns
     -------
     SolveResult
         ``skipped`` for a variant the native solver does not handle, a native
-        low-rank ``min_trace`` solve without ``init`` and an unusable cvxpy backend.
+        low-rank ``min_trace`` solve without ``init``, a linear cost with
+        ``native_lowrank`` or beyond the interior point's memory budget, and an
+        unusable cvxpy backend.
 
     Raises
     ------
@@ -94,8 +113,8 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
     """
     if solver in NATIVE_METHODS:
         return _solve_native(problem, solver, time_limit=time_limit, tol_gap=tol_gap,
-                             tol_violation=tol_violation, seed=seed, init=init)
+                             tol_violation=tol_violation, seed=seed, init=init, cost=cost)
     if solver in CVXPY_NAMES:
         return solve_cvxpy(problem, solver, time_limit=time_limit, tol_gap=tol_gap,
-                           tol_violation=tol_violation)
+                           tol_violation=tol_violation, cost=cost)
     raise ValueError(f"unknown MVU solver {solver!r}; valid: {', '.join(MVU_SOLVERS)}")

@@ -17,10 +17,12 @@ passes a smaller one -- every candidate is ``K = V X V^T``. With the incidence v
    \max_y b^T y \ \text{s.t.}\ \sum_e y_e u_e u_e^T + Z = C, \ Z \succeq 0,
 
 with ``C = -I`` for maximum trace (eq. 3.19 / 3.20) and ``C = +I`` for minimum trace
-(3.1.11); the inequality variant (3.1.6) adds a slack ``s >= 0`` per edge, whose dual
-forces ``y <= 0``. The certificate multipliers of
+(3.1.11), and any ``C = V^T (c_0 I + P diag(a) P^T) V`` for a linear cost
+(:mod:`harness.problems.linear_cost`: minimum volume embedding's SDP step over the
+equality variant's feasible set); the inequality variant (3.1.6) adds a slack
+``s >= 0`` per edge, whose dual forces ``y <= 0``. The certificate multipliers of
 :mod:`harness.problems.mvu_certificate` are ``w = -y`` (maximum trace: ``Z =
-V^T L(w) V - I``) and ``w = y`` (minimum trace).
+V^T L(w) V - I``) and ``w = y`` (minimum trace and a linear cost).
 
 Method: infeasible primal-dual path following with the HKM search direction and
 Mehrotra's predictor-corrector (Helmberg, Rendl, Vanderbei, Wolkowicz 1996; Kojima,
@@ -60,6 +62,7 @@ import scipy.sparse.linalg as spla
 from scipy.linalg import lapack
 
 from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
+from harness.problems.linear_cost import LinearCost, certify_cost
 from harness.problems.mvu_certificate import certify, trace_bound, weighted_laplacian
 from harness.solvers.mvu._schur_kernel import numba_threads_like_blas, schur_matrix
 from harness.solvers.mvu.result import NativeResult, final_status, judge
@@ -151,6 +154,12 @@ class _Operators:
             return self.U @ F
         G = np.vstack([np.zeros((1, F.shape[1])), F])
         return G - self.c * np.outer(self.v, self.v @ G)
+
+    def restrict_columns(self, P: np.ndarray) -> np.ndarray:
+        """``V^T P`` (N x p) for n x p ``P``."""
+        if self.U is not None:
+            return self.U.T @ P
+        return (P - self.c * np.outer(self.v, self.v @ P))[1:]
 
     def A(self, X: np.ndarray) -> np.ndarray:
         K = self.lift(X)
@@ -415,7 +424,7 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
             accept: Callable[[np.ndarray, np.ndarray], bool] | None = None,
             check_gap: float = 5e-4, check_infeasibility: float = 1e-4,
             check_below: float | None = None, schur_precision: str = "auto",
-            verbose: bool = False) -> IPMRun:
+            cost: LinearCost | None = None, verbose: bool = False) -> IPMRun:
     """Iterate the interior-point method on ``problem`` restricted to ``basis``.
 
     Parameters
@@ -438,9 +447,19 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
     schur_precision : {"double", "mixed", "auto"}
         Factorise the Schur matrix in float64, or in float32 with float64 refinement
         (see the module docstring); ``"auto"``: mixed from ``MIXED_FROM_M`` edges.
+    cost : LinearCost, optional
+        Minimise ``<C, K>`` (``C = c_0 I + P diag(a) P^T``,
+        :mod:`harness.problems.linear_cost`) over the equality variant's feasible set
+        instead of the trace: the iteration's ``C`` becomes ``V^T C V = c_0 I_N +
+        (V^T P) diag(a) (V^T P)^T``, an N x N matrix like the iterate; the
+        multipliers are ``w = y`` (as for minimum trace). Minimum volume embedding's
+        Step 6 (:mod:`methods._mve_core`).
     verbose : bool
         Print one line per iteration.
     """
+    if cost is not None and problem.variant != "equality":
+        raise ValueError(f"a linear cost goes with the equality variant's feasible set, "
+                         f"got variant {problem.variant!r}")
     if problem.variant not in IPM_VARIANTS:
         raise ValueError(f"the interior-point method supports the variants {IPM_VARIANTS}, "
                          f"got {problem.variant!r}")
@@ -457,8 +476,11 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
     scale = float(problem.sq_lengths.mean())
     b = problem.sq_lengths / scale
     N, m = ops.N, problem.m
-    c_sign = -1.0 if problem.maximize else 1.0
-    C = c_sign * np.eye(N)
+    maximize = problem.maximize and cost is None
+    if cost is None:
+        C = (-1.0 if maximize else 1.0) * np.eye(N)
+    else:
+        C = cost.restricted(ops.restrict_columns(cost.P))
     lp = problem.variant == "inequality"
     # SDPT3's starting point: large multiples of the identity
     xi = max(10.0, np.sqrt(N), N * float(np.max((1 + b) / (1 + np.sqrt(2)))))
@@ -469,7 +491,7 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
     history, status, it = [], "max_iter", 0
 
     def multipliers():
-        w = -y if problem.maximize else y.copy()
+        w = -y if maximize else y.copy()
         return np.maximum(w, 0.0) if lp else w
 
     for it in range(1, max_iter + 1):
@@ -482,8 +504,8 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
         pinf = np.linalg.norm(rp) / (1 + np.linalg.norm(b))
         dinf = (np.linalg.norm(Rd) + (np.linalg.norm(rds) if lp else 0.0)) / (1 + np.sqrt(N))
         entry = {"time": time.perf_counter() - t0,
-                 "primal": -pobj * scale if problem.maximize else pobj * scale,
-                 "dual": -dobj * scale if problem.maximize else dobj * scale,
+                 "primal": -pobj * scale if maximize else pobj * scale,
+                 "dual": -dobj * scale if maximize else dobj * scale,
                  "rel_gap": rel_gap, "primal_infeasibility": pinf,
                  "dual_infeasibility": dinf, "mu": mu}
         history.append(entry)
@@ -521,7 +543,7 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
 def solve_ipm(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: float = 1e-4,
               time_limit: float = 600.0, max_iter: int = 100, tol: float = 1e-8,
               memory_budget: float = IPM_MEMORY_BUDGET, schur_precision: str = "auto",
-              verbose: bool = False):
+              cost: LinearCost | None = None, verbose: bool = False):
     """Solve an MVU SDP by the primal-dual interior-point method.
 
     Parameters
@@ -543,6 +565,10 @@ def solve_ipm(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: floa
         Refuse a problem whose iteration needs more bytes (:func:`schur_bytes`).
     schur_precision : {"double", "mixed", "auto"}
         See :func:`run_ipm`.
+    cost : LinearCost, optional
+        Minimise ``<C, K>`` over the equality variant's feasible set (see
+        :func:`run_ipm`); certified by
+        :func:`harness.problems.linear_cost.certify_cost`.
     verbose : bool
         Print one line per iteration.
 
@@ -567,13 +593,18 @@ def solve_ipm(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: floa
     t0 = time.perf_counter()
     T = trace_bound(problem)
 
+    def judged(F, w):
+        if cost is None:
+            return certify(problem, F, w, T=T)
+        return certify_cost(problem, cost, F, w, T=T)
+
     def accept(F, w):
-        return judge(certify(problem, F, w, T=T), tol_gap, tol_violation)[0] == "optimal"
+        return judge(judged(F, w), tol_gap, tol_violation)[0] == "optimal"
 
     run = run_ipm(problem, time_limit=time_limit, max_iter=max_iter, tol=tol,
                   accept=accept, check_gap=0.5 * tol_gap, check_infeasibility=tol_violation,
-                  schur_precision=schur_precision, verbose=verbose)
-    final = certify(problem, run.F, run.w, T=T)
+                  schur_precision=schur_precision, cost=cost, verbose=verbose)
+    final = judged(run.F, run.w)
     status = final_status(final, "timeout" if run.status == "timeout" else "inaccurate",
                           tol_gap, tol_violation)
     return NativeResult(F=run.F, w=run.w, status=status, certificate=final,

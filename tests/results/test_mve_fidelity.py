@@ -1,0 +1,156 @@
+"""The MVE fidelity table (harness.results.mve_fidelity): hand-made records give the
+lecture / ours / delta cells, gaps and verdicts; one job's work end to end; the
+small-world graph; profile checks."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from harness.errors import ConfigError
+from harness.jobs import job_params, parse_job
+from harness.results import get_result
+from harness.results._mve_point import small_world_graph, work
+from tests.results.conftest import write_point
+
+mve_fidelity = get_result("mve_fidelity")
+
+SECTION = {"datasets": [
+    {"column": "star", "dataset": "star", "n_samples": 81, "n_neighbors": 8},
+    {"column": "swiss_roll", "dataset": "swiss_roll", "n_samples": 60,
+     "dataset_params": {"extra_noise_dims": 5}},
+    {"column": "twos", "dataset": "usps_standin", "n_samples": 60,
+     "dataset_params": {"digits": [2]}},
+    {"column": "faces", "dataset": "frey", "n_samples": 60},
+    {"column": "network", "graph": "small_world", "n_samples": 40,
+     "graph_params": {"degree": 4, "rewire": 0.1}},
+]}
+
+
+def _methods(kpca, sde, mve, certified=True):
+    def spectrum(f):
+        return {"status": "ok", "reason": "", "fidelity": f, "trace": 1.0,
+                "normalised_eigenvalues": [f / 2, f / 2] + [(1 - f) / 8] * 8}
+    history = [{"iteration": 0, "objective": 1.0, "fidelity": kpca},
+               {"iteration": 1, "objective": 2.0, "sdp_value": -2.0, "sdp_bound": -2.0,
+                "gap": 1e-7 if certified else 3e-3, "violation": 1e-9, "fidelity": mve,
+                "change": 1e-4}]
+    return {"kpca": spectrum(kpca),
+            "sde": {**spectrum(sde), "solve": {"status": "optimal", "gap": 1e-7}},
+            "mve": {**spectrum(mve), "mve_status": "converged", "iterations": 1,
+                    "all_certified": certified, "history": history, "seconds": 0.5}}
+
+
+def _config(profile, star=(0.99, 0.29, 1.0), roll=(0.46, 0.97, 0.99), twos=(0.2, 0.9, 0.8)):
+    config = profile(mve_fidelity=SECTION)
+    write_point(config, "mve_fidelity/star/star", n_samples=81, n_edges=300,
+                methods=_methods(*star))
+    write_point(config, "mve_fidelity/swiss_roll/swiss_roll", n_samples=60, n_edges=200,
+                methods=_methods(*roll, certified=False))
+    write_point(config, "mve_fidelity/twos/usps_standin", n_samples=60, n_edges=200,
+                methods=_methods(*twos))
+    write_point(config, "mve_fidelity/faces/frey", status="unavailable",
+                reason="frey is not available offline: run `harness fetch frey`")
+    return config
+
+
+def test_cells_are_lecture_ours_delta_in_percent(profile):
+    config = _config(profile)
+    frame = mve_fidelity.build(config).set_index(["key", "method"])
+    star = frame.loc[("star/star", "SDE(MVU)")]
+    assert star["lecture_pct"] == 29.9 and star["ours_pct"] == pytest.approx(29.0)
+    assert star["delta_pct"] == pytest.approx(-0.9) and star["dims_above_1pct"] == 10
+    assert frame.loc[("star/star", "MVE"), "dims_above_1pct"] == 2
+    assert frame.loc[("twos/usps_standin", "MVE"), "stand_in_for"] == "usps"
+    faces = frame.loc[("faces/frey", "MVE")]
+    assert faces["status"] == "unavailable" and "harness fetch frey" in faces["reason"]
+    assert frame.loc[("network/small_world", "kPCA"), "status"] == "missing"
+    assert frame.loc[("swiss_roll/swiss_roll", "MVE"), "sdp_status"] == "not all certified"
+
+
+def test_claims_count_real_columns_and_show_stand_ins(profile):
+    # stand-in twos has MVE < SDE: shown, not counted
+    first, second = mve_fidelity.claims(_config(profile))
+    assert first["verdict"] == "holds"
+    assert "Stand-ins, not counted: twos/usps_standin: MVE 80.0% vs SDE 90.0%" in first["evidence"]
+    assert "(MVE SDP not certified)" in first["evidence"]
+    assert "Not measured: faces/frey, network/small_world" in first["evidence"]
+    assert second["verdict"] == "holds" and "SDE 29.0%" in second["evidence"]
+
+
+def test_claims_fail_when_the_numbers_say_so(profile):
+    config = _config(profile, star=(0.99, 0.95, 0.9), roll=(0.4, 0.99, 0.95))
+    first, second = mve_fidelity.claims(config)
+    assert first["verdict"] == "does not hold"
+    assert second["verdict"] == "does not hold"
+    config = _config(profile, star=(0.99, 0.2, 0.9))
+    assert mve_fidelity.claims(config)[1]["verdict"] == "partly holds"
+
+
+def test_files_hold_the_grid_gaps_iterations_and_choices(profile):
+    csv_path, md_path, tex_path, sidecar = mve_fidelity.write(_config(profile))
+    md = md_path.read_text()
+    assert "| SDE(MVU) | 29.9 / 29.0 / -0.9" in md
+    assert "twos (usps_standin, stand-in for usps)" in md
+    assert "95.3 / not run[" in md and "31.4 / n/a[" in md  # network: no record
+    assert "99.9 / 99.0 / -0.9§[" in md  # uncertified MVE SDP on the roll
+    assert "### star/star: converged after 1 SDPs" in md
+    assert "## Choices where the lecture is ambiguous" in md
+    assert json.loads(sidecar.read_text())["title"] == mve_fidelity.TITLE
+    assert "lecture / ours / delta" in tex_path.read_text()
+    csv = pd.read_csv(csv_path)
+    assert len(csv) == 15 and {"lecture_pct", "ours_pct", "delta_pct"} <= set(csv.columns)
+
+
+def test_one_job_end_to_end(profile):
+    config = profile(mve_fidelity={**SECTION, "eps": 1e-2, "max_iter": 10})
+    body = work(job_params(config, parse_job("mve_fidelity/star/star")))
+    assert body["status"] == "ok" and body["n_samples"] == 81
+    rows = body["methods"]
+    assert rows["kpca"]["fidelity"] > 0.999
+    assert rows["sde"]["solve"]["status"] == "optimal" and rows["sde"]["fidelity"] < 0.4
+    assert rows["mve"]["fidelity"] > 0.999 and rows["mve"]["all_certified"]
+    graph = work(job_params(config, parse_job("mve_fidelity/network/small_world")))
+    assert graph["status"] == "ok" and graph["n_edges"] == 80
+    history = graph["methods"]["mve"]["history"]
+    objectives = [h["objective"] for h in history[1:]]
+    assert all(b >= a - 1e-5 * abs(a) for a, b in zip(objectives, objectives[1:]))
+    assert graph["methods"]["mve"]["fidelity"] >= graph["methods"]["sde"]["fidelity"]
+
+
+def test_small_world_graph():
+    edges, seed = small_world_graph(30, 4, 0.0, seed=3)
+    ring = {(min(i, (i + s) % 30), max(i, (i + s) % 30)) for i in range(30) for s in (1, 2)}
+    assert {tuple(e) for e in edges} == ring and seed == 3
+    edges, _ = small_world_graph(100, 6, 0.2, seed=1)
+    assert len(edges) == 300 and (edges[:, 0] < edges[:, 1]).all()
+    assert len({tuple(e) for e in edges}) == 300
+    with pytest.raises(ValueError, match="even degree"):
+        small_world_graph(10, 3, 0.1)
+
+
+@pytest.mark.parametrize("change, match", [
+    ({"datasets": [SECTION["datasets"][0]] * 2}, "star/star is listed twice"),
+    ({"datasets": [{"column": "star", "dataset": "nope"}]}, "unknown dataset 'nope'"),
+    ({"datasets": [{"column": "star", "dataset": "star", "n_samples": 9,
+                    "n_neighbors": 9}]}, "n_neighbors = 9 must be below n_samples = 9"),
+    ({"datasets": [{"column": "network", "graph": "small_world"}]}, "a graph needs n_samples"),
+    ({"n_components": 3}, "keep 2"),
+    ({"low_fidelity": 0.9, "high_fidelity": 0.8}, "must be below high_fidelity"),
+])
+def test_profile_checks_name_the_problem(profile, change, match):
+    with pytest.raises(ConfigError, match=match):
+        profile(mve_fidelity={**SECTION, **change})
+
+
+def test_missing_records_are_gaps_not_errors(profile):
+    config = profile(mve_fidelity=SECTION)
+    frame = mve_fidelity.build(config)
+    assert (frame["status"] == "missing").all() and frame["ours_pct"].isna().all()
+    assert all(math.isnan(v) for v in frame["delta_pct"])
+    assert [c["verdict"] for c in mve_fidelity.claims(config)] == ["not measured"] * 2
+    assert np.isfinite(frame["lecture_pct"]).all()
