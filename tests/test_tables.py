@@ -114,3 +114,31 @@ def test_uncertified_sdp_solves_are_marked(config):
     assert frame.loc[("local_trust", "mvu/native", "teapot_standin"), "solver_note"] == ""
     md = write_table(config, SPEC)[1].read_text()
     assert "0.900 / " in md and "§[" in md and "not certified optimal" in md
+
+
+def test_a_transposed_layout_needs_its_columns_and_no_average(config):
+    """``TableSpec.transpose_by``: refused with an average column (its cells belong to
+    no block), and a long table without the named columns is an error naming them."""
+    import dataclasses
+
+    from harness.results._tables import wide_tables
+
+    with pytest.raises(ValueError, match="average=False"):
+        dataclasses.replace(SPEC, transpose_by=("dataset", "method"))
+    with pytest.raises(ValueError, match="two column names"):
+        dataclasses.replace(SPEC, average=False, transpose_by=("dataset",))
+    for dataset in ("swiss_roll", "teapot_standin"):
+        for method in ("isomap", "pca"):
+            _write(config, dataset, method)
+    frame = build_table(config, SPEC)
+    spec = dataclasses.replace(SPEC, average=False, transpose_by=("dataset", "task"))
+    with pytest.raises(KeyError, match=r"no column\(s\) \['task'\]"):
+        wide_tables(frame, spec)
+    frame["task"] = frame["method"]  # rows = the methods, columns = their labels
+    blocks, _ = wide_tables(frame[frame["dataset"] != "average"], spec)
+    labels = [label for label, _ in blocks]
+    assert labels[:3] == ["local continuity on olivetti", "local continuity on teapot",
+                          "local continuity on swiss_roll"]
+    assert "local continuity on teapot_standin (stand-in for teapot)" in labels
+    grid = dict(blocks)["local continuity on swiss_roll"]
+    assert list(grid.index) == ["isomap", "pca"] and grid.loc["pca", "PCA"].startswith("0.")

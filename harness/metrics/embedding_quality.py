@@ -80,10 +80,23 @@ Neighbour search.
 ``embedding_quality`` runs the two neighbour searches (one in ``X``, one in
 ``Y``) once and computes the three scores from them; the single-score
 functions run only the search(es) they need through the same private core.
+
+Many embeddings of one input.
+    Continuity and intersection need ``X``'s neighbour sets and continuity the
+    input distances over them; both depend on ``X`` and ``l`` only.
+    :func:`input_neighbors` computes them once (an :class:`InputNeighbors`), and
+    ``embedding_quality``, ``local_continuity`` and ``neighborhood_intersection``
+    take it as ``input_neighbors=`` instead of recomputing them: an r sweep
+    (Fig. 3.22: the leading r columns of one embedding, r = 1..20, of a 400 x
+    23,028 input) then searches ``X`` once. The same private functions compute
+    them either way, so the scores are identical (exactly) to calls without it.
+    Trust needs only ``X``'s distances over ``Y``'s neighbour pairs, which change
+    with ``Y``; it takes no ``input_neighbors``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 
 import numpy as np
@@ -91,6 +104,8 @@ import scipy.sparse as sp
 from sklearn.neighbors import NearestNeighbors
 
 __all__ = [
+    "InputNeighbors",
+    "input_neighbors",
     "local_continuity",
     "local_trust",
     "neighborhood_intersection",
@@ -236,17 +251,107 @@ def _intersection(idx_x: np.ndarray, idx_y: np.ndarray) -> float:
     return float(shared) / float(n * l)
 
 
-def _quality(X, Y, n_neighbors, which) -> dict[str, float]:
-    """Validate, run only the neighbour searches needed by ``which``, compute scores."""
+@dataclasses.dataclass(frozen=True, eq=False)
+class InputNeighbors:
+    """The input's side of continuity and intersection, for many embeddings of one
+    ``X`` (made by :func:`input_neighbors`; read-only arrays).
+
+    Attributes
+    ----------
+    indices : ndarray of shape (n_samples, n_neighbors)
+        ``N(x_i)``: the ``l`` nearest neighbours of each row of ``X``, itself
+        excluded, as the metrics find them.
+    distances : ndarray of shape (n_samples, n_neighbors)
+        ``||x_i - x_j||`` for ``j = indices[i, m]``, computed row-wise as the
+        metrics compute them.
+    n_features : int
+        Columns of ``X``, checked against the ``X`` it is used with.
+    """
+
+    indices: np.ndarray
+    distances: np.ndarray
+    n_features: int
+
+
+def input_neighbors(X, n_neighbors: int = 15) -> InputNeighbors:
+    """``X``'s ``n_neighbors`` nearest neighbours and the distances to them, once.
+
+    Pass the result as ``input_neighbors=`` to :func:`embedding_quality`,
+    :func:`local_continuity` or :func:`neighborhood_intersection` with the same
+    ``X`` and ``n_neighbors`` to score many embeddings of ``X`` (e.g. the leading
+    ``r`` columns of one embedding for every ``r``) without searching ``X`` again;
+    the scores are identical to those of calls without it.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Input points (finite, dense).
+    n_neighbors : int, default=15
+        Neighbourhood size ``l``, with ``1 <= n_neighbors < n_samples``.
+
+    Returns
+    -------
+    InputNeighbors
+
+    Raises
+    ------
+    ValueError
+        As the metrics, for a bad ``X`` or ``n_neighbors``.
+    """
+    X, _, l = _validate(X, X, n_neighbors)
+    indices = _neighbor_indices(X, l)
+    distances = _pair_distances(X, indices)
+    indices.setflags(write=False)
+    distances.setflags(write=False)
+    return InputNeighbors(indices, distances, int(X.shape[1]))
+
+
+def _checked_inputs(inputs, X: np.ndarray, l: int) -> InputNeighbors:
+    """``inputs`` if it can be ``X``'s neighbours at ``l``; else a ValueError naming
+    the mismatch and the fix."""
+    if not isinstance(inputs, InputNeighbors):
+        raise ValueError(
+            f"input_neighbors must be the result of input_neighbors(X, n_neighbors), "
+            f"got {type(inputs).__name__}; compute it with "
+            f"harness.metrics.embedding_quality.input_neighbors(X, {l})."
+        )
+    expected = (X.shape[0], l)
+    if inputs.indices.shape != expected or inputs.n_features != X.shape[1]:
+        raise ValueError(
+            f"input_neighbors was computed for {inputs.indices.shape[0]} points with "
+            f"{inputs.n_features} features and n_neighbors={inputs.indices.shape[1]}, "
+            f"but X has shape {X.shape} and n_neighbors={l}; compute it with "
+            f"input_neighbors(X, {l}) for this X."
+        )
+    # a cheap check of the values too: the first point's distances to its neighbours
+    first = np.sqrt(np.sum((X[inputs.indices[0]] - X[0]) ** 2, axis=1))
+    if not np.allclose(first, inputs.distances[0], rtol=1e-9, atol=0.0):
+        raise ValueError(
+            "input_neighbors was computed from another X of the same shape (the first "
+            "point's distances to its neighbours differ); compute it with "
+            f"input_neighbors(X, {l}) for this X."
+        )
+    return inputs
+
+
+def _quality(X, Y, n_neighbors, which, inputs=None) -> dict[str, float]:
+    """Validate, run only the neighbour searches needed by ``which`` (``X``'s taken
+    from ``inputs`` when given), compute scores."""
     X, Y, l = _validate(X, Y, n_neighbors)
+    if inputs is not None:
+        inputs = _checked_inputs(inputs, X, l)
     need_x = _CONTINUITY in which or _INTERSECTION in which
     need_y = _TRUST in which or _INTERSECTION in which
-    idx_x = _neighbor_indices(X, l) if need_x else None
+    idx_x = None
+    if need_x:
+        idx_x = inputs.indices if inputs is not None else _neighbor_indices(X, l)
     idx_y = _neighbor_indices(Y, l) if need_y else None
     out: dict[str, float] = {}
     if _CONTINUITY in which:
+        reference = (inputs.distances if inputs is not None
+                     else _pair_distances(X, idx_x))
         out[_CONTINUITY] = _squared_cosine_score(
-            _pair_distances(Y, idx_x), _pair_distances(X, idx_x), "X", l
+            _pair_distances(Y, idx_x), reference, "X", l
         )
     if _TRUST in which:
         out[_TRUST] = _squared_cosine_score(
@@ -260,7 +365,7 @@ def _quality(X, Y, n_neighbors, which) -> dict[str, float]:
 # --------------------------------------------------------------------------- #
 # public API
 # --------------------------------------------------------------------------- #
-def local_continuity(X, Y, n_neighbors: int = 15) -> float:
+def local_continuity(X, Y, n_neighbors: int = 15, input_neighbors=None) -> float:
     r"""Local continuity ``C(Y)`` of thesis eq. (3.27).
 
     .. math::
@@ -291,6 +396,10 @@ def local_continuity(X, Y, n_neighbors: int = 15) -> float:
     n_neighbors : int, default=15
         Neighbourhood size ``l``, with ``1 <= n_neighbors < n_samples``
         (Table 3.2 of the thesis uses ``l = 15``).
+    input_neighbors : InputNeighbors, optional
+        ``input_neighbors(X, n_neighbors)`` for this ``X``, computed once for many
+        embeddings of it: ``X``'s neighbours are then not searched again (same
+        scores). None (default): searched here.
 
     Returns
     -------
@@ -305,9 +414,10 @@ def local_continuity(X, Y, n_neighbors: int = 15) -> float:
         if their numbers of rows differ, if there are fewer than 2 samples,
         or if ``n_neighbors`` is not an integer in ``[1, n_samples)``.
         Also if all input distances on the neighbour pairs are zero (duplicate
-        points in ``X``), where (3.27) is undefined.
+        points in ``X``), where (3.27) is undefined, or if ``input_neighbors``
+        does not fit ``X`` and ``n_neighbors``.
     """
-    return _quality(X, Y, n_neighbors, (_CONTINUITY,))[_CONTINUITY]
+    return _quality(X, Y, n_neighbors, (_CONTINUITY,), input_neighbors)[_CONTINUITY]
 
 
 def local_trust(X, Y, n_neighbors: int = 15) -> float:
@@ -358,7 +468,7 @@ def local_trust(X, Y, n_neighbors: int = 15) -> float:
     return _quality(X, Y, n_neighbors, (_TRUST,))[_TRUST]
 
 
-def neighborhood_intersection(X, Y, n_neighbors: int = 15) -> float:
+def neighborhood_intersection(X, Y, n_neighbors: int = 15, input_neighbors=None) -> float:
     r"""Neighbourhood intersection ``N(Y)`` of thesis eq. (3.29).
 
     .. math:: N(Y) = \frac{1}{n l} \sum_i |N(x_i) \cap N(y_i)|
@@ -382,6 +492,10 @@ def neighborhood_intersection(X, Y, n_neighbors: int = 15) -> float:
     n_neighbors : int, default=15
         Neighbourhood size ``l``, with ``1 <= n_neighbors < n_samples``
         (Table 3.2 of the thesis uses ``l = 15``).
+    input_neighbors : InputNeighbors, optional
+        ``input_neighbors(X, n_neighbors)`` for this ``X``, computed once for many
+        embeddings of it: ``X``'s neighbours are then not searched again (same
+        scores). None (default): searched here.
 
     Returns
     -------
@@ -393,17 +507,19 @@ def neighborhood_intersection(X, Y, n_neighbors: int = 15) -> float:
     ValueError
         If ``X`` or ``Y`` is not 2-D, has no features, contains NaN or inf,
         if their numbers of rows differ, if there are fewer than 2 samples,
-        or if ``n_neighbors`` is not an integer in ``[1, n_samples)``.
+        or if ``n_neighbors`` is not an integer in ``[1, n_samples)``, or if
+        ``input_neighbors`` does not fit ``X`` and ``n_neighbors``.
     """
-    return _quality(X, Y, n_neighbors, (_INTERSECTION,))[_INTERSECTION]
+    return _quality(X, Y, n_neighbors, (_INTERSECTION,), input_neighbors)[_INTERSECTION]
 
 
-def embedding_quality(X, Y, n_neighbors: int = 15) -> dict:
+def embedding_quality(X, Y, n_neighbors: int = 15, input_neighbors=None) -> dict:
     r"""All three scores of thesis section 3.1.9 with two neighbour searches.
 
     Equivalent to calling :func:`local_continuity`, :func:`local_trust` and
     :func:`neighborhood_intersection` (same private core, same results) but
-    the neighbour search in ``X`` and the one in ``Y`` are each run once.
+    the neighbour search in ``X`` and the one in ``Y`` are each run once (the
+    one in ``X`` not at all with ``input_neighbors``).
 
     Parameters
     ----------
@@ -415,6 +531,10 @@ def embedding_quality(X, Y, n_neighbors: int = 15) -> dict:
     n_neighbors : int, default=15
         Neighbourhood size ``l``, with ``1 <= n_neighbors < n_samples``
         (Table 3.2 of the thesis uses ``l = 15``).
+    input_neighbors : InputNeighbors, optional
+        ``input_neighbors(X, n_neighbors)`` for this ``X``, computed once for many
+        embeddings of it: ``X``'s neighbours are then not searched again (same
+        scores). None (default): searched here.
 
     Returns
     -------
@@ -429,8 +549,9 @@ def embedding_quality(X, Y, n_neighbors: int = 15) -> dict:
         if their numbers of rows differ, if there are fewer than 2 samples,
         or if ``n_neighbors`` is not an integer in ``[1, n_samples)``.
         Also if continuity or trust is undefined because of duplicate points
-        (see :func:`local_continuity` and :func:`local_trust`).
+        (see :func:`local_continuity` and :func:`local_trust`), or if
+        ``input_neighbors`` does not fit ``X`` and ``n_neighbors``.
     """
-    res = _quality(X, Y, n_neighbors, _ALL)
+    res = _quality(X, Y, n_neighbors, _ALL, input_neighbors)
     return {name: res[name] for name in _ALL}
 

@@ -36,7 +36,7 @@ from threadpoolctl import threadpool_limits
 
 from harness import registry
 from harness.plugin import Dataset, ExpectedFailure
-from harness.metrics import embedding_quality
+from harness.metrics import embedding_quality, input_neighbors
 from harness.provenance import blas_info
 from harness.results._solver_code import solver_module
 from harness.tasks.embedding import MEASURES, BadInputError, run_embedding
@@ -151,6 +151,10 @@ def measures_by_dimension(X, Y, dimensions, n_neighbors: int) -> list[dict]:
     eigenvectors scaled by the square roots of their eigenvalues, 3.21), so that
     ``Y[:, :r]`` is the r-dimensional embedding of the same kernel.
 
+    ``X``'s neighbours and the distances to them are found once for all r
+    (:func:`harness.metrics.input_neighbors`); the scores are those of
+    ``embedding_quality(X, Y[:, :r], n_neighbors)``, exactly.
+
     Raises
     ------
     ValueError
@@ -162,7 +166,9 @@ def measures_by_dimension(X, Y, dimensions, n_neighbors: int) -> list[dict]:
         raise ValueError(f"output dimension r = {bad[0]} is outside 1..{Y.shape[1]}, the "
                          f"columns of the embedding; fit it with n_components >= "
                          f"{max(map(int, dimensions))}")
-    return [{"n_components": int(r), **embedding_quality(X, Y[:, :int(r)], n_neighbors)}
+    inputs = input_neighbors(X, n_neighbors)  # X's side once, not once per r
+    return [{"n_components": int(r), **embedding_quality(X, Y[:, :int(r)], n_neighbors,
+                                                          input_neighbors=inputs)}
             for r in dimensions]
 
 

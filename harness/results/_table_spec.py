@@ -55,6 +55,14 @@ class TableSpec:
         ``{(measure, thesis_label): (quantity, reference method)}`` for thesis numbers
         filed under another row: Table 2.1 prints CPU time and active constraints per
         data set (empty method), for LMNN ("1 metric") and MM-LMNN ("mul. metrics").
+    transpose_by : tuple of (str, str) or None
+        The wide layout. None: one block per measure, rows the methods and columns the
+        data sets (Tables 2.1 and 3.2). ``(block column, row column)``, two columns of
+        the long table: one block per measure and value of the block column (a data
+        set), rows the row column's values (its tasks) and columns the methods --
+        Table 3.3's layout, ``("source_dataset", "task")``: per data set, one row per
+        digit pair and one column per kernel. Not with ``average`` (its cells belong
+        to no block).
     """
 
     name: str
@@ -73,6 +81,14 @@ class TableSpec:
     ratios: dict = dataclasses.field(default_factory=dict)
     heading: str = ""
     reference_aliases: dict = dataclasses.field(default_factory=dict)
+    transpose_by: tuple[str, str] | None = None
+
+    def __post_init__(self):
+        if self.transpose_by is not None and (len(self.transpose_by) != 2 or self.average):
+            raise ValueError(
+                f"TableSpec {self.name!r}: transpose_by={self.transpose_by!r} needs two "
+                f"column names (block, row) and average=False (the average cells belong "
+                f"to no block); got average={self.average}")
 
     def reference_key(self, measure: str, quantity: str, thesis_label: str) -> tuple[str, str]:
         """``(quantity, method)`` under which the thesis files this measure's number."""

@@ -288,7 +288,9 @@ def _column_title(dataset: str, frame: pd.DataFrame) -> str:
 
 def wide_tables(frame: pd.DataFrame, spec: TableSpec, cell=None
                 ) -> tuple[list[tuple[str, pd.DataFrame]], list[str]]:
-    """One wide block per measure: methods x data sets, 'thesis / ours / delta'.
+    """The wide blocks of a long table, 'thesis / ours / delta' per cell: per measure,
+    methods x data sets, or with ``spec.transpose_by`` one block per data set, its
+    rows (tasks) x methods (:func:`_transposed`).
 
     ``cell(row, text)``, if given, makes what a grid holds from the long table's row
     and the cell's text (the report wraps the text with the row's tolerance class);
@@ -300,16 +302,53 @@ def wide_tables(frame: pd.DataFrame, spec: TableSpec, cell=None
     blocks = []
     for measure, _, label in spec.measures:
         part = frame[frame["measure"] == measure]
+        decimals = spec.measure_decimals.get(measure, spec.decimals)
+
+        def text(row: pd.Series) -> object:
+            return cell(row, _cell_text(row, notes, decimals))
+
+        if spec.transpose_by is not None:
+            blocks += [(f"{label} on {title}", grid)
+                       for title, grid in _transposed(part, spec.transpose_by, text)]
+            continue
         grid = {}
         for method, group in part.groupby("method", sort=False):
             by_dataset = group.set_index("dataset")
-            name = group["thesis_label"].iloc[0] or method
-            decimals = spec.measure_decimals.get(measure, spec.decimals)
-            grid[name] = {_column_title(d, frame): cell(by_dataset.loc[d], _cell_text(
-                              by_dataset.loc[d], notes, decimals))
-                          for d in datasets if d in by_dataset.index}
+            grid[_row_name(group.iloc[0])] = {_column_title(d, frame): text(by_dataset.loc[d])
+                                               for d in datasets if d in by_dataset.index}
         blocks.append((label, pd.DataFrame.from_dict(grid, orient="index")))
     return blocks, notes.texts
+
+
+def _row_name(row: pd.Series) -> str:
+    """A method's name in a table: the thesis' label, else the plugin's name."""
+    return row["thesis_label"] or row["method"]
+
+
+def _transposed(part: pd.DataFrame, columns: tuple[str, str], text
+                ) -> list[tuple[str, pd.DataFrame]]:
+    """``(title, grid)`` per value of the block column (in order of appearance): rows
+    the values of the row column, columns the methods, each cell ``text(row)``; the
+    title marks a stand-in (``usps_standin (stand-in for usps)``)."""
+    missing = [c for c in columns if c not in part.columns]
+    if missing:
+        raise KeyError(f"transpose_by={columns!r}: the long table has no column(s) "
+                       f"{missing}; add them to every row (Table 3.3: source_dataset, task)")
+    block_column, row_column = columns
+    out = []
+    for block, rows in part.groupby(block_column, sort=False, dropna=False):
+        order = {value: i for i, value in enumerate(dict.fromkeys(rows[row_column]))}
+        rows = rows.sort_values(row_column, key=lambda v: v.map(order), kind="stable")
+        grid = {}
+        for _, row in rows.iterrows():
+            grid.setdefault(row[row_column], {})[_row_name(row)] = text(row)
+        frame = pd.DataFrame.from_dict(grid, orient="index")
+        frame.index.name = row_column
+        title = str(block)
+        if rows["stand_in"].astype(bool).any():
+            title += f" (stand-in for {_dataset_info(title)[1]})"
+        out.append((title, frame))
+    return out
 
 
 def legend(spec: TableSpec) -> str:

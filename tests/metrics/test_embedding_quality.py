@@ -325,3 +325,58 @@ def test_no_quadratic_allocation():
     assert peak < 200 * 1024**2, f"peak traced allocation {peak / 1e6:.1f} MB"
     for key in KEYS:
         assert 0.0 < res[key] <= 1.0
+
+
+# --------------------------------------------------------------------------- #
+# the input's neighbours computed once (input_neighbors)
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("d", [5, 300])  # a k-d tree, scikit-learn's brute force
+def test_precomputed_input_neighbors_give_identical_scores(d):
+    """Scores of several embeddings of one X with X's side computed once equal, exactly,
+    those of calls that search X themselves; X's side is read-only."""
+    from harness.metrics import input_neighbors
+
+    rng = np.random.default_rng(12)
+    X = rng.standard_normal((90, d))
+    Y = X[:, :4] @ rng.standard_normal((4, 4)) + 0.2 * rng.standard_normal((90, 4))
+    inputs = input_neighbors(X, 8)
+    assert inputs.indices.shape == inputs.distances.shape == (90, 8)
+    assert not inputs.indices.flags.writeable and not inputs.distances.flags.writeable
+    for r in range(1, 5):
+        Yr = Y[:, :r]
+        assert embedding_quality(X, Yr, 8, input_neighbors=inputs) == embedding_quality(X, Yr, 8)
+        assert local_continuity(X, Yr, 8, inputs) == local_continuity(X, Yr, 8)
+        assert neighborhood_intersection(X, Yr, 8, inputs) == neighborhood_intersection(X, Yr, 8)
+    # the distances are the input distances to the neighbours (naive check)
+    i, j = 17, inputs.indices[17, 3]
+    assert inputs.distances[17, 3] == pytest.approx(np.linalg.norm(X[i] - X[j]), rel=1e-12)
+
+
+def test_precomputed_input_neighbors_skip_the_input_search(monkeypatch):
+    eq = importlib.import_module("harness.metrics.embedding_quality")
+    X, Y = _random_data(13, 50)
+    inputs = eq.input_neighbors(X, 5)
+    calls = []
+    original = eq._neighbor_indices
+    monkeypatch.setattr(eq, "_neighbor_indices", lambda Z, l: calls.append(Z.shape) or original(Z, l))
+    eq.embedding_quality(X, Y, 5, input_neighbors=inputs)
+    eq.local_continuity(X, Y, 5, input_neighbors=inputs)
+    assert calls == [(50, 2)]  # Y only, and continuity searches nothing
+
+
+def test_input_neighbors_that_do_not_fit_are_refused():
+    from harness.metrics import input_neighbors
+
+    X, Y = _random_data(14, 40)
+    inputs = input_neighbors(X, 5)
+    with pytest.raises(ValueError, match=r"n_neighbors=5, but X has shape \(40, 5\) and "
+                                         r"n_neighbors=6; compute it with input_neighbors\(X, 6\)"):
+        embedding_quality(X, Y, 6, input_neighbors=inputs)
+    with pytest.raises(ValueError, match=r"computed for 40 points .* X has shape \(30, 5\)"):
+        local_continuity(X[:30], Y[:30], 5, input_neighbors=inputs)
+    with pytest.raises(ValueError, match="computed from another X of the same shape"):
+        neighborhood_intersection(2.0 * X, Y, 5, input_neighbors=inputs)
+    with pytest.raises(ValueError, match="must be the result of input_neighbors.*got ndarray"):
+        embedding_quality(X, Y, 5, input_neighbors=inputs.indices)
+    with pytest.raises(ValueError, match="n_neighbors must satisfy"):
+        input_neighbors(X, 40)

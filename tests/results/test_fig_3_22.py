@@ -10,7 +10,8 @@ import pytest
 
 from harness.config import ConfigError
 from harness.jobs import Job, job_params
-from harness.metrics import local_continuity, local_trust, neighborhood_intersection
+from harness.metrics import (embedding_quality, local_continuity, local_trust,
+                             neighborhood_intersection)
 from harness.records import read_record
 from harness.results import get_result
 from harness.results._mvu_point import measures_by_dimension
@@ -234,3 +235,23 @@ def test_files_show_curves_gaps_stand_in_and_choices(profile):
     assert "teapot_standin is a synthetic stand-in" in md and "NOT one of the thesis' two" in md
     assert "|   3 |        0.85  |" in md
     assert "'Plateau as the eigenvalues tend to zero' is read as" in md
+
+
+def test_the_sweep_searches_the_input_once(monkeypatch):
+    """A high-dimensional input (scikit-learn's brute-force search, as the teapot's
+    23,028 pixels): X is searched once for all r, Y once per r, and every score is
+    exactly that of the metric functions called per r."""
+    import importlib
+
+    eq = importlib.import_module("harness.metrics.embedding_quality")
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((60, 40))
+    Y = X @ rng.standard_normal((40, 6)) + 0.3 * rng.standard_normal((60, 6))
+    expected = [{"n_components": r, **embedding_quality(X, Y[:, :r], 7)} for r in range(1, 7)]
+    searched = []
+    original = eq._neighbor_indices
+    monkeypatch.setattr(eq, "_neighbor_indices",
+                        lambda Z, l: searched.append(Z.shape) or original(Z, l))
+    rows = measures_by_dimension(X, Y, range(1, 7), 7)
+    assert rows == expected
+    assert searched == [(60, 40)] + [(60, r) for r in range(1, 7)]

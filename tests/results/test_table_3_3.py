@@ -215,3 +215,50 @@ def test_files_gaps_and_uncovered_thesis_columns(profile):
 def test_the_gaussian_width_note_uses_the_measured_distances(config):
     md = table.write(config)[1].read_text()
     assert "median 13.00" in md and "nearly the identity matrix" in md
+
+
+def test_the_layout_is_the_thesis_rows_tasks_columns_kernels(profile, tmp_path):
+    """As the thesis prints Table 3.3: per data set a block, one row per digit pair and
+    one column per kernel (a kernel not in the thesis an extra column), in the
+    Markdown, the LaTeX and the report (which lays out the CSV with the same function)."""
+    from harness.report import write_report
+    from harness.results._tables import wide_tables
+
+    tasks = ["1vs2", "1vs3", "2vs8", "8vs9"]
+    extra = {"type": "gaussian", "sigma": "neighbourhood", "k": 4}
+    config = profile(table_3_3={"datasets": ["usps", "usps_standin"], "tasks": tasks,
+                                "n_draws": 1, "splits_per_draw": 2,
+                                "kernels": {**{k: table.SCHEMA["properties"]["kernels"]
+                                               ["default"][k] for k in KERNELS},
+                                            "gaussian_neighbourhood": extra}})
+    for i, task in enumerate(tasks):
+        errors = {k: 1.0 + i + j for j, k in enumerate(KERNELS + ("gaussian_neighbourhood",))}
+        write_point(config, f"table_3_3/usps/{task}/draw0", **_body(errors))
+    write_point(config, "table_3_3/usps_standin/1vs2/draw0", status="unavailable",
+                reason="usps_standin is not available offline: run `harness fetch usps_standin`")
+    columns = ["Linear", "Polynomial", "Gaussian", "MVU",
+               "gaussian_neighbourhood (not in the thesis)"]
+    paths = table.write(config)
+    blocks, _ = wide_tables(table.build(config), table.SPEC)
+    assert [label for label, _ in blocks] == [
+        "test error (%) on usps", "test error (%) on usps_standin (stand-in for usps)"]
+    for _, grid in blocks:
+        assert list(grid.index) == tasks and list(grid.columns) == columns
+        assert grid.index.name == "task"
+    usps = blocks[0][1]
+    # thesis 1.27 (8vs9, MVU); ours the mean of 6.8 and 7.2 (draws of _body), +5.73
+    assert usps.loc["8vs9", "MVU"].startswith("1.27 / 7.00±0.28 / +5.73")
+    assert usps.loc["1vs2", "gaussian_neighbourhood (not in the thesis)"].startswith(
+        "– / 5.00±0.28 / –")
+    assert blocks[1][1].loc["1vs2", "Linear"].startswith("0.00 / n/a[")  # the stand-in's gap
+    assert blocks[1][1].loc["2vs8", "MVU"].startswith("3.37 / not run[")
+    md = paths[1].read_text()
+    assert "## test error (%) on usps_standin (stand-in for usps)" in md
+    assert "| task   | Linear " in md and "| 8vs9   | 1.00 / 4.00±0.28 / +3.00" in md
+    assert "\n| Linear " not in md  # no kernel is a row any more
+    tex = paths[2].read_text()
+    assert "% test error (%) on usps\n" in tex and "task   & Linear" in tex
+    html, report_md = (p.read_text() for p in write_report(config))
+    assert "### test error (%) on usps_standin (stand-in for usps)" in report_md
+    assert "| 8vs9   | 1.00 / 4.00±0.28 / +3.00" in report_md
+    assert "<th>task</th><th>Linear</th><th>Polynomial</th>" in html
