@@ -69,19 +69,14 @@ SCHEMA = yaml.safe_load("""
       eigenvalues (one job per data set: DATASET)
     properties:
       datasets:
-        type: array
-        items: {type: string}
-        minItems: 1
-        uniqueItems: true
+        $ref: "#/$defs/dataset_list"
         default: [frey, olivetti]
         description: >-
           registered dataset plugins; the thesis' frey and olivetti count for the
           verdicts, any other (a stand-in) is shown and not counted; a thesis data
           set none of them fills shows as a gap
       dataset_params:
-        type: object
-        additionalProperties: {type: object}
-        default: {}
+        $ref: "#/$defs/dataset_params"
         description: per data set, load() keyword arguments (as in fig_3_24)
       n_samples:
         $ref: "#/$defs/per_dataset_int"

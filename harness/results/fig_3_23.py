@@ -65,10 +65,7 @@ SCHEMA = yaml.safe_load("""
       DATASET/trial<T>)
     properties:
       datasets:
-        type: array
-        items: {type: string}
-        minItems: 1
-        uniqueItems: true
+        $ref: "#/$defs/dataset_list"
         description: >-
           registered dataset plugins; the thesis' Swiss roll, MNIST fives, frey and
           teapot columns that none of them fills show as gaps
@@ -90,9 +87,7 @@ SCHEMA = yaml.safe_load("""
         default: 5
         description: k of every extension (the thesis does not say; k >= 2r + 1 makes the SDP unique)
       dataset_params:
-        type: object
-        additionalProperties: {type: object}
-        default: {}
+        $ref: "#/$defs/dataset_params"
         description: per data set, load() keyword arguments
       n_samples:
         $ref: "#/$defs/per_dataset_int"

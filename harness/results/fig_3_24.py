@@ -58,18 +58,13 @@ SCHEMA = yaml.safe_load("""
       per data set: DATASET/max_trace, DATASET/min_trace)
     properties:
       datasets:
-        type: array
-        items: {type: string}
-        minItems: 1
-        uniqueItems: true
+        $ref: "#/$defs/dataset_list"
         description: >-
           registered dataset plugins (stand-ins fill their thesis column, marked as
           such); the thesis' Swiss roll, teapot, MNIST fives and frey columns that
           none of them fills show as gaps
       dataset_params:
-        type: object
-        additionalProperties: {type: object}
-        default: {}
+        $ref: "#/$defs/dataset_params"
         description: >-
           per data set, load() keyword arguments overriding the profile's datasets:
           entry (e.g. swiss_roll: {noise: 0.0})

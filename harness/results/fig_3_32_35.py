@@ -63,10 +63,7 @@ SCHEMA = yaml.safe_load("""
       certificate
     properties:
       datasets:
-        type: array
-        items: {type: string}
-        minItems: 1
-        uniqueItems: true
+        $ref: "#/$defs/dataset_list"
         description: >-
           registered dataset plugins (stand-ins fill their thesis column, marked as
           such); the thesis' Swiss roll, teapot and USPS columns none of them fills
@@ -79,9 +76,7 @@ SCHEMA = yaml.safe_load("""
         default: [linear, polynomial, gaussian, mvu]
         description: the kernels (3.46, 3.47, 3.48 and MVU's learned kernel)
       dataset_params:
-        type: object
-        additionalProperties: {type: object}
-        default: {}
+        $ref: "#/$defs/dataset_params"
         description: >-
           per data set, load() keyword arguments overriding the profile's datasets:
           entry (e.g. swiss_roll: {noise: 0.1}, usps: {digits: [2, 3]})

@@ -60,17 +60,12 @@ SCHEMA = yaml.safe_load("""
       DATASET/isomap, DATASET/mvu)
     properties:
       datasets:
-        type: array
-        items: {type: string}
-        minItems: 1
-        uniqueItems: true
+        $ref: "#/$defs/dataset_list"
         description: >-
           registered dataset plugins (stand-ins fill their thesis column, marked);
           the thesis' teapot and handwritten digit (usps) columns none fills are gaps
       dataset_params:
-        type: object
-        additionalProperties: {type: object}
-        default: {}
+        $ref: "#/$defs/dataset_params"
         description: per data set, load() keyword arguments (e.g. usps digits [2, 3])
       n_samples:
         $ref: "#/$defs/per_dataset_int"

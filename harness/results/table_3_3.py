@@ -92,18 +92,13 @@ SCHEMA = yaml.safe_load("""
       DATASET/TASK/draw<d>)
     properties:
       datasets:
-        type: array
-        items: {type: string}
-        minItems: 1
-        uniqueItems: true
+        $ref: "#/$defs/dataset_list"
         default: [usps, usps_standin]
         description: >-
           labelled digit data sets (usps, the thesis'; usps_standin, MNIST at 16 x 16,
           shown as a stand-in, never counted for a verdict)
       dataset_params:
-        type: object
-        additionalProperties: {type: object}
-        default: {}
+        $ref: "#/$defs/dataset_params"
         description: per data set, load() keyword arguments (the task sets digits)
       tasks:
         type: array
