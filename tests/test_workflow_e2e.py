@@ -82,11 +82,10 @@ def test_tiny_profile_end_to_end(tmp_path, repo_root, drop_plugin, monkeypatch):
     assert "random_projection_test" in markdown
     assert (tables / "table_3_2.tex").read_text().count("\\toprule") == 3
 
-    started = time.perf_counter()
-    again = _snakemake(work)
+    again = _snakemake(work)  # a no-op: how long it takes is for benchmarks, not tests
     assert again.returncode == 0
     assert "Nothing to be done" in again.stdout + again.stderr
-    assert time.perf_counter() - started < 10
+    assert "Finished job" not in again.stdout + again.stderr
 
 
 def test_kill_and_resume(tmp_path, repo_root):
