@@ -61,7 +61,7 @@ test: $(STAMP_TEST)
 bench-check: $(STAMP_TEST)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv machine --yes > /dev/null
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv check --python=same
-	PATH=$(abspath $(BIN)):$$PATH HARNESS_BENCH_SIZES=300 HARNESS_BENCH_MVU_SIZES=30 HARNESS_BENCH_MVU_BACKENDS=native,clarabel,mosek HARNESS_BENCH_LMNN_SIZES=1000 HARNESS_BENCH_KSWEEP_N=60 HARNESS_BENCH_EXT_SIZES=200 $(BIN)/asv run --python=same --quick --dry-run --show-stderr
+	PATH=$(abspath $(BIN)):$$PATH HARNESS_BENCH_SIZES=300 HARNESS_BENCH_MVU_SIZES=30 HARNESS_BENCH_MVU_BACKENDS=native,clarabel,mosek HARNESS_BENCH_LMNN_SIZES=1000 HARNESS_BENCH_KSWEEP_N=60 HARNESS_BENCH_EXT_SIZES=200 HARNESS_BENCH_MVE_SIZES=40 HARNESS_BENCH_SENSOR_N=2000 HARNESS_BENCH_BAD_EDGE_SIZES=600 $(BIN)/asv run --python=same --quick --dry-run --show-stderr
 
 bench: $(STAMP_TEST)
 	$(ASV) machine --yes > /dev/null

@@ -47,7 +47,9 @@ class MVESDPStep(OneSample):
         self.problem, self.F0, self.cost = _setup(n)
 
     def teardown(self, n, solver):
-        self._limits.restore_original_limits()
+        limits = self.__dict__.pop("_limits", None)  # None when setup skipped the case
+        if limits is not None:
+            limits.restore_original_limits()
 
     def _solve(self, solver):
         from harness.solvers.mvu import solve_mvu
