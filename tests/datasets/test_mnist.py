@@ -30,6 +30,17 @@ def fake_idx_files(train_x, train_y, test_x, test_y) -> dict[str, bytes]:
             "t10k-labels-idx1-ubyte": idx_bytes(test_y)}
 
 
+def install_fake_mnist(files: dict[str, bytes], folder, monkeypatch):
+    """Write fake IDX files into ``folder``, make it the data cache and their hashes
+    the published ones; returns ``folder``."""
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(folder))
+    monkeypatch.setattr(mnist, "IDX_FILES", {name: (hashlib.sha256(data).hexdigest(), "")
+                                             for name, data in files.items()})
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    return folder
+
+
 FAKE = fake_idx_files(TRAIN_X, TRAIN_Y, TEST_X, TEST_Y)
 
 

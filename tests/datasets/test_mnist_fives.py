@@ -1,15 +1,12 @@
 """MNIST fives without network: fake IDX files with a few fives in each part; the plugin
 keeps exactly those images, as pixels in [0, 1], and shares MNIST's hash checks."""
 
-import hashlib
-
 import numpy as np
 import pytest
 
-from datasets import mnist
 from datasets.mnist_fives import MNISTFives
 from harness import registry
-from tests.datasets.test_mnist import fake_idx_files
+from tests.datasets.test_mnist import fake_idx_files, install_fake_mnist
 
 RNG = np.random.default_rng(1)
 TRAIN_X = RNG.integers(0, 256, size=(7, 28, 28)).astype(np.uint8)
@@ -22,12 +19,7 @@ FAKE = fake_idx_files(TRAIN_X, TRAIN_Y, TEST_X, TEST_Y)
 @pytest.fixture
 def fake_mnist(tmp_path, monkeypatch):
     """The fake IDX files in a fresh cache, with their hashes as the published ones."""
-    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path))
-    monkeypatch.setattr(mnist, "IDX_FILES", {name: (hashlib.sha256(data).hexdigest(), "")
-                                             for name, data in FAKE.items()})
-    for name, data in FAKE.items():
-        (tmp_path / name).write_bytes(data)
-    return tmp_path
+    return install_fake_mnist(FAKE, tmp_path, monkeypatch)
 
 
 def test_keeps_the_fives_of_the_chosen_part(fake_mnist):

@@ -2,15 +2,12 @@
 digits, reduces the central 20 x 20 box to 16 x 16 by exact area averages and maps the
 pixels to USPS' [-1, 1]; it is registered as a stand-in for usps."""
 
-import hashlib
-
 import numpy as np
 import pytest
 
-from datasets import mnist
 from datasets.usps_standin import USPSStandIn, area_resize_matrix, mnist_to_usps_pixels
 from harness import registry
-from tests.datasets.test_mnist import fake_idx_files
+from tests.datasets.test_mnist import fake_idx_files, install_fake_mnist
 
 RNG = np.random.default_rng(3)
 TRAIN_X = RNG.integers(0, 256, size=(6, 28, 28)).astype(np.uint8)
@@ -22,12 +19,7 @@ FAKE = fake_idx_files(TRAIN_X, TRAIN_Y, TEST_X, TEST_Y)
 
 @pytest.fixture
 def fake_mnist(tmp_path, monkeypatch):
-    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path))
-    monkeypatch.setattr(mnist, "IDX_FILES", {name: (hashlib.sha256(data).hexdigest(), "")
-                                             for name, data in FAKE.items()})
-    for name, data in FAKE.items():
-        (tmp_path / name).write_bytes(data)
-    return tmp_path
+    return install_fake_mnist(FAKE, tmp_path, monkeypatch)
 
 
 def test_area_matrix_averages_exactly():
