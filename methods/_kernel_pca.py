@@ -26,6 +26,7 @@ centred linear kernel, so MDS of X is PCA of X.
 
 from __future__ import annotations
 
+import abc
 import dataclasses
 
 import numpy as np
@@ -117,7 +118,7 @@ def kernel_pca(K: np.ndarray, n_components: int) -> KernelPCAResult:
                            trace=float(np.trace(Kc)))
 
 
-class KernelPCAEmbedding(ManifoldEmbedding):
+class KernelPCAEmbedding(ManifoldEmbedding, abc.ABC):
     """Skeleton of a kernel PCA plugin: subclasses give the kernel matrix.
 
     Subclasses implement ``_kernel(X) -> ndarray (n, n)``. Fitted attributes:
@@ -130,8 +131,9 @@ class KernelPCAEmbedding(ManifoldEmbedding):
     uses_neighbors = False
     requires_connected_graph = False
 
+    @abc.abstractmethod
     def _kernel(self, X: np.ndarray) -> np.ndarray:
-        raise NotImplementedError
+        """The ``(n, n)`` kernel matrix of the inputs (before centring)."""
 
     def _embed(self, X):
         result = kernel_pca(self._kernel(X), self.n_components)

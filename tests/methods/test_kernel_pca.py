@@ -245,3 +245,16 @@ def test_bad_precomputed_matrices_are_named(configuration):
         mds.fit(diag)
     with pytest.raises(ValueError, match=r"dissimilarity='cosine' must be one of"):
         ClassicalMDS(dissimilarity="cosine").fit(X)
+
+
+def test_the_skeleton_needs_a_kernel():
+    """KernelPCAEmbedding is abstract: a plugin that does not say its kernel cannot be
+    built (instead of failing at fit time)."""
+    from methods._kernel_pca import KernelPCAEmbedding
+
+    class NoKernel(KernelPCAEmbedding):
+        def __init__(self, *, n_components=2):
+            self.n_components = n_components
+
+    with pytest.raises(TypeError, match="abstract method _kernel"):
+        NoKernel()
