@@ -26,7 +26,7 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.results._mvu_point import load_dataset
+from harness.results._mvu_point import start_point
 from harness.results._solver_code import solver_module
 from harness.tasks.embedding import BadInputError
 
@@ -97,13 +97,10 @@ def similarity_matrix(method: str, X: np.ndarray, params: dict) -> tuple[np.ndar
 def work(params: dict) -> dict:
     """The child's work for one (data set, method); returns the record body."""
     with threadpool_limits(limits=params["blas_threads"]):
-        try:
-            dataset = load_dataset(params)
-        except ExpectedFailure as exc:
-            return {"status": exc.status, "reason": str(exc), "error_type": type(exc).__name__}
-        body: dict[str, Any] = {"status": "ok", "reason": "", "n_samples": dataset.n_samples,
-                                "n_features": int(dataset.X.shape[1]),
-                                "dataset_meta": dataset.meta}
+        dataset, body = start_point(params, registry.get_method(params["method"]),
+                                    params.get("solver"))
+        if dataset is None:
+            return body
         try:
             S, info = similarity_matrix(params["method"], dataset.X, params)
         except ExpectedFailure as exc:
