@@ -204,6 +204,9 @@ class RemoteDataset(DatasetPlugin):
     def available(self) -> tuple[bool, str]:
         return self.verify()
 
+    def files_present(self) -> bool:
+        return all(remote.path().exists() for remote in self.remote_files())
+
     def _fetch_file(self, remote: RemoteFile) -> str:
         import pooch
 

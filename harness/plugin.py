@@ -113,6 +113,12 @@ class DatasetPlugin(abc.ABC):
         """Whether :meth:`load` can succeed here, without loading; and why not."""
         return True, ""
 
+    def files_present(self) -> bool:
+        """Whether the files :meth:`load` reads are on disk (no hashing: a cheap check
+        the workflow makes per job, so that a job whose data was missing reruns once
+        ``harness fetch`` has brought it). Generated and embedded data: always."""
+        return True
+
     def fetch(self) -> str:
         """Obtain the data (download/rebuild and verify); return a one-line summary.
 

@@ -14,7 +14,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from harness import claims
+from harness import claims, registry
 from harness.config import ConfigError, load_config
 from harness.jobs import (
     JOB_PATTERN, job_params, job_sources, parse_job, records_dir, result_record_paths,
@@ -50,6 +50,7 @@ class WorkflowConfig:
     configfile: str
     config: dict
     _params: dict = dataclasses.field(default_factory=dict, repr=False)
+    _data_present: dict = dataclasses.field(default_factory=dict, repr=False)
 
     @classmethod
     def from_snakemake(cls, workflow, config: dict) -> "WorkflowConfig":
@@ -105,8 +106,33 @@ class WorkflowConfig:
         return workdir_relative(job_sources(self.config, job, self.params_of(job.id)))
 
     def job_params_json(self, wildcards) -> str:
-        """The job's resolved parameters: a changed value reruns it."""
-        return json.dumps(self.params_of(wildcards.job), sort_keys=True)
+        """The job's resolved parameters: a changed value reruns it.
+
+        A job whose data set's files are not on disk gets one more entry,
+        ``data_files_missing: true``: its record is a gap naming ``harness fetch``, and
+        once the files are fetched the entry goes away, the parameters change and the
+        job reruns (without it the gap would stay until the record is deleted by hand).
+        Jobs whose data is present keep exactly their resolved parameters.
+        """
+        params = self.params_of(wildcards.job)
+        if not self.dataset_files_present(params.get("dataset")):
+            params = {**params, "data_files_missing": True}
+        return json.dumps(params, sort_keys=True)
+
+    def dataset_files_present(self, name) -> bool:
+        """Whether the files of the registered data set ``name`` are on disk (True for
+        anything that is not a registered data set's name), asked once per name."""
+        if not isinstance(name, str):
+            return True
+        if name not in self._data_present:
+            try:
+                plugin = registry.get_dataset(name)
+            except registry.UnknownNameError:
+                present = True
+            else:
+                present = plugin().files_present()
+            self._data_present[name] = present
+        return self._data_present[name]
 
     def job_runtime_minutes(self, wildcards) -> int:
         """The scheduler's runtime: the job's hard limit, rounded up, + 1 minute."""

@@ -1,0 +1,39 @@
+"""A job whose data set was missing reruns once its files are fetched: the workflow
+adds ``data_files_missing`` to the job's Snakemake params only while the files are
+absent (harness.workflow.WorkflowConfig.job_params_json)."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+from harness.config import load_config
+from harness.workflow import WorkflowConfig
+from tests.datasets.test_mnist import FAKE, install_fake_mnist
+
+MNIST_JOB = "fig_3_24/mnist_fives/max_trace"   # reads MNIST's IDX files
+ROLL_JOB = "fig_3_28/k5"                 # generated data: never missing
+
+
+def _params(job_id: str):
+    workflow = WorkflowConfig("config/quick.yaml", load_config("config/quick.yaml"))
+    return workflow, json.loads(workflow.job_params_json(SimpleNamespace(job=job_id)))
+
+
+def test_missing_files_mark_the_params_and_fetched_files_unmark_them(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty"))
+    workflow, missing = _params(MNIST_JOB)
+    assert missing.pop("data_files_missing") is True
+    assert missing == workflow.params_of(MNIST_JOB)
+
+    install_fake_mnist(FAKE, tmp_path, monkeypatch)
+    workflow, present = _params(MNIST_JOB)
+    assert "data_files_missing" not in present
+    assert present == workflow.params_of(MNIST_JOB)
+
+
+def test_generated_data_never_marks_the_params(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty"))
+    workflow, params = _params(ROLL_JOB)
+    assert params == workflow.params_of(ROLL_JOB)
+    assert params["dataset"] == "swiss_roll"
