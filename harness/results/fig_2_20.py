@@ -35,7 +35,9 @@ from tabulate import tabulate
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results import _two_gaussians_point as point
-from harness.results._figure import gap_mark, read_point, save_png, write_figure_files
+from harness.results._figure import (
+    claim_lines, gap_mark, read_point, save_png, write_figure_files,
+)
 from harness.results._tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "check", "keys", "params",
@@ -363,9 +365,7 @@ def write(config: dict) -> list:
     notes = Footnotes()
     table = _table(frame, notes)
     md = [f"# {TITLE}", "", f"Profile `{config['profile']}`.", ""]
-    for claim in claims(config, frame):
-        md += [f"**Thesis' claim:** {claim['claim']}", "",
-               f"**Our verdict:** {claim['verdict']}: {claim['evidence']}", ""]
+    md += claim_lines(claims(config, frame))
     md += ["## First directions", "", table, "", "![Fig. 2.20](fig_2_20.png)", "",
            "## Choices where the thesis is ambiguous", ""]
     md += [f"- {line}" for line in _choices(config)]
