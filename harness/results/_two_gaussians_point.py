@@ -70,7 +70,7 @@ def rca_first_axis(X, A, rule: str) -> np.ndarray:
     RCA'd data, ``most_amplified`` the axis RCA stretches most (the leading left
     singular vector of ``A``)."""
     if rule == "max_variance":
-        return np.linalg.eigh(np.cov(X @ A.T, rowvar=False, bias=True))[1][:, -1]
+        return np.linalg.eigh(np.atleast_2d(np.cov(X @ A.T, rowvar=False, bias=True)))[1][:, -1]
     if rule == "most_amplified":
         return np.linalg.svd(A)[0][:, 0]
     raise ValueError(f"rca_first_direction={rule!r} must be max_variance or most_amplified")

@@ -56,7 +56,8 @@ SCHEMA = yaml.safe_load("""
       PCA, RCA and LDA (one job per seeded trial: trial<T>)
     properties:
       n_samples: {type: integer, minimum: 20, default: 1000, description: "N (the thesis 1000)"}
-      n_trials: {type: integer, minimum: 1, default: 5, description: seeded samples; the figure shows trial 0}
+      n_trials:
+        {type: integer, minimum: 1, default: 5, description: seeded samples; the figure shows trial 0}
       axis_std:
         type: array
         items: {type: number, exclusiveMinimum: 0}
@@ -85,7 +86,8 @@ SCHEMA = yaml.safe_load("""
         enum: [max_variance, most_amplified]
         default: max_variance
         description: which axis of RCA's (unordered) whitening counts as its first
-      n_neighbors: {type: integer, minimum: 1, default: 1, description: k of the LOO k-NN error along a direction}
+      n_neighbors:
+        {type: integer, minimum: 1, default: 1, description: k of the LOO k-NN error along a direction}
       lda_max_degrees:
         type: number
         exclusiveMinimum: 0

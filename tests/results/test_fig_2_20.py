@@ -126,3 +126,19 @@ def test_no_records_is_not_measured(small):
     assert [c["verdict"] for c in fig.claims(small)] == ["not measured"] * 3
     paths = fig.write(small)  # a figure of gaps, no crash
     assert "missing" in [p for p in paths if p.suffix == ".csv"][0].read_text()
+
+
+@pytest.mark.parametrize("option", [{"rca_first_direction": "most_amplified"},
+                                    {"rca_n_components": 1}])
+def test_rca_options(profile, option):
+    config = profile(fig_2_20={**SMALL, **option})
+    body = point.work(fig.params(config, "trial0"))
+    assert body["status"] == "ok"
+    A = np.asarray(body["maps"]["rca"])
+    rca = np.asarray(body["directions"]["rca"]["direction"])
+    if "rca_n_components" in option:  # PCA to 1 component: RCA's direction is PCA's
+        assert A.shape == (1, 2)
+        assert point.angle_degrees(rca, np.asarray(body["directions"]["pca"]["direction"])) < 1e-6
+    else:  # the input direction RCA stretches most: the top right singular vector of A
+        assert point.angle_degrees(rca, np.linalg.svd(A)[2][0]) < 1e-6
+        assert np.allclose(body["chunklet_eigenvalues_rca"], 1.0)
