@@ -35,8 +35,8 @@ from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results import _spectrum_point
 from harness.results._figure import (
-    check_dataset_keys, check_mvu_solver, check_registered_dataset, dataset_notes, gap_mark,
-    missing_column_reason, read_point, save_png, thesis_column, write_figure_files,
+    check_dataset_keys, check_mvu_solver, check_registered_dataset, claim_lines, dataset_notes,
+    gap_mark, missing_column_reason, read_point, save_png, thesis_column, write_figure_files,
 )
 from harness.results._mvu_point import SOLVER_BUDGET, dataset_choice
 from harness.results._tables import Footnotes
@@ -365,9 +365,7 @@ def write(config: dict) -> list:
     table = _table(frame, notes, conf["n_eigenvalues"])
     md = [f"# {TITLE}", "", f"Profile `{config['profile']}`: k = {conf['n_neighbors']}, "
           f"MVU solver `{conf['solver']}`.", ""]
-    for claim in claims(config, frame):
-        md += [f"**Thesis' claim:** {claim['claim']}", "",
-               f"**Our verdict:** {claim['verdict']}: {claim['evidence']}", ""]
+    md += claim_lines(claims(config, frame))
     md += ["## Spectra", "", table, "", "![Fig. 3.37](fig_3_37.png)", "",
            "## Choices where the thesis is ambiguous", ""]
     md += [f"- {line}" for line in _choices(config)]

@@ -1,0 +1,374 @@
+"""Fig. 2.20 (thesis 2.2.1): "N = 1000 input points sampled from two Gaussian
+distributions with identical covariance but different means under PCA, RCA and LDA
+transformations." The text: "The principal component of PCA maximizes the projected
+variance, the projection direction of LDA best separates the two classes"; RCA (10 %
+of the data in chunklets of 10 points of one class) "whitens the within-class variance
+to uniform covariance"; "In the case of two normally distributed classes with identical
+covariance, the first LDA principal component can be shown to recover the direction
+orthogonal to the optimal bayes classifier".
+
+One job per trial (``fig_2_20/trial<T>``, :mod:`harness.results._two_gaussians_point`):
+a seeded sample, the three maps, each first direction's angle to the Bayes-optimal
+direction ``Sigma^{-1} (mu_1 - mu_0)`` and the leave-one-out k-NN error of the points
+projected onto it, and the within-class covariance after RCA. The figure shows trial 0;
+the table and the verdicts every trial.
+
+Choices where the thesis is ambiguous (parameters of ``results.fig_2_20``): the
+Gaussians (not given: axis standard deviations 3 and 0.5, the long axis at 60 degrees,
+means shifted by (2, 0), so that PCA's first direction, the long axis, differs from
+the Bayes direction; ``axis_std``, ``rotation_degrees``, ``mean_shift``); equal class
+sizes; ``n`` of (2.23) the number of points in chunklets; C_b of (2.25) with the means
+centred on their average; RCA's PCA step keeps both components (2-D data has no noise
+to drop, ``rca_n_components``); RCA's "first direction" (its map has no order) is the
+axis of largest variance after RCA (``rca_first_direction``); "~1" and "a few
+degrees" are the tolerances ``whiten_tolerance``, ``uniform_ratio`` and
+``lda_max_degrees``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import yaml
+from tabulate import tabulate
+
+from harness.claims import make_claim
+from harness.errors import ConfigError
+from harness.results import _two_gaussians_point as point
+from harness.results._figure import (
+    claim_lines, gap_mark, read_point, save_png, write_figure_files,
+)
+from harness.results._tables import Footnotes
+
+__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "check", "keys", "params",
+           "work", "build", "claims", "write"]
+
+NAME = "fig_2_20"
+TITLE = "Fig. 2.20: PCA, RCA and LDA on two Gaussians with identical covariance (thesis 2.2.1)"
+THESIS_SECTION = "2.2.1"
+KIND = "figure"
+SIDECAR = True
+SCHEMA = yaml.safe_load("""
+    type: object
+    additionalProperties: false
+    description: >-
+      Fig. 2.20 (thesis 2.2.1): two Gaussians with identical covariance projected with
+      PCA, RCA and LDA (one job per seeded trial: trial<T>)
+    properties:
+      n_samples: {type: integer, minimum: 20, default: 1000, description: "N (the thesis 1000)"}
+      n_trials:
+        {type: integer, minimum: 1, default: 5, description: seeded samples; the figure shows trial 0}
+      axis_std:
+        type: array
+        items: {type: number, exclusiveMinimum: 0}
+        minItems: 2
+        maxItems: 2
+        default: [3.0, 0.5]
+        description: standard deviations along the covariance's axes (not given in the thesis)
+      rotation_degrees: {type: number, default: 60.0, description: angle of the first (long) axis}
+      mean_shift:
+        type: array
+        items: {type: number}
+        minItems: 2
+        maxItems: 2
+        default: [2.0, 0.0]
+        description: mu_1 - mu_0 (the means are -/+ half of it)
+      rca_chunklet_fraction: {type: number, exclusiveMinimum: 0, maximum: 1, default: 0.1}
+      rca_chunklet_size: {type: integer, minimum: 2, default: 10}
+      rca_n_components:
+        type: [integer, "null"]
+        minimum: 1
+        maximum: 2
+        default: 2
+        description: RCA's PCA step (null = every non-degenerate component)
+      rca_first_direction:
+        type: string
+        enum: [max_variance, most_amplified]
+        default: max_variance
+        description: which axis of RCA's (unordered) whitening counts as its first
+      n_neighbors:
+        {type: integer, minimum: 1, default: 1, description: k of the LOO k-NN error along a direction}
+      lda_max_degrees:
+        type: number
+        exclusiveMinimum: 0
+        default: 5.0
+        description: '"a few degrees": LDA within this of the Bayes direction, PCA not'
+      whiten_tolerance:
+        type: number
+        exclusiveMinimum: 0
+        default: 0.5
+        description: eigenvalues of the within-class covariance after RCA within this of 1
+      uniform_ratio:
+        type: number
+        minimum: 1
+        default: 2.0
+        description: and their largest / smallest at most this ("uniform covariance")
+      time_limit_seconds: {type: number, exclusiveMinimum: 0, default: 300}
+""")
+METHODS = point.METHODS
+LABELS = {"pca": "PCA", "rca": "RCA", "lda": "LDA", "bayes": "Bayes"}
+COLOURS = {"pca": "tab:purple", "rca": "tab:green", "lda": "tab:red", "bayes": "black"}
+WIDTHS = {"pca": 1.5, "rca": 4.0, "lda": 2.0, "bayes": 1.0}  # RCA, LDA, Bayes nearly coincide
+
+
+def _conf(config: dict) -> dict:
+    return config["results"][NAME]
+
+
+def check(config: dict) -> None:
+    """Chunklets that fit: the chunklet size below the points a class gives."""
+    conf = _conf(config)
+    per_class = conf["rca_chunklet_fraction"] * (conf["n_samples"] // 2)
+    if per_class < 2:
+        raise ConfigError(f"results.{NAME}: rca_chunklet_fraction x n_samples / 2 = "
+                          f"{per_class:g} points per class; RCA needs at least 2 in a "
+                          f"chunklet: raise rca_chunklet_fraction or n_samples")
+
+
+def keys(config: dict) -> list[str]:
+    """``trial<T>`` for each trial."""
+    return [f"trial{t}" for t in range(_conf(config)["n_trials"])]
+
+
+def params(config: dict, key: str) -> dict:
+    """Resolved parameters of ``trial<T>`` (trial 0 is ``trial0``)."""
+    digits = key.removeprefix("trial")
+    if not key.startswith("trial") or not digits.isdigit():
+        raise ConfigError(f"job {NAME}/{key}: must be {NAME}/trial<T> with T = 0, 1, ...")
+    trial = int(digits)
+    conf = _conf(config)
+    keep = ("n_samples", "axis_std", "rotation_degrees", "mean_shift", "rca_chunklet_fraction",
+            "rca_chunklet_size", "rca_n_components", "rca_first_direction", "n_neighbors")
+    return {"figure": NAME, "point": f"{NAME}/{key}", "trial": trial, "seed": config["seed"],
+            "blas_threads": config["blas_threads"],
+            "time_limit_seconds": float(conf["time_limit_seconds"]),
+            **{k: conf[k] for k in keep}}
+
+
+work = point.work
+
+
+# ---- aggregation ---------------------------------------------------------------------
+def build(config: dict) -> pd.DataFrame:
+    """One row per (trial, direction: pca, rca, lda, bayes) with the record's
+    measures; RCA's rows also hold the within-class eigenvalues before and after RCA;
+    a trial without a record (or failed) is one row with its status."""
+    rows = []
+    for key in keys(config):
+        record = read_point(config, NAME, key)
+        base = {"trial": int(key[5:]), "status": record["status"],
+                "reason": record.get("reason", "")}
+        if record["status"] != "ok":
+            rows.append(base)
+            continue
+        base["bayes_error"] = record["bayes_error"]
+        for method, m in record["directions"].items():
+            row = {**base, "method": method, "direction_x": m["direction"][0],
+                   "direction_y": m["direction"][1],
+                   **{k: v for k, v in m.items() if k != "direction"}}
+            if method == "rca":
+                before, after = record["within_eigenvalues_input"], record["within_eigenvalues_rca"]
+                row.update(within_min_input=min(before), within_max_input=max(before),
+                           within_min_rca=min(after), within_max_rca=max(after),
+                           n_chunklets=record["n_chunklets"],
+                           n_in_chunklets=record["n_in_chunklets"])
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _ok(frame: pd.DataFrame, method: str) -> pd.DataFrame:
+    if "method" not in frame:
+        return frame.iloc[0:0]
+    return frame[(frame["status"] == "ok") & (frame["method"] == method)]
+
+
+def _gaps(frame: pd.DataFrame) -> str:
+    bad = frame[frame["status"] != "ok"]
+    return ("; not measured: " + ", ".join(f"trial {r.trial} ({gap_mark(r.status)})"
+                                           for r in bad.itertuples())) if len(bad) else ""
+
+
+def _span(values, spec=".3g") -> str:
+    values = list(values)
+    if not values:
+        return "-"
+    low, high = min(values), max(values)
+    return format(low, spec) if low == high else f"{format(low, spec)} to {format(high, spec)}"
+
+
+def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
+    """The thesis' three statements about Fig. 2.20, one check per trial."""
+    conf = _conf(config)
+    frame = build(config) if frame is None else frame
+    pca, rca, lda = (_ok(frame, m).set_index("trial") for m in METHODS)
+    tol, ratio, deg = conf["whiten_tolerance"], conf["uniform_ratio"], conf["lda_max_degrees"]
+    gaps = _gaps(frame)
+
+    whitened = [(abs(r.within_min_rca - 1) <= tol and abs(r.within_max_rca - 1) <= tol
+                 and r.within_max_rca / r.within_min_rca <= ratio) for r in rca.itertuples()]
+    first = make_claim(
+        NAME, "RCA whitens the within-class variance to uniform covariance: after RCA the "
+              f"within-class covariance's eigenvalues lie within {tol:g} of 1 and their "
+              f"ratio is at most {ratio:g} (2.2.1, Fig. 2.20)", whitened,
+        f"within-class eigenvalues after RCA {_span(rca['within_min_rca'])} (smallest) and "
+        f"{_span(rca['within_max_rca'])} (largest), before {_span(rca['within_min_input'])} "
+        f"and {_span(rca['within_max_input'])}, over {len(rca)} trials; RCA saw "
+        f"{_span(rca['n_in_chunklets'], '.0f')} points in {_span(rca['n_chunklets'], '.0f')} "
+        f"chunklets{gaps}." if len(rca) else f"no trial measured{gaps}.")
+
+    both = pca.merge(lda, left_index=True, right_index=True, suffixes=("_pca", "_lda"))
+    separates = [(r.projected_variance_pca >= (1 - 1e-9) * r.max_grid_variance_pca
+                  and r.fisher_ratio_lda >= (1 - 1e-9) * r.max_grid_fisher_ratio_lda
+                  and r.loo_error_lda < r.loo_error_pca
+                  and r.angle_to_bayes_degrees_pca > deg) for r in both.itertuples()]
+    second = make_claim(
+        NAME, "The principal component of PCA maximises the projected variance, the "
+              "projection direction of LDA best separates the two classes: PCA's variance "
+              f"and LDA's Fisher ratio (2.26) are the maxima over {point.GRID} directions, "
+              "LDA's leave-one-out error is below PCA's, whose direction is more than "
+              f"{deg:g} degrees from the Bayes direction (2.2.1, Fig. 2.20)", separates,
+        f"LOO {conf['n_neighbors']}-NN error along the first direction: PCA "
+        f"{_span(both['loo_error_pca'])} %, LDA {_span(both['loo_error_lda'])} % (Bayes error "
+        f"{_span(pca['bayes_error'])} %); PCA's angle to the Bayes direction "
+        f"{_span(both['angle_to_bayes_degrees_pca'])} degrees; variance / grid maximum "
+        f"{_span(both['projected_variance_pca'] / both['max_grid_variance_pca'], '.6f')}, "
+        f"Fisher ratio / grid maximum "
+        f"{_span(both['fisher_ratio_lda'] / both['max_grid_fisher_ratio_lda'], '.6f')}; "
+        f"{len(both)} trials{gaps}." if len(both) else f"no trial measured{gaps}.")
+
+    third = make_claim(
+        NAME, "With two Gaussian classes of identical covariance the first LDA component "
+              "recovers the direction orthogonal to the optimal Bayes classifier: within "
+              f"{deg:g} degrees of Sigma^-1 (mu_1 - mu_0) (2.2.1)",
+        list(lda["angle_to_bayes_degrees"] <= deg) if len(lda) else [],
+        f"LDA's angle to the Bayes direction {_span(lda['angle_to_bayes_degrees'])} degrees "
+        f"over {len(lda)} trials (PCA's {_span(pca['angle_to_bayes_degrees'])}, RCA's "
+        f"{_span(rca['angle_to_bayes_degrees'])}){gaps}." if len(lda)
+        else f"no trial measured{gaps}.")
+    return [first, second, third]
+
+
+# ---- outputs ---------------------------------------------------------------------
+def _draw_input(ax, record: dict, X: np.ndarray, y: np.ndarray) -> None:
+    for c, marker in ((0, "o"), (1, "^")):
+        ax.scatter(*X[y == c].T, s=4, marker=marker, alpha=0.5, color=f"C{c}")
+    span = np.abs(X).max()
+    for method in (*METHODS, "bayes"):
+        d = np.asarray(record["directions"][method]["direction"]) * 0.9 * span
+        ax.plot([-d[0], d[0]], [-d[1], d[1]], color=COLOURS[method], label=LABELS[method],
+                linestyle="--" if method == "bayes" else "-", linewidth=WIDTHS[method])
+    ax.set_aspect("equal")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.set_title("input and first directions", fontsize=8)
+
+
+def _plot(frame: pd.DataFrame, config: dict, path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    record = read_point(config, NAME, "trial0")
+    fig, axes = plt.subplots(1, 4, figsize=(13, 3.6))
+    if record["status"] != "ok":
+        for ax in axes:
+            ax.text(0.5, 0.5, gap_mark(record["status"]), ha="center", va="center",
+                    transform=ax.transAxes, color="dimgray")
+            ax.set_xticks([])
+            ax.set_yticks([])
+    else:
+        X, y = np.asarray(record["points"]), np.asarray(record["labels"])
+        chunks = np.asarray(record["chunklets"])
+        _draw_input(axes[0], record, X, y)
+        for ax, method in zip(axes[1:], METHODS):
+            Z = X @ np.asarray(record["maps"][method]).T
+            if Z.shape[1] == 1:
+                Z = np.column_stack([Z[:, 0], np.zeros(len(Z))])
+            for c, marker in ((0, "o"), (1, "^")):
+                ax.scatter(*Z[y == c].T, s=4, marker=marker, alpha=0.5, color=f"C{c}")
+            if method == "rca":
+                ax.scatter(*Z[chunks >= 0].T, s=10, facecolors="none", edgecolors="black",
+                           linewidths=0.5, label="in chunklets")
+                ax.legend(fontsize=7, loc="lower right")
+            m = record["directions"][method]
+            ax.set_title(f"{LABELS[method]}: {m['angle_to_bayes_degrees']:.1f}° from Bayes, "
+                         f"LOO err {m['loo_error']:.1f} %", fontsize=8)
+            ax.set_xlabel("first direction", fontsize=8)
+            ax.set_aspect("equal")
+    fig.suptitle(f"{TITLE}\nprofile {config['profile']}, trial 0, "
+                 f"N = {_conf(config)['n_samples']}", fontsize=9)
+    fig.tight_layout()
+    save_png(fig, path)
+    plt.close(fig)
+
+
+def _table(frame: pd.DataFrame, notes: Footnotes) -> str:
+    rows = []
+    for method in (*METHODS, "bayes"):
+        part = _ok(frame, method)
+        if part.empty:
+            continue
+        rows.append({"direction": LABELS[method],
+                     "angle to Bayes (°), mean [range]":
+                         f"{part['angle_to_bayes_degrees'].mean():.2f} "
+                         f"[{_span(part['angle_to_bayes_degrees'])}]",
+                     "LOO k-NN error (%), mean [range]":
+                         f"{part['loo_error'].mean():.2f} [{_span(part['loo_error'])}]",
+                     "projected variance / max": _span(part["projected_variance"]
+                                                       / part["max_grid_variance"], ".4f"),
+                     "Fisher ratio / max": _span(part["fisher_ratio"]
+                                                 / part["max_grid_fisher_ratio"], ".4f")})
+    for r in frame[frame["status"] != "ok"].itertuples():
+        rows.append({"direction": f"trial {r.trial}: {gap_mark(r.status)}"
+                                  f"{notes.mark(r.reason)}"})
+    if not rows:
+        return "(no trial measured)"
+    return tabulate(pd.DataFrame(rows).astype(object).fillna(""), headers="keys",
+                    tablefmt="github", showindex=False)
+
+
+def _choices(config: dict) -> list[str]:
+    c = _conf(config)
+    return [
+        f"The Gaussians (the thesis gives no parameters): N = {c['n_samples']} points, half "
+        f"per class, covariance with standard deviations {c['axis_std']} along axes rotated "
+        f"by {c['rotation_degrees']:g} degrees, means -/+ {c['mean_shift']} / 2, so that "
+        f"PCA's first direction (the long axis) differs from the Bayes direction; "
+        f"{c['n_trials']} seeded trials, the plot shows trial 0 (results.{NAME}.axis_std, "
+        f"rotation_degrees, mean_shift, n_samples, n_trials).",
+        f"RCA: {c['rca_chunklet_fraction']:g} of each class drawn at random into chunklets "
+        f"of at most {c['rca_chunklet_size']} points (the thesis: 10 % in chunklets of "
+        f"10); n of (2.23) = the points in chunklets; PCA step with "
+        f"{c['rca_n_components'] or 'every non-degenerate'} component(s). RCA's map "
+        f"whitens and has no order: its first direction is "
+        + ("the axis of largest variance after RCA" if c["rca_first_direction"]
+           == "max_variance" else "the axis RCA stretches most")
+        + f" (results.{NAME}.rca_first_direction).",
+        "LDA: the generalized eigenvectors of C_b p = lambda C_w p (2.26-2.27), no "
+        "shrinkage; C_b (2.25) with the class means centred on their average; its second "
+        "axis (eigenvalue 0 with two classes) is the C_w-orthogonal one, so the LDA panel "
+        "is also within-class whitened (W C_w W^T = I), a choice of scale, not LDA's claim.",
+        f"Measures: the angle between lines (0-90 degrees); the leave-one-out "
+        f"{c['n_neighbors']}-NN error (thesis tie rule) of the points projected onto each "
+        f"first direction; the within-class covariance (2.23 with the classes as "
+        f"chunklets, all N points) after RCA. Verdicts: 'uniform' = eigenvalues within "
+        f"{c['whiten_tolerance']:g} of 1 and ratio at most {c['uniform_ratio']:g}; 'a few "
+        f"degrees' = {c['lda_max_degrees']:g} (results.{NAME}.whiten_tolerance, "
+        f"uniform_ratio, lda_max_degrees). With 100 points in 10 chunklets C_w has 90 "
+        f"degrees of freedom, so its eigenvalues scatter by some +-20 %, and the 1/n of "
+        f"(2.23) (not 1/(n - L)) makes it 10 % small: after RCA the within-class "
+        f"eigenvalues lie some 11 % above 1 on average.",
+    ]
+
+
+def write(config: dict) -> list:
+    """Write ``results/<profile>/figures/fig_2_20.{csv,png,md,json}``; return the paths."""
+    frame = build(config)
+    notes = Footnotes()
+    table = _table(frame, notes)
+    md = [f"# {TITLE}", "", f"Profile `{config['profile']}`.", ""]
+    md += claim_lines(claims(config, frame))
+    md += ["## First directions", "", table, "", "![Fig. 2.20](fig_2_20.png)", "",
+           "## Choices where the thesis is ambiguous", ""]
+    md += [f"- {line}" for line in _choices(config)]
+    return write_figure_files(config, NAME, keys(config), frame, md, notes.texts, _plot)
