@@ -176,6 +176,10 @@ def _ours(config: dict, num, den, label: str) -> dict:
             return {"status": row["status"], "reason": prefix + row["reason"]}
     ratio, note = error_ratio(num["ours"], den["ours"])
     diff, se, n = paired_difference(_runs(config, num), _runs(config, den))
+    if pd.isna(ratio) or n == 0:
+        return {"status": "incomplete",
+                "reason": f"{TABLE}/{num['dataset']}: {label} or {BASE} has no "
+                          f"{num['measure']} on the same runs (seeds); rerun both cells"}
     return {"status": "ok", "reason": "", "ours_numerator": num["ours"],
             "ours_denominator": den["ours"], "ours_ratio": ratio, "ours_note": note,
             "diff_mean": diff, "diff_se": se, "n_paired": n}

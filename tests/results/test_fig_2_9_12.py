@@ -131,6 +131,13 @@ def test_missing_records_and_methods_are_marked_gaps(tmp_path, repo_root):
     assert mm["status"] == "missing" and "list it under results.table_2_1.methods" in mm["reason"]
     verdicts = [c["verdict"] for c in FIG.claims(config, frame)]
     assert verdicts == ["not measured"] * 3
+    # a record without the measure (or without shared runs) is a gap, not a pass
+    _write(config, "iris", "mul_lmnn", test_knn_error=[4, 5, 3])
+    frame = FIG.build(config)
+    gap = _row(frame, "2.9", "iris", "test_energy_error")
+    assert gap["status"] == "incomplete" and "has no test_energy_error" in gap["reason"]
+    assert _row(frame, "2.9", "iris", "test_knn_error")["status"] == "ok"
+    assert "iris energy" not in FIG.claims(config, frame)[0]["evidence"]
 
 
 def test_fig_2_9_claim_fails_on_a_worse_data_set_and_holds_without(small):
