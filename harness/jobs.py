@@ -27,7 +27,8 @@ from harness.results import get_result
 from harness.sources import source_closure
 
 __all__ = ["Job", "parse_job", "section", "profile_results", "result_jobs", "job_params",
-           "params_hash", "records_dir", "record_path", "result_record_paths", "read_job_record", "job_sources",
+           "params_hash", "records_dir", "record_path", "result_record_paths", "result_input_records",
+           "read_job_record", "job_sources",
            "hard_limit", "runtime_minutes", "JOB_PATTERN"]
 
 # what a job id looks like (the Snakemake wildcard constraint)
@@ -124,6 +125,18 @@ def record_path(config: dict, job: Job) -> Path:
 def result_record_paths(config: dict, result: str) -> list[Path]:
     """The record files of one result's jobs, in the module's order."""
     return [record_path(config, job) for job in result_jobs(config, result)]
+
+
+def result_input_records(config: dict, result: str) -> list[Path]:
+    """The records a result's outputs are built from: its own jobs' and then those of
+    the results its optional ``reads(config)`` names (Figs. 2.9 and 2.12 have no jobs
+    and read Table 2.1's records), each once. A result it reads must be in the profile
+    (:class:`ConfigError` naming it otherwise)."""
+    module = get_result(result)
+    paths = result_record_paths(config, result)
+    for other in (module.reads(config) if hasattr(module, "reads") else ()):
+        paths += [p for p in result_record_paths(config, other) if p not in paths]
+    return paths
 
 
 def read_job_record(config: dict, job: Job) -> dict:

@@ -17,7 +17,7 @@ from pathlib import Path
 from harness import claims, registry
 from harness.config import ConfigError, load_config
 from harness.jobs import (
-    JOB_PATTERN, job_params, job_sources, parse_job, records_dir, result_record_paths,
+    JOB_PATTERN, job_params, job_sources, parse_job, records_dir, result_input_records,
     runtime_minutes,
 )
 from harness.outputs import outputs_dir, result_outputs
@@ -153,8 +153,10 @@ class WorkflowConfig:
         return [str(p) for p in result_outputs(self.config, get_result(result)).values()]
 
     def result_records(self, result: str) -> list[str]:
-        """The records of the result's jobs."""
-        return [str(p) for p in result_record_paths(self.config, result)]
+        """The records the result is built from: its jobs' and those of the results it
+        ``reads`` (:func:`harness.jobs.result_input_records`), so that it is rewritten
+        when one changes."""
+        return [str(p) for p in result_input_records(self.config, result)]
 
     def result_inputs(self, result: str) -> list[str]:
         """The code that writes the result (its module and what it imports) and the

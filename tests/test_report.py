@@ -292,6 +292,16 @@ def _blank_page(tmp_path):
     return page
 
 
+def test_run_line_of_a_result_without_jobs():
+    from collections import Counter
+
+    from harness.report.runinfo import RunInfo
+
+    assert RunInfo(0, 0, Counter(), 0.0, 0.0, "").line() == "no jobs of its own"
+    line = RunInfo(2, 1, Counter({"ok": 1}), 3.0, 2.0, "").line()
+    assert line.startswith("1 of 2 records (1 ok), wall 3.0 s")
+
+
 def test_provenance_and_wall_time(generated):
     report, page = generated["report"], generated["html"]
     assert report.runs["table_2_1"].found == 6 and report.runs["table_2_1"].expected == 6

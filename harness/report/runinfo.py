@@ -30,7 +30,10 @@ class RunInfo:
     slowest: str
 
     def line(self) -> str:
-        """One line: ``12 of 12 records (10 ok, 2 unavailable), wall 34.5 s summed, ...``."""
+        """One line: ``12 of 12 records (10 ok, 2 unavailable), wall 34.5 s summed, ...``;
+        a result with no jobs (Figs. 2.9/2.12 read Table 2.1's records) says so."""
+        if not self.expected:
+            return "no jobs of its own"
         statuses = ", ".join(f"{n} {s}" for s, n in self.statuses.most_common())
         text = f"{self.found} of {self.expected} records ({statuses or 'none'})"
         if self.found:

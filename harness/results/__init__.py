@@ -38,6 +38,10 @@ optional
 ``sources(params)``         more modules or classes whose edit reruns a job
 ``inputs(config)``          more files the outputs are built from (reference
                             CSVs): an edit rewrites them
+``reads(config)``           the names of other results whose records the outputs
+                            are built from (a result with no jobs of its own, e.g.
+                            Figs. 2.9/2.12 from Table 2.1's): a new record of
+                            theirs rewrites them
 ``claims(config)``          the thesis' statements with verdicts
                             (:mod:`harness.claims`)
 ``section(config)``         its report section (default: from its outputs, by

@@ -109,20 +109,22 @@ def claim_lines(claims) -> list[str]:
 
 
 def write_figure_files(config: dict, figure: str, keys: list[str], frame, md: list[str],
-                       gap_notes: list[str], plot) -> list[Path]:
+                       gap_notes: list[str], plot, records: list[dict] | None = None
+                       ) -> list[Path]:
     """Finish a figure: append the numbered gaps and the provenance line of every
     point that has a record to the Markdown ``md`` (its first line the title), draw
     ``plot(frame, config, path)`` and write ``<figure>.{csv,png,md}`` and the sidecar
     ``<figure>.json`` (the title, and the Markdown body the report shows: no title,
-    no image line) atomically; return the four paths."""
+    no image line) atomically; return the four paths. ``records``: the records the
+    figure is built from, if not those of its own ``keys`` (a figure without jobs
+    that reads another result's)."""
     paths = figure_paths(config, figure)
     md = md + ["", "## Gaps", ""] + ([f"- [{i + 1}] {t}" for i, t in enumerate(gap_notes)]
                                      or ["- none"])
     md += ["", "## Points", ""]
-    for key in keys:
-        record = read_point(config, figure, key)
-        if record["status"] != "missing":
-            md.append(f"- `{point_line(record)}`")
+    if records is None:
+        records = [read_point(config, figure, key) for key in keys]
+    md += [f"- `{point_line(r)}`" for r in records if r["status"] != "missing"]
     plot(frame, config, paths["png"])
     write_text_atomic(paths["csv"], frame.to_csv(index=False, float_format="%.6g"))
     write_text_atomic(paths["md"], "\n".join(md) + "\n")

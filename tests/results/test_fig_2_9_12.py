@@ -1,0 +1,200 @@
+"""Figs. 2.9 and 2.12 from fabricated Table 2.1 records: ratios and paired spreads
+against a hand computation, zero denominators, gaps, the claims' verdicts (passing and
+failing), the thesis' own ratios, and the workflow's dependency on Table 2.1's records."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from harness.config import validate_config
+from harness.errors import ConfigError
+from harness.jobs import Job, record_path, result_input_records
+from harness.records import write_json_atomic
+from harness.results import get_result
+from harness.results._error_ratios import (
+    BETTER, BOTH_ZERO, SAME, WORSE, ZERO_BASE, classify, error_ratio, paired_difference,
+)
+from harness.workflow import WorkflowConfig
+
+FIG = get_result("fig_2_9_12")
+METHODS = ["pca_lmnn", "mul_lmnn", "mm_lmnn"]
+
+
+def _profile(tmp_path, repo_root, datasets, methods=METHODS, **section):
+    return validate_config({
+        "profile": "unit", "results_dir": str(tmp_path / "results"),
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "results": {"table_2_1": {"datasets": datasets, "methods": methods, "n_runs": 3,
+                                  "default_n_neighbors": 3},
+                    "fig_2_9_12": section},
+    })
+
+
+def _write(config, dataset, method, **per_run):
+    """A Table 2.1 record whose runs (seeds 0, 1, ...) have the given errors."""
+    n = len(next(iter(per_run.values())))
+    runs = [{"seed": s, "measures": {m: float(v[s]) for m, v in per_run.items()}}
+            for s in range(n)]
+    summary = {m: {"mean": float(np.mean(v)), "std": float(np.std(v, ddof=1)) if n > 1 else 0.0,
+                   "n": n} for m, v in per_run.items()}
+    body = {"job": f"table_2_1/{dataset}/{method}", "status": "ok", "reason": "",
+            "params": {"n_runs": n, "n_runs_source": "profile", "train_fraction": 0.7,
+                       "method_params": {"n_neighbors": 3}},
+            "provenance": {"git": {"commit": "0123456789", "dirty": False}},
+            "timing": {"wall_seconds": 1.0}, "summary": summary, "runs": runs}
+    write_json_atomic(record_path(config, Job("table_2_1", f"{dataset}/{method}")), body)
+
+
+def _errors(knn, energy, train=None):
+    train = knn if train is None else train
+    return {"test_knn_error": knn, "test_energy_error": energy, "train_knn_loo_error": train}
+
+
+@pytest.fixture
+def small(tmp_path, repo_root):
+    config = _profile(tmp_path, repo_root, ["iris", "wine"])
+    _write(config, "iris", "pca_lmnn", **_errors([4, 6, 5], [2, 2, 2]))
+    _write(config, "iris", "mul_lmnn", **_errors([4, 5, 3], [6, 6, 7]))
+    _write(config, "wine", "pca_lmnn", **_errors([0, 0, 0], [0, 0, 0]))
+    _write(config, "wine", "mul_lmnn", **_errors([0, 0, 0], [0, 3, 0]))
+    return config
+
+
+def _row(frame, figure, dataset, measure):
+    part = frame[(frame["figure"] == figure) & (frame["dataset"] == dataset)
+                 & (frame["measure"] == measure)]
+    assert len(part) == 1
+    return part.iloc[0]
+
+
+def test_error_ratio_and_paired_spread_by_hand():
+    assert error_ratio(3.0, 4.0) == (0.75, "")
+    assert error_ratio(0.0, 0.0) == (1.0, BOTH_ZERO)
+    assert error_ratio(2.0, 0.0) == (math.inf, ZERO_BASE)
+    assert math.isnan(error_ratio(None, 4.0)[0]) and math.isnan(error_ratio(1.0, math.nan)[0])
+    with pytest.raises(ValueError, match="error rates must be >= 0"):
+        error_ratio(-1.0, 2.0)
+    mean, se, n = paired_difference({0: 4, 1: 5, 2: 3, 7: 9}, {0: 4, 1: 6, 2: 5})
+    assert (mean, n) == (-1.0, 3) and se == pytest.approx(1 / math.sqrt(3))
+    assert paired_difference({0: 1.0}, {0: 3.0}) == (-2.0, 0.0, 1)
+    assert paired_difference({0: 1.0}, {1: 3.0})[2] == 0
+    assert classify(0.8, -1.0, 1 / math.sqrt(3), 0.1, 2.0) == SAME  # within 2 s.e.
+    assert classify(0.8, -1.0, 1 / math.sqrt(3), 0.1, 1.0) == BETTER
+    assert classify(1.05, 5.0, 0.0, 0.1, 2.0) == SAME  # within the ratio tolerance
+    assert classify(math.inf, 1.0, 0.0, 0.1, 2.0) == WORSE and classify(math.nan, 0, 0, .1, 2) == ""
+
+
+def test_ratios_from_records_match_a_hand_computation(small):
+    frame = FIG.build(small)
+    knn = _row(frame, "2.9", "iris", "test_knn_error")
+    assert knn["status"] == "ok" and knn["ours_ratio"] == pytest.approx(4 / 5)
+    assert knn["diff_mean"] == pytest.approx(-1.0) and knn["n_paired"] == 3
+    assert knn["diff_se"] == pytest.approx(1 / math.sqrt(3))
+    assert knn["ours_class"] == SAME  # 0.8, but a decrease within 2 standard errors
+    energy = _row(frame, "2.9", "iris", "test_energy_error")
+    assert energy["ours_ratio"] == pytest.approx((19 / 3) / 2)
+    assert energy["diff_se"] == pytest.approx(np.std([4, 4, 5], ddof=1) / math.sqrt(3))
+    assert energy["ours_class"] == WORSE
+    # the thesis' ratio is that of its Table 2.1 rows (MUL-LMNN / PCA-LMNN on iris)
+    assert knn["thesis_ratio"] == pytest.approx(3.76 / 4.08)
+    assert energy["thesis_ratio"] == pytest.approx(3.34 / 4.0) and energy["thesis_class"] == BETTER
+    olivetti = _row(frame, "2.9", "olivetti", "test_knn_error")
+    assert olivetti["thesis_ratio"] == pytest.approx(4.83 / 3.28)
+    assert olivetti["thesis_class"] == WORSE and olivetti["status"] == "unavailable"
+    assert "harness fetch olivetti" in olivetti["reason"]
+
+
+def test_zero_denominators_are_explicit(small):
+    frame = FIG.build(small)
+    both = _row(frame, "2.9", "wine", "test_knn_error")
+    assert both["ours_ratio"] == 1.0 and both["ours_note"] == BOTH_ZERO
+    base_zero = _row(frame, "2.9", "wine", "test_energy_error")
+    assert math.isinf(base_zero["ours_ratio"]) and base_zero["ours_note"] == ZERO_BASE
+    # +1 point on average, standard error 1: within 2 standard errors, not 'worse'
+    assert base_zero["ours_class"] == SAME
+    md = next(p for p in FIG.write(small) if p.suffix == ".md").read_text()
+    assert "inf[" in md and ZERO_BASE in md and BOTH_ZERO in md
+
+
+def test_missing_records_and_methods_are_marked_gaps(tmp_path, repo_root):
+    config = _profile(tmp_path, repo_root, ["iris"], methods=["pca_lmnn", "mul_lmnn"])
+    _write(config, "iris", "pca_lmnn", **_errors([4, 6, 5], [2, 2, 2]))
+    frame = FIG.build(config)
+    gap = _row(frame, "2.9", "iris", "test_knn_error")
+    assert gap["status"] == "missing" and math.isnan(gap["ours_ratio"])
+    assert "harness job table_2_1/iris/mul_lmnn" in gap["reason"]
+    assert gap["thesis_ratio"] == pytest.approx(3.76 / 4.08)  # the thesis' still shown
+    mm = _row(frame, "2.12", "iris", "test_knn_error")
+    assert mm["status"] == "missing" and "list it under results.table_2_1.methods" in mm["reason"]
+    verdicts = [c["verdict"] for c in FIG.claims(config, frame)]
+    assert verdicts == ["not measured"] * 3
+    # a record without the measure (or without shared runs) is a gap, not a pass
+    _write(config, "iris", "mul_lmnn", test_knn_error=[4, 5, 3])
+    frame = FIG.build(config)
+    gap = _row(frame, "2.9", "iris", "test_energy_error")
+    assert gap["status"] == "incomplete" and "has no test_energy_error" in gap["reason"]
+    assert _row(frame, "2.9", "iris", "test_knn_error")["status"] == "ok"
+    assert "iris energy" not in FIG.claims(config, frame)[0]["evidence"]
+
+
+def test_fig_2_9_claim_fails_on_a_worse_data_set_and_holds_without(small):
+    claim = FIG.claims(small)[0]
+    assert claim["verdict"] == "partly holds"  # iris energy worse; the rest the same
+    assert "iris energy 3.167 (worse)" in claim["evidence"]
+    # the thesis' own rows: olivetti (kNN, energy) and bal (energy) are worse than 1.1
+    assert "15 of 18 no worse" in claim["evidence"]
+    _write(small, "iris", "mul_lmnn", **_errors([4, 5, 3], [2, 2, 1]))
+    assert FIG.claims(small)[0]["verdict"] == "holds"
+
+
+def test_fig_2_12_claims_on_the_large_data_sets(tmp_path, repo_root):
+    config = _profile(tmp_path, repo_root, ["mnist", "letter", "isolet", "newsgroups", "yale_b"])
+    for dataset, mm in (("mnist", 3.0), ("letter", 4.0), ("isolet", 2.0),
+                        ("newsgroups", 10.2), ("yale_b", 9.5)):
+        _write(config, dataset, "pca_lmnn", **_errors([10.0], [10.0]))
+        _write(config, dataset, "mm_lmnn", **_errors([mm], [10.0]))
+    several, little = FIG.claims(config)[1:]
+    assert several["verdict"] == "holds" and "3 of 5 large data sets improve" in several["evidence"]
+    assert little["verdict"] == "holds"  # 1.02 and 0.95: within 1 +- 0.1
+    _write(config, "letter", "mm_lmnn", **_errors([9.5], [10.0]))
+    _write(config, "yale_b", "mm_lmnn", **_errors([15.0], [10.0]))
+    several, little = FIG.claims(config)[1:]
+    assert several["verdict"] == "does not hold"  # 2 < several = 3
+    assert little["verdict"] == "partly holds"  # yalefaces 1.5
+    config["results"]["fig_2_9_12"]["several"] = 2
+    assert FIG.claims(config)[1]["verdict"] == "holds"
+
+
+def test_too_few_large_data_sets_give_no_verdict(small):
+    several = FIG.claims(small)[1]
+    assert several["verdict"] == "not measured"
+    assert "fewer than 3 large data sets measured" in several["evidence"]
+    assert "mnist (n/a)" in several["evidence"]
+
+
+def test_the_figure_needs_table_2_1_and_depends_on_its_records(tmp_path, repo_root, small):
+    with pytest.raises(ConfigError, match="add a results.table_2_1 section"):
+        validate_config({"profile": "u", "results": {"fig_2_9_12": {}}})
+    assert FIG.keys(small) == []
+    with pytest.raises(ConfigError, match="has no jobs"):
+        FIG.params(small, "iris")
+    expected = [record_path(small, Job("table_2_1", f"{d}/{m}"))
+                for d in ("iris", "wine") for m in METHODS]
+    assert result_input_records(small, "fig_2_9_12") == expected
+    assert WorkflowConfig("p.yaml", small).result_records("fig_2_9_12") == [
+        str(p) for p in expected]
+    # a result with jobs: its own records only
+    assert result_input_records(small, "table_2_1") == expected
+
+
+def test_write_makes_the_four_files_with_the_records_read(small):
+    paths = FIG.write(small)
+    assert sorted(p.suffix for p in paths) == [".csv", ".json", ".md", ".png"]
+    md = next(p for p in paths if p.suffix == ".md").read_text()
+    assert "## Fig. 2.9: MUL-LMNN over PCA-LMNN" in md and "## Fig. 2.12" in md
+    assert "`table_2_1/iris/mul_lmnn: ok" in md  # provenance of the records read
+    assert "0.800 (-1.00±0.58 pts, 3 runs) ≈" in md
+    assert "Choices where the thesis is ambiguous" in md
