@@ -104,8 +104,9 @@ class RowIndex:
     ``rows[c]`` are the points measured in metric ``c`` (class ``c``'s members, every
     anchor of a target pair whose target is in group ``c`` -- with classes as the
     groups these are class ``c``'s members again -- and every anchor of an impostor
-    pair with ``l`` in class ``c``); the compact array stacks ``L_c x_a`` for ``a in rows[c]``, ``c = 0, 1,
-    ...``, and ``pos[c, a]`` is the row of ``L_c x_a`` in it (-1 if not stored).
+    pair with ``l`` in class ``c``); the compact array stacks ``L_c x_a`` for ``a in
+    rows[c]``, ``c = 0, 1, ...``, and ``pos[c, a]`` is the row of ``L_c x_a`` in it (-1
+    if not stored).
     """
 
     def __init__(self, rows, n):
