@@ -23,7 +23,7 @@ __all__ = [
     "KIND", "figure_paths", "section_of", "read_point", "gap_mark", "save_png",
     "point_line", "harmonic_mean", "check_registered_dataset", "check_datasets_section",
     "thesis_column", "write_figure_files", "dataset_notes", "missing_column_reason",
-    "check_dataset_keys", "check_mvu_solver", "parse_int_key",
+    "check_dataset_keys", "check_mvu_solver", "parse_int_key", "claim_lines",
 ]
 
 KIND = "figure"
@@ -96,6 +96,16 @@ def point_line(record: dict) -> str:
     if git:
         parts.append(f"commit={git.get('commit', '')[:10]}" + (" (dirty)" if git.get("dirty") else ""))
     return ", ".join(parts)
+
+
+def claim_lines(claims: list[dict]) -> list[str]:
+    """Markdown lines of a figure's claims (:mod:`harness.claims`): the thesis' claim and
+    our verdict with its evidence, each followed by a blank line."""
+    lines = []
+    for claim in claims:
+        lines += [f"**Thesis' claim:** {claim['claim']}", "",
+                  f"**Our verdict:** {claim['verdict']}: {claim['evidence']}", ""]
+    return lines
 
 
 def write_figure_files(config: dict, figure: str, keys: list[str], frame, md: list[str],

@@ -41,7 +41,9 @@ from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.reference import CLAIMS_FILE, thesis_claim_values
 from harness.results import _circles_point
-from harness.results._figure import gap_mark, read_point, save_png, write_figure_files
+from harness.results._figure import (
+    claim_lines, gap_mark, read_point, save_png, write_figure_files,
+)
 from harness.results._tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "GEOMETRY_NOTE", "check",
@@ -385,9 +387,7 @@ def write(config: dict) -> list:
     table = _table(frame, conf, notes)
     md = [f"# {TITLE}", "", f"Profile `{config['profile']}`: {2 * conf['n_per_circle']} "
           f"points, seeds {conf['seeds']}, metrics {conf['n_metrics']}.", ""]
-    for claim in claims(config, frame):
-        md += [f"**Thesis' claim:** {claim['claim']}", "",
-               f"**Our verdict:** {claim['verdict']}: {claim['evidence']}", ""]
+    md += claim_lines(claims(config, frame))
     md += ["## 1-NN leave-one-out error", "", table, "", "![Fig. 2.10](fig_2_10.png)", "",
            "## Choices where the thesis is ambiguous", ""]
     md += [f"- {line}" for line in _choices(conf)]
