@@ -293,7 +293,7 @@ def _panel(ax, record: dict, c: int, thesis: float) -> None:
         for label, colour in ((0, "tab:blue"), (1, "tab:red")):
             at = (groups == g) & (y == label)
             ax.scatter(X[at, 0], X[at, 1], s=14, c=colour, marker=markers[g % len(markers)])
-    _arrows(ax, record, scale=0.8 * float(np.abs(X).max()))
+    _arrows(ax, record, scale=0.6 * float(np.abs(X).max()))
     thesis_text = "" if np.isnan(thesis) else f" (thesis {100 * thesis:.0f} %)"
     ax.set_title(f"{c} metric(s): LOO {100 * record['loo_error']:.0f} %{thesis_text}",
                  fontsize=9)
