@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["load_reference", "reference_value", "CLAIMS_FILE", "thesis_claim"]
+__all__ = ["load_reference", "reference_value", "CLAIMS_FILE", "thesis_claim",
+           "thesis_claim_values"]
 
 CLAIMS_FILE = "thesis_claims.csv"
 
@@ -60,9 +61,10 @@ def reference_value(
     return float(hit["value"].iloc[0])
 
 
-def thesis_claim(reference_dir: str | Path, claim_id: str) -> dict:
+def thesis_claim(reference_dir: str | Path, claim_id: str, numeric: bool = True) -> dict:
     """One row of ``thesis_claims.csv`` as a dict (``id, section, claim, value, unit,
-    conditions``; ``value`` a float).
+    conditions``; ``value`` a float, or its text with ``numeric=False``: see
+    :func:`thesis_claim_values` for a row that quotes several numbers, ``"100/21/0"``).
 
     Raises
     ------
@@ -80,5 +82,12 @@ def thesis_claim(reference_dir: str | Path, claim_id: str) -> dict:
         raise KeyError(f"no thesis claim {claim_id!r} in {path}; ids: "
                        f"{', '.join(frame['id'])}")
     row = hit.iloc[0].to_dict()
-    row["value"] = float(row["value"])
+    row["value"] = float(row["value"]) if numeric else str(row["value"])
     return row
+
+
+def thesis_claim_values(reference_dir: str | Path, claim_id: str) -> list[float]:
+    """The numbers of a row of ``thesis_claims.csv`` whose value quotes several,
+    separated by ``/`` (``"100/21/0"`` -> ``[100.0, 21.0, 0.0]``), in order."""
+    value = thesis_claim(reference_dir, claim_id, numeric=False)["value"]
+    return [float(part) for part in value.split("/")]

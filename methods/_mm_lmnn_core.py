@@ -21,6 +21,13 @@ i.e. eq. (2.11) with ``D(i, j)`` measured by ``M^{y_j} = M^{y_i}`` (target neigh
 share the anchor's class) and ``D(i, l)`` by ``M^{y_l}``. With all ``L_c`` equal it is
 (2.11) exactly.
 
+Clusters other than the classes (thesis 2.1.8: "we can cluster the data into several
+parts", e.g. with k-means; Fig. 2.10): every function takes an optional ``groups``, the
+metric index ``g_a`` of each point, and then measures ``\hat D(x_a, x_b)`` with
+``M^{g_b}``; the labels ``y`` still decide target neighbours and impostors. ``groups =
+None`` means ``g = y``, the code path (and the numbers, bit for bit) of one metric per
+class. Below, "class ``c``" of a metric reads "group ``c``" when groups are given.
+
 Layout: ``Z`` of shape ``(c, n, r)`` holds every point mapped by every class map,
 ``Z[c, a] = L_c x_a`` (:func:`class_maps`), so ``\hat D(x_a, x_b) = ||Z[y_b, a] -
 Z[y_b, b]||^2``. Every pair ``(a, b)`` is measured in exactly one metric, that of
@@ -94,10 +101,12 @@ def class_maps(X, Ls) -> np.ndarray:
 class RowIndex:
     """Which rows of ``Z`` a pair set reads, stored compactly class by class.
 
-    ``rows[c]`` are the points measured in metric ``c`` (class ``c``'s members, for
-    their target pairs, and every anchor of an impostor pair with ``l`` in class
-    ``c``); the compact array stacks ``L_c x_a`` for ``a in rows[c]``, ``c = 0, 1,
-    ...``, and ``pos[c, a]`` is the row of ``L_c x_a`` in it (-1 if not stored).
+    ``rows[c]`` are the points measured in metric ``c`` (class ``c``'s members, every
+    anchor of a target pair whose target is in group ``c`` -- with classes as the
+    groups these are class ``c``'s members again -- and every anchor of an impostor
+    pair with ``l`` in class ``c``); the compact array stacks ``L_c x_a`` for ``a in
+    rows[c]``, ``c = 0, 1, ...``, and ``pos[c, a]`` is the row of ``L_c x_a`` in it (-1
+    if not stored).
     """
 
     def __init__(self, rows, n):
@@ -112,11 +121,12 @@ class RowIndex:
         return cls([np.arange(n)] * n_classes, n)
 
     @classmethod
-    def for_pairs(cls, codes, anchors, imps, n_classes):
-        n = len(codes)
-        used = np.zeros((n_classes, n), dtype=bool)
-        used[codes, np.arange(n)] = True
-        used[codes[imps], anchors] = True
+    def for_pairs(cls, groups, targets, anchors, imps, n_metrics):
+        n = len(groups)
+        used = np.zeros((n_metrics, n), dtype=bool)
+        used[groups, np.arange(n)] = True
+        used[groups[targets], np.arange(n)[:, None]] = True
+        used[groups[imps], anchors] = True
         return cls([np.flatnonzero(u) for u in used], n)
 
     def compact(self, X, Ls) -> np.ndarray:
@@ -140,23 +150,23 @@ class ClassMaps:
         return self._full
 
 
-def _compact(Z, codes, anchors, imps):
+def _compact(Z, groups, targets, anchors, imps):
     """``(compact rows, RowIndex)`` of ``Z``: an array ``(c, n, r)`` or a :class:`ClassMaps`."""
     if isinstance(Z, ClassMaps):
-        index = RowIndex.for_pairs(codes, anchors, imps, len(Z.Ls))
+        index = RowIndex.for_pairs(groups, targets, anchors, imps, len(Z.Ls))
         return index.compact(Z.X, Z.Ls), index
     Z = np.ascontiguousarray(Z, dtype=np.float64)
     return Z.reshape(-1, Z.shape[2]), RowIndex.full(Z.shape[0], Z.shape[1])
 
 
 @njit(cache=True, nogil=True)
-def _mm_target_sq_distances(Zc, pos, codes, targets):
+def _mm_target_sq_distances(Zc, pos, groups, targets):
     n, k = targets.shape
     out = np.empty((n, k))
     for i in range(n):
         for m in range(k):
             j = targets[i, m]
-            c = codes[j]  # eq. 2.17: the metric of the second argument's class
+            c = groups[j]  # eq. 2.17: the metric of the second argument's class (group)
             a = pos[c, i]
             b = pos[c, j]
             out[i, m] = sq_distance(Zc, a, b)
@@ -164,9 +174,9 @@ def _mm_target_sq_distances(Zc, pos, codes, targets):
 
 
 @njit(cache=True, nogil=True)
-def _mm_triplet_pass(Zc, pos, codes, targets, anchors, imps, mu):
+def _mm_triplet_pass(Zc, pos, groups, targets, anchors, imps, mu):
     """Loss, and the number of active triples per target pair and per impostor pair."""
-    dt = _mm_target_sq_distances(Zc, pos, codes, targets)
+    dt = _mm_target_sq_distances(Zc, pos, groups, targets)
     n, k = targets.shape
     on_target = np.zeros((n, k), dtype=np.int64)
     on_imp = np.zeros(anchors.shape[0], dtype=np.int64)
@@ -174,7 +184,7 @@ def _mm_triplet_pass(Zc, pos, codes, targets, anchors, imps, mu):
     for p in range(anchors.shape[0]):
         i = anchors[p]
         l = imps[p]
-        c = codes[l]
+        c = groups[l]
         d = sq_distance(Zc, pos[c, i], pos[c, l])
         push += add_hinges(dt[i], d, on_target[i], on_imp, p)
     loss = (1.0 - mu) * dt.sum() + mu * push
@@ -182,7 +192,7 @@ def _mm_triplet_pass(Zc, pos, codes, targets, anchors, imps, mu):
 
 
 @njit(cache=True, nogil=True)
-def _mm_laplacian_times(Yc, pos, codes, targets, w_target, anchors, imps, w_imp):
+def _mm_laplacian_times(Yc, pos, groups, targets, w_target, anchors, imps, w_imp):
     """``Lap_c Y_c`` for every ``c`` in the compact layout: each pair scattered into the
     rows of its metric."""
     n, k = targets.shape
@@ -190,7 +200,7 @@ def _mm_laplacian_times(Yc, pos, codes, targets, w_target, anchors, imps, w_imp)
     for i in range(n):
         for m in range(k):
             j = targets[i, m]
-            c = codes[j]
+            c = groups[j]
             a = pos[c, i]
             b = pos[c, j]
             w = w_target[i, m]
@@ -201,7 +211,7 @@ def _mm_laplacian_times(Yc, pos, codes, targets, w_target, anchors, imps, w_imp)
     for p in range(anchors.shape[0]):
         w = w_imp[p]
         if w != 0.0:
-            c = codes[imps[p]]
+            c = groups[imps[p]]
             a = pos[c, anchors[p]]
             b = pos[c, imps[p]]
             for q in range(Yc.shape[1]):
@@ -218,15 +228,16 @@ class MMTripletState(TripletState):
 
     ``Z`` is :func:`class_maps` ``(c, n, r)`` or a :class:`ClassMaps` handle; with a
     handle only the rows the pairs read are mapped (:class:`RowIndex`), and the
-    gradient multiplies only those rows.
+    gradient multiplies only those rows. ``groups``: the metric of each point (the
+    class codes for one metric per class).
     """
 
-    def __init__(self, Z, codes, targets, anchors, imps, mu):
-        self.codes = np.asarray(codes, dtype=np.intp)
+    def __init__(self, Z, groups, targets, anchors, imps, mu):
+        self.groups = np.asarray(groups, dtype=np.intp)
         self.targets, self.anchors, self.imps, self.mu = targets, anchors, imps, float(mu)
-        self._Zc, self.index = _compact(Z, self.codes, anchors, imps)
+        self._Zc, self.index = _compact(Z, self.groups, targets, anchors, imps)
         self.loss, self.on_target, self.on_imp = _mm_triplet_pass(
-            self._Zc, self.index.pos, self.codes, targets, anchors, imps, self.mu)
+            self._Zc, self.index.pos, self.groups, targets, anchors, imps, self.mu)
         self.n_active = int(self.on_imp.sum())
 
     def laplacian_times(self, Yc) -> np.ndarray:
@@ -234,7 +245,7 @@ class MMTripletState(TripletState):
         w_target = (1.0 - self.mu) + self.mu * self.on_target
         w_imp = -self.mu * self.on_imp
         return _mm_laplacian_times(np.ascontiguousarray(Yc, dtype=np.float64),
-                                   self.index.pos, self.codes, self.targets, w_target,
+                                   self.index.pos, self.groups, self.targets, w_target,
                                    self.anchors, self.imps, w_imp)
 
     def _per_class(self, out, X) -> np.ndarray:
@@ -254,69 +265,90 @@ class MMTripletState(TripletState):
         return 0.5 * (G + np.swapaxes(G, 1, 2))
 
 
-def mm_triplet_pass(Z, codes, targets, anchors, imps, mu) -> MMTripletState:
-    """Evaluate the MM-LMNN loss and its pair weights at ``Z`` over ``(anchors, imps)``."""
-    return MMTripletState(Z, codes, targets, anchors, imps, mu)
+def mm_triplet_pass(Z, groups, targets, anchors, imps, mu) -> MMTripletState:
+    """Evaluate the MM-LMNN loss and its pair weights at ``Z`` over ``(anchors, imps)``;
+    ``groups``: each point's metric (the class codes for one metric per class)."""
+    return MMTripletState(Z, groups, targets, anchors, imps, mu)
 
 
-def mm_target_sq_distances(Z, codes, targets) -> np.ndarray:
+def mm_target_sq_distances(Z, groups, targets) -> np.ndarray:
     """``\\hat D(x_i, x_{targets[i, m]})`` for every anchor and target, shape (n, k);
-    ``Z`` of shape ``(c, n, r)``."""
-    Zc, index = _compact(Z.full() if isinstance(Z, ClassMaps) else Z, codes, None, None)
-    return _mm_target_sq_distances(Zc, index.pos, np.asarray(codes, dtype=np.intp), targets)
+    ``Z`` of shape ``(c, n, r)``, ``groups`` each point's metric."""
+    Zc, index = _compact(Z.full() if isinstance(Z, ClassMaps) else Z, groups, None, None, None)
+    return _mm_target_sq_distances(Zc, index.pos, np.asarray(groups, dtype=np.intp), targets)
 
 
-def mm_candidate_pairs(Z, codes, targets, slack: float):
+def _pairs_in_metric(Zg, codes, groups, g, radius):
+    """Pairs ``(i, l)``, ``y_l != y_i``, ``l`` in group ``g``, within ``radius[i]`` under
+    metric ``g`` (``groups = None``: the groups are the classes)."""
+    if groups is None:
+        in_c = codes == g
+        r_c = np.where(in_c, -np.inf, radius)  # anchors of class c: no pairs in metric c
+        a, l, _ = impostor_pairs(Zg, in_c.astype(np.intp), r_c)
+        return a, l
+    # clusters cut across the classes: every pair of different labels, then the
+    # ones whose l is in group g (c searches of all pairs; meant for small data)
+    a, l, _ = impostor_pairs(Zg, np.asarray(codes, dtype=np.intp), radius)
+    keep = groups[l] == g
+    return a[keep], l[keep]
+
+
+def mm_candidate_pairs(Z, codes, targets, slack: float, groups=None):
     """Pairs ``(i, l)``, ``y_l != y_i``, with ``\\hat D(x_i, x_l) <= max_j \\hat D(x_i,
     x_j) + 1 + slack``, sorted by key ``i * n + l`` (one tiled search per metric).
-    ``Z``: :func:`class_maps` or a :class:`ClassMaps` handle."""
+    ``Z``: :func:`class_maps` or a :class:`ClassMaps` handle; ``codes`` the class codes,
+    ``groups`` each point's metric (None: its class)."""
     if isinstance(Z, ClassMaps):
         Z = Z.full()
     n = len(codes)
-    radius = mm_target_sq_distances(Z, codes, targets).max(axis=1) + 1.0 + float(slack)
+    metric = codes if groups is None else np.asarray(groups, dtype=np.intp)
+    radius = mm_target_sq_distances(Z, metric, targets).max(axis=1) + 1.0 + float(slack)
     found_a, found_l = [], []
     for c in range(Z.shape[0]):
-        in_c = codes == c
-        r_c = np.where(in_c, -np.inf, radius)  # anchors of class c: no pairs in metric c
-        a, l, _ = impostor_pairs(Z[c], in_c.astype(np.intp), r_c)
+        a, l = _pairs_in_metric(Z[c], codes, None if groups is None else metric, c, radius)
         found_a.append(a)
         found_l.append(l)
     keys = np.sort(np.concatenate(found_a) * n + np.concatenate(found_l))
     return (keys // n).astype(np.intp), (keys % n).astype(np.intp)
 
 
-def mm_loss_over_all_triples(Z, codes, targets, mu) -> MMTripletState:
-    """The MM-LMNN loss over *every* triple, exactly (the pairs within radius + 0)."""
-    return mm_triplet_pass(Z, codes, targets, *mm_candidate_pairs(Z, codes, targets, 0.0), mu)
+def mm_loss_over_all_triples(Z, codes, targets, mu, groups=None) -> MMTripletState:
+    """The MM-LMNN loss over *every* triple, exactly (the pairs within radius + 0);
+    ``groups`` each point's metric (None: its class)."""
+    pairs = mm_candidate_pairs(Z, codes, targets, 0.0, groups)
+    return mm_triplet_pass(Z, codes if groups is None else groups, targets, *pairs, mu)
 
 
 class MultiMetricCore:
     """:func:`methods._lmnn_solvers.solve_lbfgs`' hooks for the MM-LMNN loss; ``L`` is
-    the stack ``(c, r, d)`` of class maps, ``embed`` returns a :class:`ClassMaps`
-    handle (evaluations over the cached pairs map only the rows they read)."""
+    the stack ``(c, r, d)`` of maps, one per group (``groups``: each point's metric;
+    None: one per class), ``embed`` returns a :class:`ClassMaps` handle (evaluations
+    over the cached pairs map only the rows they read)."""
 
-    def __init__(self, codes):
-        self.codes = np.asarray(codes, dtype=np.intp)
+    def __init__(self, codes, groups=None):
+        self.groups = None if groups is None else np.asarray(groups, dtype=np.intp)
+        self.metric = np.asarray(codes if groups is None else groups, dtype=np.intp)
 
     @staticmethod
     def embed(X, Ls):
         return ClassMaps(X, Ls)
 
     def candidate_pairs(self, Z, codes, targets, slack):
-        return mm_candidate_pairs(Z, codes, targets, slack)
+        return mm_candidate_pairs(Z, codes, targets, slack, self.groups)
 
     def triplet_pass(self, Z, targets, anchors, imps, mu):
-        return mm_triplet_pass(Z, self.codes, targets, anchors, imps, mu)
+        return mm_triplet_pass(Z, self.metric, targets, anchors, imps, mu)
 
 
 # --------------------------------------------------------------------------- #
 # predictions with the asymmetric distance
 # --------------------------------------------------------------------------- #
-def mm_kneighbors(X_train, codes, Ls, X_query, k, leave_one_out=False) -> np.ndarray:
+def mm_kneighbors(X_train, groups, Ls, X_query, k, leave_one_out=False) -> np.ndarray:
     """Indices (n_query, k) of the ``k`` training points nearest to each query under
-    ``\\hat D(x_t, x_j) = ||L_{y_j}(x_t - x_j)||^2``, nearest first.
+    ``\\hat D(x_t, x_j) = ||L_{g_j}(x_t - x_j)||^2``, nearest first; ``groups`` (``g``)
+    the metric of each training point (its class code for one metric per class).
 
-    The ``k`` (``k + 1`` with ``leave_one_out``) nearest of each class under its own
+    The ``k`` (``k + 1`` with ``leave_one_out``) nearest of each group under its own
     map are merged (the overall ``k`` nearest are among them) and sorted stably. With
     ``leave_one_out`` the queries are the training points and query ``i`` drops
     training point ``i`` (by index; exact duplicates stay, as in
@@ -325,7 +357,7 @@ def mm_kneighbors(X_train, codes, Ls, X_query, k, leave_one_out=False) -> np.nda
     n_q = len(X_query)
     dists, idxs = [], []
     for c, L in enumerate(Ls):
-        members = np.flatnonzero(codes == c)
+        members = np.flatnonzero(groups == c)
         m = min(k + bool(leave_one_out), len(members))
         nn = NearestNeighbors(n_neighbors=m).fit(X_train[members] @ L.T)
         dist, idx = nn.kneighbors(X_query @ L.T)

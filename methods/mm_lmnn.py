@@ -1,11 +1,15 @@
-"""LMNN with one metric per class, MM-LMNN (thesis sec. 2.1.8 "Multiple Metrics")."""
+"""LMNN with one metric per class or per cluster, MM-LMNN (thesis sec. 2.1.8 "Multiple
+Metrics")."""
 
 from __future__ import annotations
 
 import warnings
 
+import numbers
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -50,6 +54,15 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
     test point invading a training neighbourhood (``l = t``) is measured with ``M^c``.
     There is no single map, hence no ``transform``.
 
+    Clusters instead of classes (``groups``, thesis 2.1.8: "we can cluster the data into
+    several parts and transform each cluster with its own linear mapping", Fig. 2.10):
+    with ``groups`` a number of clusters or an array, ``L_g`` is one map per group, and
+    every ``y_b`` above that picks a metric reads ``g_b``, the group of the *reference*
+    (second) point (2.17); the labels still decide target neighbours and impostors.
+    kNN and leave-one-out predictions work for any groups (they use the training
+    points' groups only); the energy rule is defined for classes only (the thesis gives
+    none for clusters: a test point has no group).
+
     Parameters
     ----------
     n_neighbors : int, default=3
@@ -68,14 +81,29 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
     candidate_slack : float, default=0.25
         Cached impostor pairs lie within ``max_j D(i, j) + 1 + candidate_slack`` of
         their anchor (both fits).
+    groups : "labels", int or array-like of shape (n_samples,), default="labels"
+        Which points share a metric. ``"labels"``: one metric per class (the thesis'
+        choice for Table 2.1). An int ``c >= 1``: ``c`` clusters of the training inputs
+        by k-means (scikit-learn ``KMeans(n_clusters=c, n_init=10,
+        random_state=random_state)``). An array: the group of each training point
+        (any hashable values; ``fit`` must get the same number of points).
     random_state : None or int, default=None
-        Unused: the fit is deterministic. Accepted for a uniform plugin interface.
+        Seed of k-means when ``groups`` is an int (None: unseeded, as in
+        scikit-learn); otherwise unused (the fit is deterministic).
 
     Attributes
     ----------
-    components_ : ndarray of shape (n_classes, n_components, n_features)
-        ``L_c`` per class, in the order of ``classes_``.
+    components_ : ndarray of shape (n_groups, n_components, n_features)
+        ``L_c`` per class, in the order of ``classes_`` (``groups="labels"``), or
+        ``L_g`` per group, in the order of ``group_ids_``.
     classes_ : ndarray of shape (n_classes,)
+    groups_ : ndarray of int of shape (n_samples,)
+        The metric (row of ``components_``) of each training point.
+    group_ids_ : ndarray of shape (n_groups,)
+        The group names: ``classes_``, ``0 .. c-1`` (k-means) or the distinct values
+        of a given array.
+    group_centers_ : ndarray of shape (n_groups, n_features)
+        The mean training input of each group (k-means: its cluster centre).
     target_neighbors_ : ndarray of int of shape (n_samples, n_neighbors)
         The ``k`` nearest same-class training points by Euclidean distance in the
         input (thesis 2.1.2), those of the single-metric fit.
@@ -131,14 +159,37 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
     )
 
     def __init__(self, *, n_neighbors=3, mu=0.5, n_components=None, max_iter=1000,
-                 tol=1e-4, candidate_slack=0.25, random_state=None):
+                 tol=1e-4, candidate_slack=0.25, groups="labels", random_state=None):
         self.n_neighbors = n_neighbors
         self.mu = mu
         self.n_components = n_components
         self.max_iter = max_iter
         self.tol = tol
         self.candidate_slack = candidate_slack
+        self.groups = groups
         self.random_state = random_state
+
+    def _resolve_groups(self, X, codes):
+        """``(ids, per-point group index)``; index None for ``groups="labels"``."""
+        groups = self.groups
+        if isinstance(groups, str):
+            if groups != "labels":
+                raise ValueError(f"groups={groups!r} must be 'labels', a number of k-means "
+                                 f"clusters or an array with one group per training point")
+            return self.classes_, None
+        if isinstance(groups, numbers.Integral) and not isinstance(groups, bool):
+            if not 1 <= groups <= len(X):
+                raise ValueError(f"groups={groups} clusters must lie in [1, n_samples="
+                                 f"{len(X)}]; lower the number of clusters")
+            kmeans = KMeans(n_clusters=int(groups), n_init=10, random_state=self.random_state)
+            index = kmeans.fit_predict(X)
+            return np.arange(int(groups)), np.asarray(index, dtype=np.intp)
+        groups = np.asarray(groups)
+        if groups.ndim != 1 or len(groups) != len(X):
+            raise ValueError(f"groups has shape {groups.shape}; give one group per training "
+                             f"point, shape ({len(X)},), 'labels' or a number of clusters")
+        ids, index = np.unique(groups, return_inverse=True)
+        return ids, index.astype(np.intp)
 
     def fit(self, X, y):
         """Fit single-metric LMNN, then the class maps from it."""
@@ -151,16 +202,20 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
             warnings.simplefilter("ignore", ConvergenceWarning)
             single.fit(X, self.classes_[codes])
         targets = single.target_neighbors_
-        L0 = np.repeat(single.components_[None], len(self.classes_), axis=0)
+        self.group_ids_, groups = self._resolve_groups(X, codes)
+        L0 = np.repeat(single.components_[None], len(self.group_ids_), axis=0)
         res = solve_lbfgs(X, codes, targets, L0, mu=self.mu, max_iter=self.max_iter,
                           tol=self.tol, slack=self.candidate_slack,
-                          core=MultiMetricCore(codes))
+                          core=MultiMetricCore(codes, groups))
         stages = [name for name, ok in (("single-metric LMNN", single.converged_),
                                         ("MM-LMNN", res.converged)) if not ok]
         if stages:
             warnings.warn(f"{' and '.join(stages)} stopped at max_iter={self.max_iter} "
                           f"before converging", ConvergenceWarning, stacklevel=2)
-        final = mm_loss_over_all_triples(class_maps(X, res.L), codes, targets, self.mu)
+        final = mm_loss_over_all_triples(class_maps(X, res.L), codes, targets, self.mu, groups)
+        self.groups_ = codes if groups is None else groups
+        self.group_centers_ = np.stack([X[self.groups_ == g].mean(axis=0)
+                                        for g in range(len(self.group_ids_))])
         self.components_ = res.L
         self.target_neighbors_ = targets
         self.single_metric_ = single
@@ -181,19 +236,26 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """kNN labels under ``||L_{y_j}(x - x_j)||^2`` (2.17), thesis tie rule (2.1.6)."""
         X = self._validated(X)
-        return self._vote(mm_kneighbors(self._fit_X, self._fit_codes, self.components_, X,
+        return self._vote(mm_kneighbors(self._fit_X, self.groups_, self.components_, X,
                                         self.n_neighbors))
 
-    def predict_loo(self):
-        """Leave-one-out kNN labels of the training points (thesis 2.1.6) under (2.17)."""
+    def predict_loo(self, n_neighbors=None):
+        """Leave-one-out kNN labels of the training points (thesis 2.1.6) under (2.17),
+        each point's distance to ``x_j`` in ``x_j``'s group metric; ``n_neighbors``
+        (default: the fit's ``k``) the k of the rule, e.g. 1 for Fig. 2.10."""
         check_is_fitted(self, "components_")
-        return self._vote(mm_kneighbors(self._fit_X, self._fit_codes, self.components_,
-                                        self._fit_X, self.n_neighbors, leave_one_out=True))
+        k = self.n_neighbors if n_neighbors is None else n_neighbors
+        return self._vote(mm_kneighbors(self._fit_X, self.groups_, self.components_,
+                                        self._fit_X, k, leave_one_out=True))
 
     def energies(self, X):
         """Energy (2.12) of each test point and class with the asymmetric distance,
         shape (n_samples, n_classes); see the class docstring for the metrics used."""
         X = self._validated(X)
+        if self.group_ids_ is not self.classes_:
+            raise ValueError(f"the energy rule (2.12) needs one metric per class "
+                             f"(groups='labels'); this MMLMNN has groups={self.groups!r}, "
+                             f"use predict (kNN) instead")
         return mm_class_energies(self._fit_X, self._fit_codes, X, self.components_,
                                  self.target_neighbors_, self.n_neighbors, float(self.mu))
 

@@ -109,31 +109,35 @@ def naive_knn_predict(Xtr, ytr, Xte, k, exclude_self=False):
 # --------------------------------------------------------------------------- #
 # MM-LMNN (thesis 2.1.8): one metric per class, labels are the codes 0 .. c-1
 # --------------------------------------------------------------------------- #
-def naive_mm_loss(X, y, Ls, targets, mu):
-    """The SDP of 2.1.8 with hinges, by triple loops; D(a, b) = |L_{y_b}(x_a - x_b)|^2
-    (eq. 2.17). Also the number of strictly positive hinges."""
+def naive_mm_loss(X, y, Ls, targets, mu, groups=None):
+    """The SDP of 2.1.8 with hinges, by triple loops; D(a, b) = |L_{g_b}(x_a - x_b)|^2
+    (eq. 2.17) with g the groups (default: the labels). Also the number of strictly
+    positive hinges."""
     X, y = np.asarray(X, float), np.asarray(y)
+    g = y if groups is None else np.asarray(groups)
     pull = push = 0.0
     active = 0
     for i in range(len(X)):
         for j in targets[i]:
-            dij = sq_dist(Ls[y[j]], X[i], X[j])
+            dij = sq_dist(Ls[g[j]], X[i], X[j])
             pull += dij
             for l in range(len(X)):
                 if y[l] != y[i]:
-                    h = 1.0 + dij - sq_dist(Ls[y[l]], X[i], X[l])
+                    h = 1.0 + dij - sq_dist(Ls[g[l]], X[i], X[l])
                     if h > 0:
                         push += h
                         active += 1
     return (1 - mu) * pull + mu * push, active
 
 
-def naive_mm_knn_predict(Xtr, ytr, Xte, Ls, k, exclude_self=False):
-    """k-NN under D(t, j) = |L_{y_j}(x_t - x_j)|^2 with the tie rule of 2.1.6."""
+def naive_mm_knn_predict(Xtr, ytr, Xte, Ls, k, exclude_self=False, groups=None):
+    """k-NN under D(t, j) = |L_{g_j}(x_t - x_j)|^2 (g the groups, default the labels)
+    with the tie rule of 2.1.6."""
     Xtr, Xte, ytr = np.asarray(Xtr, float), np.asarray(Xte, float), np.asarray(ytr)
+    g = ytr if groups is None else np.asarray(groups)
     pred = []
     for t, xt in enumerate(Xte):
-        d = np.array([sq_dist(Ls[ytr[j]], xt, Xtr[j]) for j in range(len(Xtr))])
+        d = np.array([sq_dist(Ls[g[j]], xt, Xtr[j]) for j in range(len(Xtr))])
         order = [j for j in np.argsort(d, kind="stable") if not (exclude_self and j == t)]
         pred.append(_tie_rule_vote(order, ytr, k))
     return np.array(pred)
