@@ -57,6 +57,8 @@ def choices(conf: dict) -> list[str]:
         "the thesis does not say; the figures evaluate the 1-NN rule. Measured here on two "
         "training sets of n = 1000: k = 3 gives factors 1.21-1.32 / 1.81-1.83, k = 1 "
         "1.32-1.48 / 2.15-2.22 (thesis 1.4 / 2.2).",
+        f"Training sizes {', '.join(map(str, conf['sizes']))} (results.{NAME}.sizes): the "
+        "text does not list Fig. 2.4's sizes; ours run up to Fig. 2.3's n = 1000.",
         "LMNN starts from M = I (init = the identity, as the thesis' Algorithm 3), mu = "
         f"0.5, margin 1 in the data's units (side {conf['side']:g}); solver "
         f"'{conf['solver']}' of methods/lmnn.py (results.{NAME}.solver; 'reference' is the "
