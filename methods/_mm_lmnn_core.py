@@ -266,10 +266,11 @@ def mm_target_sq_distances(Z, codes, targets) -> np.ndarray:
     return _mm_target_sq_distances(Zc, index.pos, np.asarray(codes, dtype=np.intp), targets)
 
 
-def mm_candidate_pairs(Z, codes, targets, slack: float):
+def mm_candidate_pairs(Z, codes, targets, slack: float, search: str = "auto"):
     """Pairs ``(i, l)``, ``y_l != y_i``, with ``\\hat D(x_i, x_l) <= max_j \\hat D(x_i,
     x_j) + 1 + slack``, sorted by key ``i * n + l`` (one tiled search per metric).
-    ``Z``: :func:`class_maps` or a :class:`ClassMaps` handle."""
+    ``Z``: :func:`class_maps` or a :class:`ClassMaps` handle; ``search``:
+    :func:`methods._lmnn_impostors.impostor_pairs`' ``method``."""
     if isinstance(Z, ClassMaps):
         Z = Z.full()
     n = len(codes)
@@ -278,16 +279,17 @@ def mm_candidate_pairs(Z, codes, targets, slack: float):
     for c in range(Z.shape[0]):
         in_c = codes == c
         r_c = np.where(in_c, -np.inf, radius)  # anchors of class c: no pairs in metric c
-        a, l, _ = impostor_pairs(Z[c], in_c.astype(np.intp), r_c)
+        a, l, _ = impostor_pairs(Z[c], in_c.astype(np.intp), r_c, method=search)
         found_a.append(a)
         found_l.append(l)
     keys = np.sort(np.concatenate(found_a) * n + np.concatenate(found_l))
     return (keys // n).astype(np.intp), (keys % n).astype(np.intp)
 
 
-def mm_loss_over_all_triples(Z, codes, targets, mu) -> MMTripletState:
+def mm_loss_over_all_triples(Z, codes, targets, mu, search: str = "auto") -> MMTripletState:
     """The MM-LMNN loss over *every* triple, exactly (the pairs within radius + 0)."""
-    return mm_triplet_pass(Z, codes, targets, *mm_candidate_pairs(Z, codes, targets, 0.0), mu)
+    return mm_triplet_pass(Z, codes, targets,
+                           *mm_candidate_pairs(Z, codes, targets, 0.0, search), mu)
 
 
 class MultiMetricCore:
@@ -302,8 +304,8 @@ class MultiMetricCore:
     def embed(X, Ls):
         return ClassMaps(X, Ls)
 
-    def candidate_pairs(self, Z, codes, targets, slack):
-        return mm_candidate_pairs(Z, codes, targets, slack)
+    def candidate_pairs(self, Z, codes, targets, slack, search="auto"):
+        return mm_candidate_pairs(Z, codes, targets, slack, search)
 
     def triplet_pass(self, Z, targets, anchors, imps, mu):
         return mm_triplet_pass(Z, self.codes, targets, anchors, imps, mu)

@@ -68,6 +68,9 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
     candidate_slack : float, default=0.25
         Cached impostor pairs lie within ``max_j D(i, j) + 1 + candidate_slack`` of
         their anchor (both fits).
+    impostor_search : {"auto", "blocked", "tree"}, default="auto"
+        How impostor pairs are searched (both fits; see
+        :class:`methods.lmnn.LMNN`): the same pairs either way, only the time differs.
     random_state : None or int, default=None
         Unused: the fit is deterministic. Accepted for a uniform plugin interface.
 
@@ -131,13 +134,15 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
     )
 
     def __init__(self, *, n_neighbors=3, mu=0.5, n_components=None, max_iter=1000,
-                 tol=1e-4, candidate_slack=0.25, random_state=None):
+                 tol=1e-4, candidate_slack=0.25, impostor_search="auto",
+                 random_state=None):
         self.n_neighbors = n_neighbors
         self.mu = mu
         self.n_components = n_components
         self.max_iter = max_iter
         self.tol = tol
         self.candidate_slack = candidate_slack
+        self.impostor_search = impostor_search
         self.random_state = random_state
 
     def fit(self, X, y):
@@ -146,7 +151,8 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
         single = LMNN(n_neighbors=self.n_neighbors, mu=self.mu,
                       n_components=self.n_components, solver="lbfgs", init="pca",
                       max_iter=self.max_iter, tol=self.tol,
-                      candidate_slack=self.candidate_slack)
+                      candidate_slack=self.candidate_slack,
+                      impostor_search=self.impostor_search)
         with warnings.catch_warnings():  # reported below for the whole fit
             warnings.simplefilter("ignore", ConvergenceWarning)
             single.fit(X, self.classes_[codes])
@@ -154,13 +160,14 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
         L0 = np.repeat(single.components_[None], len(self.classes_), axis=0)
         res = solve_lbfgs(X, codes, targets, L0, mu=self.mu, max_iter=self.max_iter,
                           tol=self.tol, slack=self.candidate_slack,
-                          core=MultiMetricCore(codes))
+                          core=MultiMetricCore(codes), search=self.impostor_search)
         stages = [name for name, ok in (("single-metric LMNN", single.converged_),
                                         ("MM-LMNN", res.converged)) if not ok]
         if stages:
             warnings.warn(f"{' and '.join(stages)} stopped at max_iter={self.max_iter} "
                           f"before converging", ConvergenceWarning, stacklevel=2)
-        final = mm_loss_over_all_triples(class_maps(X, res.L), codes, targets, self.mu)
+        final = mm_loss_over_all_triples(class_maps(X, res.L), codes, targets, self.mu,
+                                         self.impostor_search)
         self.components_ = res.L
         self.target_neighbors_ = targets
         self.single_metric_ = single
