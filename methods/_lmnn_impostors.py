@@ -27,8 +27,8 @@ distances and node bounds, after centring; every distance is at most ``2 max|z|`
 against ``radius`` and sorted the same way, so both searches return the same pairs,
 in the same order, with the same distances (tests/methods/test_lmnn_impostors.py
 checks this on data with ties). Which one is faster depends on the dimension ``r``
-of ``Z``: ``method="auto"`` takes the tree for ``r <= AUTO_TREE_MAX_DIM`` (measured,
-see :data:`AUTO_TREE_MAX_DIM`).
+and the number ``n`` of points: ``method="auto"`` takes the trees for ``r <=
+AUTO_TREE_MAX_DIM`` and ``n >= AUTO_TREE_MIN_N`` (measured, see :data:`AUTO_TREE_MAX_DIM`).
 """
 
 from __future__ import annotations
@@ -41,8 +41,18 @@ __all__ = ["TILE", "SEARCHES", "AUTO_TREE_MAX_DIM", "impostor_pairs", "pair_sq_d
 
 #: Values of ``impostor_pairs``' ``method`` (and LMNN's ``impostor_search``).
 SEARCHES = ("auto", "blocked", "tree")
-#: ``method="auto"`` uses the ball tree up to this dimension of ``Z`` (measured below).
-AUTO_TREE_MAX_DIM = 20
+#: ``method="auto"`` uses the ball trees for ``Z`` of at most ``AUTO_TREE_MAX_DIM``
+#: columns and at least ``AUTO_TREE_MIN_N`` rows, else the blocked search. Measured on
+#: MNIST after PCA (164 PCs, radii from LMNN's scaled PCA start: max target distance
+#: + 1; one BLAS thread, a shared 2-core machine, best of 2;
+#: ``python -m benchmarks.bench_impostor_search N DIMS SCALES``), blocked / tree time:
+#: n = 10000: 0.9x at r = 10, 0.7x at 15, 0.36x at 20, 0.25x at 25, 0.11x at 50, 0.03x
+#: at 164 (the blocked search always faster); n = 60000: 2.5x at r = 5, 2.6x at 10,
+#: 1.0x at 15 (3.9x with the input scaled by 10, i.e. squared distances by 100). The
+#: bounds lie between the measured points: r = 12 between 10 and 15, n = 30000 between
+#: 10000 and 60000.
+AUTO_TREE_MAX_DIM = 12
+AUTO_TREE_MIN_N = 30000
 #: Leaf size of the ball trees (scikit-learn's default is 40; 10 measured ~1.5x faster
 #: on MNIST after PCA to r = 10 and 20 dimensions, n = 10000).
 LEAF_SIZE = 10
@@ -76,13 +86,15 @@ def _tile_pairs(Za, sqa, ra, Zb, sqb, rb):
     return ia, ib, jb, ja
 
 
-def resolve_search(method: str, r: int) -> str:
-    """``"blocked"`` or ``"tree"`` for ``method`` at dimension ``r`` (``"auto"``: the
-    tree for ``r <= AUTO_TREE_MAX_DIM``); a clear error for an unknown ``method``."""
+def resolve_search(method: str, n: int, r: int) -> str:
+    """``"blocked"`` or ``"tree"`` for ``method`` on ``n`` points in ``r`` dimensions
+    (``"auto"``: the trees for ``r <= AUTO_TREE_MAX_DIM`` and ``n >= AUTO_TREE_MIN_N``);
+    a clear error for an unknown ``method``."""
     if method not in SEARCHES:
-        raise ValueError(f"impostor search method={method!r} is not one of {SEARCHES}")
+        raise ValueError(f"impostor search method={method!r} is not one of {SEARCHES}; "
+                         f"'auto' picks the faster")
     if method == "auto":
-        return "tree" if r <= AUTO_TREE_MAX_DIM else "blocked"
+        return "tree" if r <= AUTO_TREE_MAX_DIM and n >= AUTO_TREE_MIN_N else "blocked"
     return method
 
 
@@ -139,8 +151,9 @@ def impostor_pairs(Z: np.ndarray, codes: np.ndarray, radius: np.ndarray,
         Squared radius per anchor.
     method : {"auto", "blocked", "tree"}, default="auto"
         ``"blocked"``: tiled float32 GEMM screen; ``"tree"``: one ball tree per class
-        (thesis 2.1.9); ``"auto"``: the tree for ``r <= AUTO_TREE_MAX_DIM``. All three
-        return identical output (see the module docstring).
+        (thesis 2.1.9); ``"auto"``: the trees for ``r <= AUTO_TREE_MAX_DIM`` and
+        ``n >= AUTO_TREE_MIN_N``. All three return identical output (see the module
+        docstring).
 
     Returns
     -------
@@ -152,7 +165,7 @@ def impostor_pairs(Z: np.ndarray, codes: np.ndarray, radius: np.ndarray,
     Z = np.asarray(Z, dtype=np.float64)
     radius = np.asarray(radius, dtype=np.float64)
     codes = np.asarray(codes)
-    search = _tree_candidates if resolve_search(method, Z.shape[1]) == "tree" else \
+    search = _tree_candidates if resolve_search(method, *Z.shape) == "tree" else \
         _blocked_candidates
     found_a, found_l = search(Z, codes, radius) if len(Z) else ([], [])
     a = np.concatenate(found_a) if found_a else np.empty(0, np.intp)

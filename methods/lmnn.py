@@ -143,7 +143,7 @@ class LMNN(MetricKNNClassifier):
         check_mu(self.mu)
         if self.solver not in SOLVERS:
             raise ValueError(f"solver={self.solver!r} is not one of {SOLVERS}")
-        resolve_search(self.impostor_search, d)  # an unknown name raises here
+        resolve_search(self.impostor_search, 1, d)  # an unknown name raises here
         r = d if self.n_components is None else self.n_components
         if isinstance(r, bool) or not isinstance(r, numbers.Integral) or not 1 <= r <= d:
             raise ValueError(f"n_components={r!r} must satisfy 1 <= n_components <= "

@@ -67,10 +67,11 @@ def test_tree_search_keeps_pairs_on_the_radius_of_real_valued_data():
 
 
 def test_auto_rule_and_bad_method():
-    r = imp.AUTO_TREE_MAX_DIM
-    assert imp.resolve_search("auto", r) == "tree"
-    assert imp.resolve_search("auto", r + 1) == "blocked"
-    assert imp.resolve_search("blocked", 1) == "blocked"
+    r, n = imp.AUTO_TREE_MAX_DIM, imp.AUTO_TREE_MIN_N
+    assert imp.resolve_search("auto", n, r) == "tree"
+    assert imp.resolve_search("auto", n, r + 1) == "blocked"
+    assert imp.resolve_search("auto", n - 1, r) == "blocked"
+    assert imp.resolve_search("blocked", n, 1) == "blocked"
     with pytest.raises(ValueError, match="'kdtree' is not one of"):
         imp.impostor_pairs(np.zeros((4, 2)), np.array([0, 0, 1, 1]), np.ones(4), "kdtree")
     X, y = blobs(0)
