@@ -35,7 +35,7 @@ def test_full_profile_dry_run_lists_every_job_quickly(repo_root, tmp_path, monke
     assert {r.split("/")[3] for r in listed} == {
         "table_3_2", "table_2_1", "solver_table", "fig_3_20", "fig_3_21", "fig_3_22",
         "fig_3_23", "fig_3_24", "fig_3_28", "fig_3_29", "table_3_3", "fig_3_37",
-        "fig_3_32_35", "mve_fidelity"}
+        "fig_3_32_35", "mve_fidelity", "fig_2_13", "fig_2_16"}
     # the thesis' Table 2.1 and 3.2 data sets are all there (gaps or not)
     for cell in ("table_2_1/mnist/pca_lmnn", "table_2_1/letter/mm_lmnn", "table_3_2/teapot/mvu/native",
                  "table_3_3/usps/8vs9/draw9", "fig_3_37/usps/mvu"):
