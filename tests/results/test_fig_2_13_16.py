@@ -148,7 +148,7 @@ def test_fig_2_13_claims_that_fail(profile):
 
 
 def _hinge_record(speedups, knn_speedup):
-    return {"n_train": 100, "knn_tree_speedup": knn_speedup,
+    return {"n_train": 100, "knn_tree_speedup": 0.5, "knn_tree_gain": knn_speedup,
             "knn": {"brute": {"exact": True}, "balltree": {"exact": True}},
             "searches": [{"scale": s, "blocked_seconds": 1.0, "tree_seconds": 1.0 / v,
                           "speedup": v, "identical": True, "pairs": 50}
@@ -168,6 +168,8 @@ def test_fig_2_16_aggregation_claims_and_gaps(profile):
     assert drastic["verdict"] == "holds"  # 3 < 9 and 1.2 < 3
     assert scaled["verdict"] == "holds"  # 4 > 3 and 2 > 1.2
     assert identical["verdict"] == "holds" and "not measured: r = 40" in identical["evidence"]
+    brute = profile(fig_2_16={**SECTION, "knn_baseline": "brute"})
+    assert fig16.claims(brute, frame)[2]["verdict"] == "does not hold"  # above 0.5x
     write_point(config, "fig_2_16/r15", r=15, **_hinge_record({1.0: 5.0, 100.0: 1.0}, 3.0))
     significant, falls, drastic, scaled, _ = fig16.claims(config)
     assert falls["verdict"] == "partly holds" and drastic["verdict"] == "partly holds"
