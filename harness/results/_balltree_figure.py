@@ -10,10 +10,10 @@ from scipy.stats import spearmanr
 
 from harness.errors import ConfigError
 from harness.results._balltree_point import DATASET
-from harness.results._figure import parse_int_key
+from harness.results._figure import parse_int_key, write_figure_files
 from harness.results._mvu_point import dataset_choice
 
-__all__ = ["COMMON_SCHEMA", "keys", "params", "check", "trend"]
+__all__ = ["COMMON_SCHEMA", "keys", "params", "check", "trend", "section_hooks", "write_md"]
 
 #: Properties both figures' sections have (the figures add theirs).
 COMMON_SCHEMA = yaml.safe_load("""
@@ -81,3 +81,32 @@ def trend(xs, ys) -> tuple[float, bool]:
     order = np.argsort(xs)
     return rho, bool(rho < 0 and ys[order[-1]] < ys[order[0]])
 
+
+
+def section_hooks(name: str):
+    """``(conf, check, keys)`` of the result ``name``: its section, the profile check
+    and the job keys, as the result contract wants them."""
+    def conf(config: dict) -> dict:
+        return config["results"][name]
+
+    def check_section(config: dict) -> None:
+        check(conf(config), f"results.{name}")
+
+    def result_keys(config: dict) -> list[str]:
+        return keys(conf(config))
+
+    return conf, check_section, result_keys
+
+
+def write_md(config: dict, name: str, title: str, claims: list[dict], frame, table: str,
+             notes, choices: list[str], plot) -> list:
+    """The figure's Markdown (claims with verdicts, table, image, choices) and files."""
+    md = [f"# {title}", "", f"Profile `{config['profile']}`.", ""]
+    for claim in claims:
+        md += [f"**Thesis' claim:** {claim['claim']}", "",
+               f"**Our verdict:** {claim['verdict']}: {claim['evidence']}", ""]
+    md += ["## Speed-ups", "", table, "", f"![{name}]({name}.png)", "",
+           "## Choices where the thesis is ambiguous", ""]
+    md += [f"- {line}" for line in choices]
+    return write_figure_files(config, name, keys(config["results"][name]), frame, md,
+                              notes.texts, plot)

@@ -123,8 +123,8 @@ def exact_knn_check(train, test, idx, reference_sq) -> dict[str, Any]:
 
 
 def _split(params: dict) -> tuple[dict, tuple | None]:
-    """Load MNIST (784 deskewed pixels); ``(body, (Xtr, ytr, Xte, yte))`` or a gap body
-    and None."""
+    """Load MNIST (784 deskewed pixels) and its PCA; ``(body, (Xtr, ytr, Xte, yte, mean,
+    V))`` or a gap body and None."""
     try:
         dataset = load_dataset(params)
     except ExpectedFailure as exc:
@@ -134,7 +134,8 @@ def _split(params: dict) -> tuple[dict, tuple | None]:
     X, y = np.asarray(dataset.X, dtype=np.float64), np.asarray(dataset.y)
     body = {"status": "ok", "reason": "", "n_train": int(n_train),
             "n_test": int(len(y) - n_train), "n_features": int(X.shape[1])}
-    return body, (X[:n_train], y[:n_train], X[n_train:], y[n_train:])
+    mean, V = pca_rotation(X[:n_train])
+    return body, (X[:n_train], y[:n_train], X[n_train:], y[n_train:], mean, V)
 
 
 def _knn_methods(train, test, repeats, with_tree=True) -> dict[str, dict]:
@@ -169,9 +170,8 @@ def knn_work(params: dict) -> dict:
         body, split = _split(params)
         if split is None:
             return body
-        Xtr, ytr, Xte, yte = split
+        Xtr, ytr, Xte, yte, mean, V = split
         r = int(params["r"])
-        mean, V = pca_rotation(Xtr)
         Rtr, Rte = (Xtr - mean) @ V, (Xte - mean) @ V  # all 784 dims, sorted
         full = _knn_methods(np.ascontiguousarray(Rtr), np.ascontiguousarray(Rte),
                             params["repeats"], with_tree=False)
@@ -199,9 +199,8 @@ def hinge_work(params: dict) -> dict:
         body, split = _split(params)
         if split is None:
             return body
-        Xtr, ytr, Xte, _ = split
+        Xtr, ytr, Xte, _, mean, V = split
         r = int(params["r"])
-        mean, V = pca_rotation(Xtr)
         Z = np.ascontiguousarray((Xtr - mean) @ V[:, :r])
         codes = np.unique(ytr, return_inverse=True)[1]
         Z1, targets = _scaled_inputs(Z, codes, params["target_distance"])

@@ -42,7 +42,7 @@ from harness.claims import make_claim
 from harness.reference import CLAIMS_FILE, thesis_claim
 from harness.results import _balltree_figure as common
 from harness.results import _balltree_point
-from harness.results._figure import gap_mark, read_point, save_png, write_figure_files
+from harness.results._figure import gap_mark, read_point, save_png
 from harness.results._tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "METHODS", "THESIS_IDS",
@@ -93,16 +93,7 @@ THESIS_IDS = {15: "lmnn_rec15_mnist_knn", 25: "lmnn_rec25_mnist_knn"}
 _SPEEDUP = re.compile(r"ball-tree speedup ([0-9.]+)x")
 
 
-def _conf(config: dict) -> dict:
-    return config["results"][NAME]
-
-
-def check(config: dict) -> None:
-    common.check(_conf(config), f"results.{NAME}")
-
-
-def keys(config: dict) -> list[str]:
-    return common.keys(_conf(config))
+_conf, check, keys = common.section_hooks(NAME)
 
 
 def params(config: dict, key: str) -> dict:
@@ -323,12 +314,5 @@ def write(config: dict) -> list:
     """Write ``results/<profile>/figures/fig_2_13.{csv,png,md,json}``; return the paths."""
     frame = build(config)
     notes = Footnotes()
-    table = _table(frame, notes)
-    md = [f"# {TITLE}", "", f"Profile `{config['profile']}`.", ""]
-    for claim in claims(config, frame):
-        md += [f"**Thesis' claim:** {claim['claim']}", "",
-               f"**Our verdict:** {claim['verdict']}: {claim['evidence']}", ""]
-    md += ["## Speed-ups", "", table, "", "![Fig. 2.13](fig_2_13.png)", "",
-           "## Choices where the thesis is ambiguous", ""]
-    md += [f"- {line}" for line in _choices(config)]
-    return write_figure_files(config, NAME, keys(config), frame, md, notes.texts, _plot)
+    return common.write_md(config, NAME, TITLE, claims(config, frame), frame,
+                           _table(frame, notes), notes, _choices(config), _plot)
