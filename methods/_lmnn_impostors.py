@@ -43,16 +43,16 @@ __all__ = ["TILE", "SEARCHES", "AUTO_TREE_MAX_DIM", "impostor_pairs", "pair_sq_d
 SEARCHES = ("auto", "blocked", "tree")
 #: ``method="auto"`` uses the ball trees for ``Z`` of at most ``AUTO_TREE_MAX_DIM``
 #: columns and at least ``AUTO_TREE_MIN_N`` rows, else the blocked search. Measured on
-#: MNIST after PCA (164 PCs, radii from LMNN's scaled PCA start: max target distance
-#: + 1; one BLAS thread, a shared 2-core machine, best of 2;
-#: ``python -m benchmarks.bench_impostor_search N DIMS SCALES``), blocked / tree time:
-#: n = 10000: 0.9x at r = 10, 0.7x at 15, 0.36x at 20, 0.25x at 25, 0.11x at 50, 0.03x
-#: at 164 (the blocked search always faster); n = 60000: 2.5x at r = 5, 2.6x at 10,
-#: 1.0x at 15 (3.9x with the input scaled by 10, i.e. squared distances by 100). The
-#: bounds lie between the measured points: r = 12 between 10 and 15, n = 30000 between
-#: 10000 and 60000.
-AUTO_TREE_MAX_DIM = 12
-AUTO_TREE_MIN_N = 30000
+#: the first n MNIST training digits (164 PCs; radii from LMNN's scaled PCA start to r
+#: dims, max target distance + 1; one BLAS thread, a shared 2-core machine, best of 2;
+#: ``python -m benchmarks.bench_impostor_search N DIMS 1``), blocked time / tree time:
+#: n = 3000: 0.7x at r = 5, 0.3x at 20; n = 10000: 1.3x at r = 5 and 8, 1.07x at 10
+#: (0.9x in another run), 0.9x at 12, 0.7x at 15, 0.36x at 20, 0.11x at 50, 0.03x at
+#: 164; n = 20000: 1.9x at r = 5, 1.7x at 10, 0.93x at 15; n = 60000: 2.5x at r = 5,
+#: 2.6x at 10, 1.0x at 15. The trees pay off at r <= 10 from n ~ 10000 on, by more the
+#: larger n.
+AUTO_TREE_MAX_DIM = 10
+AUTO_TREE_MIN_N = 10000
 #: Leaf size of the ball trees (scikit-learn's default is 40; 10 measured ~1.5x faster
 #: on MNIST after PCA to r = 10 and 20 dimensions, n = 10000).
 LEAF_SIZE = 10
