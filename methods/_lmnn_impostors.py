@@ -49,8 +49,10 @@ SEARCHES = ("auto", "blocked", "tree")
 #: n = 3000: 0.7x at r = 5, 0.3x at 20; n = 10000: 1.3x at r = 5 and 8, 1.07x at 10
 #: (0.9x in another run), 0.9x at 12, 0.7x at 15, 0.36x at 20, 0.11x at 50, 0.03x at
 #: 164; n = 20000: 1.9x at r = 5, 1.7x at 10, 0.93x at 15; n = 60000: 2.5x at r = 5,
-#: 2.6x at 10, 1.0x at 15. The trees pay off at r <= 10 from n ~ 10000 on, by more the
-#: larger n.
+#: 2.6x at 10, 1.0x at 15, 0.54x at 20, 0.61x at 30. With the input scaled up (squared
+#: distances x 100, the thesis' remark: the margin 1 then inflates the radii less) the
+#: trees gain: n = 60000: 3.9x at r = 15, 1.7x at 20, 0.85x at 30. The trees pay off at
+#: r <= 10 from n ~ 10000 on, by more the larger n.
 AUTO_TREE_MAX_DIM = 10
 AUTO_TREE_MIN_N = 10000
 #: Leaf size of the ball trees (scikit-learn's default is 40; 10 measured ~1.5x faster
