@@ -172,13 +172,15 @@ def target_sq_distances(Z, targets) -> np.ndarray:
     return _target_sq_distances(np.ascontiguousarray(Z, dtype=np.float64), targets)
 
 
-def candidate_pairs(Z, codes, targets, slack: float):
-    """Impostor pairs within ``max_j d_ij + 1 + slack`` of their anchor (sorted by key)."""
+def candidate_pairs(Z, codes, targets, slack: float, search: str = "auto"):
+    """Impostor pairs within ``max_j d_ij + 1 + slack`` of their anchor (sorted by key);
+    ``search`` is :func:`methods._lmnn_impostors.impostor_pairs`' ``method`` (the
+    pairs do not depend on it)."""
     radius = target_sq_distances(Z, targets).max(axis=1) + 1.0 + float(slack)
-    anchors, imps, _ = impostor_pairs(Z, codes, radius)
+    anchors, imps, _ = impostor_pairs(Z, codes, radius, method=search)
     return anchors, imps
 
 
-def loss_over_all_triples(Z, codes, targets, mu) -> TripletState:
+def loss_over_all_triples(Z, codes, targets, mu, search: str = "auto") -> TripletState:
     """(2.11) over *every* triple, exactly: the pairs within ``max_j d_ij + 1``."""
-    return triplet_pass(Z, targets, *candidate_pairs(Z, codes, targets, 0.0), mu)
+    return triplet_pass(Z, targets, *candidate_pairs(Z, codes, targets, 0.0, search), mu)

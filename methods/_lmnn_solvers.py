@@ -68,8 +68,9 @@ class SingleMetricCore:
     """The loss :func:`solve_lbfgs` minimises: eq. (2.11) with one map ``L`` (r, d).
 
     A core provides ``embed(X, L) -> Z`` (the mapped inputs the loss needs),
-    ``candidate_pairs(Z, codes, targets, slack) -> (anchors, imps)`` (impostor pairs
-    within ``max_j d_ij + 1 + slack``, sorted by key ``anchor * n + imp``) and
+    ``candidate_pairs(Z, codes, targets, slack, search) -> (anchors, imps)`` (impostor
+    pairs within ``max_j d_ij + 1 + slack``, sorted by key ``anchor * n + imp``;
+    ``search`` is the impostor search method, :data:`methods._lmnn_impostors.SEARCHES`) and
     ``triplet_pass(Z, targets, anchors, imps, mu)``, a state with ``loss``,
     ``n_active``, ``on_imp``, ``active_pair_keys(n)`` and ``grad_L(Z, X)`` (shape of
     ``L``), like :class:`methods._lmnn_core.TripletState`.
@@ -139,17 +140,19 @@ def _relative_decrease(before: float, after: float) -> float:
 
 
 def solve_lbfgs(X, codes, targets, L0, *, mu, max_iter, tol, slack,
-                core=SingleMetricCore) -> SolverResult:
+                core=SingleMetricCore, search="auto") -> SolverResult:
     """L-BFGS-B on ``L`` over cached candidate impostor pairs (see module docstring).
 
     ``core`` defines the loss (default :class:`SingleMetricCore`, eq. 2.11); ``L0``
-    may have any shape the core's ``embed`` accepts.
+    may have any shape the core's ``embed`` accepts. ``search``: how the candidate
+    pairs are searched (:func:`methods._lmnn_impostors.impostor_pairs`' ``method``;
+    the same pairs either way).
     """
     n = len(X)
     shape = L0.shape
     L = np.array(L0, dtype=np.float64)
     Z = core.embed(X, L)
-    pairs = core.candidate_pairs(Z, codes, targets, slack)
+    pairs = core.candidate_pairs(Z, codes, targets, slack, search)
     state = core.triplet_pass(Z, targets, *pairs, mu)
     curve = [state.loss]
     n_iter, run, converged = 0, 1, False
@@ -167,7 +170,7 @@ def solve_lbfgs(X, codes, targets, L0, *, mu, max_iter, tol, slack,
         n_iter += max(int(res.nit), 1)
         L_new = res.x.reshape(shape)
         Z = core.embed(X, L_new)
-        fresh_pairs = core.candidate_pairs(Z, codes, targets, slack)
+        fresh_pairs = core.candidate_pairs(Z, codes, targets, slack, search)
         state = core.triplet_pass(Z, targets, *fresh_pairs, mu)
         if state.loss > curve[-1]:
             # pairs outside the cache became active on the way: reject the run and
@@ -195,12 +198,14 @@ def _project_psd(M):
     return L.T @ L, L
 
 
-def solve_reference(X, codes, targets, L0, *, mu, max_iter, tol, refresh) -> SolverResult:
-    """The thesis' projected subgradient solver on ``M`` (sec. 2.1.7, Algorithm 3)."""
+def solve_reference(X, codes, targets, L0, *, mu, max_iter, tol, refresh,
+                    search="auto") -> SolverResult:
+    """The thesis' projected subgradient solver on ``M`` (sec. 2.1.7, Algorithm 3);
+    ``search``: the exact active-set search's method (as in :func:`solve_lbfgs`)."""
     n = len(X)
     M, L = _project_psd(L0.T @ L0)
     Z = X @ L.T
-    exact = loss_over_all_triples(Z, codes, targets, mu)
+    exact = loss_over_all_triples(Z, codes, targets, mu, search)
     on = exact.on_imp > 0
     pairs = (exact.anchors[on], exact.imps[on])  # the active set N^(0)
     state = triplet_pass(Z, targets, *pairs, mu)
@@ -222,7 +227,7 @@ def solve_reference(X, codes, targets, L0, *, mu, max_iter, tol, refresh) -> Sol
         curve.append(state.loss)
         almost = t >= refresh and _relative_decrease(curve[-1 - refresh], curve[-1]) <= tol
         if t % refresh == 0 or almost:
-            exact = loss_over_all_triples(Z, codes, targets, mu)
+            exact = loss_over_all_triples(Z, codes, targets, mu, search)
             fresh = _new_active_triples(exact, pairs[0] * n + pairs[1], n)
             on = exact.on_imp > 0
             pairs = _union(pairs, (exact.anchors[on], exact.imps[on]), n)

@@ -278,26 +278,27 @@ def mm_target_sq_distances(Z, groups, targets) -> np.ndarray:
     return _mm_target_sq_distances(Zc, index.pos, np.asarray(groups, dtype=np.intp), targets)
 
 
-def _pairs_in_metric(Zg, codes, groups, g, radius):
+def _pairs_in_metric(Zg, codes, groups, g, radius, search):
     """Pairs ``(i, l)``, ``y_l != y_i``, ``l`` in group ``g``, within ``radius[i]`` under
     metric ``g`` (``groups = None``: the groups are the classes)."""
     if groups is None:
         in_c = codes == g
         r_c = np.where(in_c, -np.inf, radius)  # anchors of class c: no pairs in metric c
-        a, l, _ = impostor_pairs(Zg, in_c.astype(np.intp), r_c)
+        a, l, _ = impostor_pairs(Zg, in_c.astype(np.intp), r_c, method=search)
         return a, l
     # clusters cut across the classes: every pair of different labels, then the
     # ones whose l is in group g (c searches of all pairs; meant for small data)
-    a, l, _ = impostor_pairs(Zg, np.asarray(codes, dtype=np.intp), radius)
+    a, l, _ = impostor_pairs(Zg, np.asarray(codes, dtype=np.intp), radius, method=search)
     keep = groups[l] == g
     return a[keep], l[keep]
 
 
-def mm_candidate_pairs(Z, codes, targets, slack: float, groups=None):
+def mm_candidate_pairs(Z, codes, targets, slack: float, groups=None, search: str = "auto"):
     """Pairs ``(i, l)``, ``y_l != y_i``, with ``\\hat D(x_i, x_l) <= max_j \\hat D(x_i,
     x_j) + 1 + slack``, sorted by key ``i * n + l`` (one tiled search per metric).
     ``Z``: :func:`class_maps` or a :class:`ClassMaps` handle; ``codes`` the class codes,
-    ``groups`` each point's metric (None: its class)."""
+    ``groups`` each point's metric (None: its class); ``search``:
+    :func:`methods._lmnn_impostors.impostor_pairs`' ``method``."""
     if isinstance(Z, ClassMaps):
         Z = Z.full()
     n = len(codes)
@@ -305,17 +306,19 @@ def mm_candidate_pairs(Z, codes, targets, slack: float, groups=None):
     radius = mm_target_sq_distances(Z, metric, targets).max(axis=1) + 1.0 + float(slack)
     found_a, found_l = [], []
     for c in range(Z.shape[0]):
-        a, l = _pairs_in_metric(Z[c], codes, None if groups is None else metric, c, radius)
+        a, l = _pairs_in_metric(Z[c], codes, None if groups is None else metric, c, radius,
+                                search)
         found_a.append(a)
         found_l.append(l)
     keys = np.sort(np.concatenate(found_a) * n + np.concatenate(found_l))
     return (keys // n).astype(np.intp), (keys % n).astype(np.intp)
 
 
-def mm_loss_over_all_triples(Z, codes, targets, mu, groups=None) -> MMTripletState:
+def mm_loss_over_all_triples(Z, codes, targets, mu, groups=None,
+                             search: str = "auto") -> MMTripletState:
     """The MM-LMNN loss over *every* triple, exactly (the pairs within radius + 0);
-    ``groups`` each point's metric (None: its class)."""
-    pairs = mm_candidate_pairs(Z, codes, targets, 0.0, groups)
+    ``groups`` each point's metric (None: its class), ``search`` the impostor search."""
+    pairs = mm_candidate_pairs(Z, codes, targets, 0.0, groups, search)
     return mm_triplet_pass(Z, codes if groups is None else groups, targets, *pairs, mu)
 
 
@@ -333,8 +336,8 @@ class MultiMetricCore:
     def embed(X, Ls):
         return ClassMaps(X, Ls)
 
-    def candidate_pairs(self, Z, codes, targets, slack):
-        return mm_candidate_pairs(Z, codes, targets, slack, self.groups)
+    def candidate_pairs(self, Z, codes, targets, slack, search="auto"):
+        return mm_candidate_pairs(Z, codes, targets, slack, self.groups, search)
 
     def triplet_pass(self, Z, targets, anchors, imps, mu):
         return mm_triplet_pass(Z, self.metric, targets, anchors, imps, mu)

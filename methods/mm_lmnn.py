@@ -87,6 +87,9 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
         by k-means (scikit-learn ``KMeans(n_clusters=c, n_init=10,
         random_state=random_state)``). An array: the group of each training point
         (any hashable values; ``fit`` must get the same number of points).
+    impostor_search : {"auto", "blocked", "tree"}, default="auto"
+        How impostor pairs are searched (both fits; see
+        :class:`methods.lmnn.LMNN`): the same pairs either way, only the time differs.
     random_state : None or int, default=None
         Seed of k-means when ``groups`` is an int (None: unseeded, as in
         scikit-learn); otherwise unused (the fit is deterministic).
@@ -159,7 +162,8 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
     )
 
     def __init__(self, *, n_neighbors=3, mu=0.5, n_components=None, max_iter=1000,
-                 tol=1e-4, candidate_slack=0.25, groups="labels", random_state=None):
+                 tol=1e-4, candidate_slack=0.25, groups="labels", impostor_search="auto",
+                 random_state=None):
         self.n_neighbors = n_neighbors
         self.mu = mu
         self.n_components = n_components
@@ -167,6 +171,7 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.candidate_slack = candidate_slack
         self.groups = groups
+        self.impostor_search = impostor_search
         self.random_state = random_state
 
     def _resolve_groups(self, X, codes):
@@ -197,7 +202,8 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
         single = LMNN(n_neighbors=self.n_neighbors, mu=self.mu,
                       n_components=self.n_components, solver="lbfgs", init="pca",
                       max_iter=self.max_iter, tol=self.tol,
-                      candidate_slack=self.candidate_slack)
+                      candidate_slack=self.candidate_slack,
+                      impostor_search=self.impostor_search)
         with warnings.catch_warnings():  # reported below for the whole fit
             warnings.simplefilter("ignore", ConvergenceWarning)
             single.fit(X, self.classes_[codes])
@@ -206,13 +212,14 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
         L0 = np.repeat(single.components_[None], len(self.group_ids_), axis=0)
         res = solve_lbfgs(X, codes, targets, L0, mu=self.mu, max_iter=self.max_iter,
                           tol=self.tol, slack=self.candidate_slack,
-                          core=MultiMetricCore(codes, groups))
+                          core=MultiMetricCore(codes, groups), search=self.impostor_search)
         stages = [name for name, ok in (("single-metric LMNN", single.converged_),
                                         ("MM-LMNN", res.converged)) if not ok]
         if stages:
             warnings.warn(f"{' and '.join(stages)} stopped at max_iter={self.max_iter} "
                           f"before converging", ConvergenceWarning, stacklevel=2)
-        final = mm_loss_over_all_triples(class_maps(X, res.L), codes, targets, self.mu, groups)
+        final = mm_loss_over_all_triples(class_maps(X, res.L), codes, targets, self.mu, groups,
+                                         self.impostor_search)
         self.groups_ = codes if groups is None else groups
         self.group_centers_ = np.stack([X[self.groups_ == g].mean(axis=0)
                                         for g in range(len(self.group_ids_))])

@@ -34,6 +34,8 @@ def test_full_profile_dry_run_lists_every_job_quickly(repo_root, tmp_path, monke
     assert expected == listed
     assert {r.split("/")[3] for r in listed} == {
         "fig_2_10",
+        "fig_2_13",
+        "fig_2_16",
         "fig_2_20",
         "fig_2_3_4",
         "fig_3_20",

@@ -89,7 +89,7 @@ def test_tiled_impostor_search_matches_brute_force(monkeypatch):
     Z = X @ np.random.default_rng(4).normal(size=(4, 4))
     radius = np.random.default_rng(5).uniform(1, 8, size=len(Z))
     monkeypatch.setattr(imp, "TILE", 5)  # many tiles per class pair
-    a, b, d = imp.impostor_pairs(Z, y, radius)
+    a, b, d = imp.impostor_pairs(Z, y, radius, method="blocked")
     D = ((Z[:, None] - Z[None]) ** 2).sum(-1)
     ea, eb = np.nonzero((D <= radius[:, None]) & (y[:, None] != y[None, :]))
     np.testing.assert_array_equal(a, ea)

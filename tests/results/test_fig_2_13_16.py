@@ -1,0 +1,178 @@
+"""Figs. 2.13 and 2.16 (thesis 2.1.9): the naive early-termination 3-NN search against
+brute force (with ties), keys/params/checks, real jobs on a fake MNIST, the gap without
+MNIST, and the figures' aggregation, claims and files from hand-made records."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from harness.config import ConfigError
+from harness.results import _balltree_point, get_result
+from tests.datasets.test_mnist import fake_idx_files, install_fake_mnist
+from tests.results.conftest import write_point
+
+fig13 = get_result("fig_2_13")
+fig16 = get_result("fig_2_16")
+SECTION = {"dimensions": [5, 15, 40], "n_train": 100, "n_test": 20, "repeats": 1}
+
+
+def test_naive_knn_is_exact_with_ties():
+    rng = np.random.default_rng(0)
+    train = rng.integers(0, 3, size=(60, 4)).astype(float)  # many equal distances
+    test = np.vstack([rng.integers(0, 3, size=(15, 4)), train[:5]]).astype(float)
+    idx, sq = _balltree_point.naive_knn(train, test, 3)
+    D = ((test[:, None] - train[None]) ** 2).sum(-1)
+    for q in range(len(test)):
+        expected = np.lexsort((np.arange(len(train)), D[q]))[:3]  # by distance, then index
+        np.testing.assert_array_equal(idx[q], expected)
+        np.testing.assert_array_equal(sq[q], D[q, expected])
+    check = _balltree_point.exact_knn_check(train, test, idx[:, ::-1], sq)
+    assert check["exact"] and check["max_relative_error"] == 0.0
+    wrong = idx.copy()
+    wrong[0, 2] = np.argmax(D[0])
+    assert not _balltree_point.exact_knn_check(train, test, wrong, sq)["exact"]
+
+
+def test_keys_params_and_checks(profile):
+    config = profile(fig_2_13={**SECTION}, fig_2_16={**SECTION})  # two objects: deepcopy would share one
+    assert fig13.keys(config) == ["r5", "r15", "r40"] == fig16.keys(config)
+    p = fig13.params(config, "r15")
+    assert p["r"] == 15 and p["dataset"] == "mnist" and p["repeats"] == 1
+    assert p["dataset_params"]["n_components"] is None
+    assert (p["dataset_params"]["n_train"], p["dataset_params"]["n_test"]) == (100, 20)
+    q = fig16.params(config, "r5")
+    assert q["scales"] == [1.0, 100.0] and q["target_distance"] == 3.0
+    with pytest.raises(ConfigError, match="r = 7 is not in results.fig_2_13.dimensions"):
+        fig13.params(config, "r7")
+    with pytest.raises(ConfigError, match="must be fig_2_16/r<R>"):
+        fig16.params(config, "k5")
+    with pytest.raises(ConfigError, match="lists a dimension twice"):
+        profile(fig_2_13={**SECTION, "dimensions": [5, 5]})
+    with pytest.raises(ConfigError, match="r = 40 must be below n_train = 30"):
+        profile(fig_2_16={**SECTION, "n_train": 30})
+
+
+def _fake_mnist(tmp_path, monkeypatch):
+    """90 training + 12 test 'digits' of 3 classes: a class template plus noise."""
+    rng = np.random.default_rng(1)
+    templates = rng.integers(0, 200, size=(3, 28, 28))
+
+    def draw(n):
+        y = np.arange(n) % 3
+        X = np.clip(templates[y] + rng.integers(0, 80, size=(n, 28, 28)), 0, 255)
+        return X.astype(np.uint8), y.astype(np.uint8)
+
+    files = fake_idx_files(*draw(90), *draw(12))
+    return install_fake_mnist(files, tmp_path / "cache", monkeypatch)
+
+
+def test_real_jobs_on_a_fake_mnist(profile, tmp_path, monkeypatch):
+    (tmp_path / "cache").mkdir()
+    _fake_mnist(tmp_path, monkeypatch)
+    config = profile(fig_2_13={**SECTION, "dimensions": [3, 8], "n_train": None,
+                               "n_test": None},
+                     fig_2_16={**SECTION, "dimensions": [3, 8], "n_train": None,
+                               "n_test": None})
+    knn = fig13.work(fig13.params(config, "r3"))
+    assert knn["status"] == "ok", knn["reason"]
+    assert (knn["n_train"], knn["n_test"], knn["r"]) == (90, 12, 3)
+    for part in (knn["baseline"], knn["reduced"]):
+        assert all(entry["exact"] for entry in part.values())
+    assert set(knn["reduced"]) == {"naive", "brute", "balltree"}
+    assert set(knn["baseline"]) == {"naive", "brute"}
+    assert 0.0 <= knn["knn_error"] <= 1.0
+    hinge = fig16.work(fig16.params(config, "r8"))
+    assert hinge["status"] == "ok", hinge["reason"]
+    assert [s["scale"] for s in hinge["searches"]] == [1.0, 100.0]
+    assert all(s["identical"] and s["pairs"] > 0 for s in hinge["searches"])
+    # scaling the input by 100 in squared distance shrinks the relative margin: fewer pairs
+    assert hinge["searches"][1]["pairs"] <= hinge["searches"][0]["pairs"]
+
+
+def test_without_mnist_the_jobs_are_gaps_naming_the_fetch(profile, tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty"))
+    config = profile(fig_2_13={**SECTION}, fig_2_16={**SECTION})  # two objects: deepcopy would share one
+    for fig in (fig13, fig16):
+        body = fig.work(fig.params(config, "r5"))
+        assert body["status"] == "unavailable" and "harness fetch mnist" in body["reason"]
+
+
+def _knn_record(naive784, brute784, naive, brute, tree, exact=True):
+    def entry(s):
+        return {"seconds": s, "exact": exact, "max_relative_error": 0.0, "same_indices": 1.0}
+
+    return {"n_train": 100, "n_test": 20, "knn_error": 0.05,
+            "baseline": {"naive": entry(naive784), "brute": entry(brute784)},
+            "reduced": {"naive": entry(naive), "brute": entry(brute),
+                        "balltree": {**entry(tree), "build_seconds": 0.01}}}
+
+
+def test_fig_2_13_aggregation_claims_and_gaps(profile):
+    config = profile(fig_2_13={**SECTION, "dimensions": [5, 15, 25, 40]})
+    write_point(config, "fig_2_13/r5", r=5, **_knn_record(10.0, 8.0, 2.0, 1.0, 0.2))
+    write_point(config, "fig_2_13/r15", r=15, **_knn_record(10.0, 8.0, 2.5, 1.5, 0.8))
+    write_point(config, "fig_2_13/r25", status="unavailable",
+                reason="mnist is not available offline; run `harness fetch mnist`")
+    write_point(config, "fig_2_13/r40", r=40, **_knn_record(10.0, 8.0, 3.0, 2.0, 2.5))
+    frame = fig13.build(config)
+    tree = frame[frame["method"] == "balltree"].set_index("r")
+    assert tree.loc[5, "speedup"] == pytest.approx(50.0)
+    assert tree.loc[15, "speedup_vs_brute784"] == pytest.approx(10.0)
+    assert tree.loc[15, "thesis_speedup"] == 14.8 and tree.loc[25, "thesis_speedup"] == 5.7
+    assert tree.loc[25, "status"] == "unavailable"
+    verdicts = {c["claim"][:40]: c for c in fig13.claims(config, frame)}
+    first, low, drastic, exact = fig13.claims(config, frame)
+    assert first["verdict"] == "holds"  # 12.5x within a factor 2 of 14.8x; r = 25 a gap
+    assert "r = 25: not measured" in first["evidence"]
+    assert low["verdict"] == "holds"  # gains 10x and 3.1x >= 2 at r <= 15
+    assert drastic["verdict"] == "holds"  # 10 -> 3.1 -> 1.2
+    assert exact["verdict"] == "holds" and len(verdicts) == 4
+    paths = fig13.write(config)
+    md = paths[2].read_text()
+    assert "harness fetch mnist" in md and "Choices where the thesis is ambiguous" in md
+    csv = paths[0].read_text().splitlines()[0].split(",")
+    assert {"r", "method", "speedup", "speedup_vs_brute784"} <= set(csv)
+
+
+def test_fig_2_13_claims_that_fail(profile):
+    config = profile(fig_2_13={**SECTION, "dimensions": [5, 15]})
+    write_point(config, "fig_2_13/r5", r=5, **_knn_record(10.0, 8.0, 2.0, 1.0, 1.5))
+    write_point(config, "fig_2_13/r15", r=15,
+                **_knn_record(10.0, 8.0, 2.5, 1.5, 0.25, exact=False))
+    first, low, drastic, exact = fig13.claims(config)
+    assert first["verdict"] == "does not hold"  # 40x at r = 15: beyond 2 x 14.8x
+    assert low["verdict"] == "partly holds"  # 1.33x at r = 5, 10x at r = 15
+    assert drastic["verdict"] == "does not hold"  # the gain rises
+    assert exact["verdict"] == "partly holds"
+
+
+def _hinge_record(speedups, knn_speedup):
+    return {"n_train": 100, "knn_tree_speedup": 0.5, "knn_tree_gain": knn_speedup,
+            "knn": {"brute": {"exact": True}, "balltree": {"exact": True}},
+            "searches": [{"scale": s, "blocked_seconds": 1.0, "tree_seconds": 1.0 / v,
+                          "speedup": v, "identical": True, "pairs": 50}
+                         for s, v in speedups.items()]}
+
+
+def test_fig_2_16_aggregation_claims_and_gaps(profile):
+    config = profile(fig_2_16=SECTION)
+    write_point(config, "fig_2_16/r5", r=5, **_hinge_record({1.0: 3.0, 100.0: 4.0}, 9.0))
+    write_point(config, "fig_2_16/r15", r=15, **_hinge_record({1.0: 1.2, 100.0: 2.0}, 3.0))
+    write_point(config, "fig_2_16/r40", status="timeout", reason="time limit 900 s")
+    frame = fig16.build(config)
+    assert len(frame) == 5 and frame.loc[frame["r"] == 40, "status"].item() == "timeout"
+    significant, falls, drastic, scaled, identical = fig16.claims(config, frame)
+    assert significant["verdict"] == "holds"  # 3x > 1.5x at r = 5
+    assert falls["verdict"] == "holds"  # both scales fall from r = 5 to 15
+    assert drastic["verdict"] == "holds"  # 3 < 9 and 1.2 < 3
+    assert scaled["verdict"] == "holds"  # 4 > 3 and 2 > 1.2
+    assert identical["verdict"] == "holds" and "not measured: r = 40" in identical["evidence"]
+    brute = profile(fig_2_16={**SECTION, "knn_baseline": "brute"})
+    assert fig16.claims(brute, frame)[2]["verdict"] == "does not hold"  # above 0.5x
+    write_point(config, "fig_2_16/r15", r=15, **_hinge_record({1.0: 5.0, 100.0: 1.0}, 3.0))
+    significant, falls, drastic, scaled, _ = fig16.claims(config)
+    assert falls["verdict"] == "partly holds" and drastic["verdict"] == "partly holds"
+    assert scaled["verdict"] == "partly holds"
+    paths = fig16.write(config)
+    assert "fig_2_16/r5" in paths[2].read_text() and paths[1].stat().st_size > 1000
