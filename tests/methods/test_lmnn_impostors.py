@@ -89,8 +89,10 @@ def test_lmnn_fits_identically_with_both_searches(solver):
     assert fits[0].n_active_ > 0  # impostors were really searched
 
 
-def test_mm_lmnn_fits_identically_with_both_searches():
+@pytest.mark.parametrize("groups", ["labels", 2])
+def test_mm_lmnn_fits_identically_with_both_searches(groups):
     X, y = blobs(2, n=36, d=3, spread=0.7)
-    fits = [MMLMNN(max_iter=30, impostor_search=s).fit(X, y) for s in ("blocked", "tree")]
+    fits = [MMLMNN(max_iter=30, groups=groups, impostor_search=s, random_state=0).fit(X, y)
+            for s in ("blocked", "tree")]
     np.testing.assert_array_equal(fits[0].components_, fits[1].components_)
     assert fits[0].n_active_ > 0
