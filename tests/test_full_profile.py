@@ -33,7 +33,7 @@ def test_full_profile_dry_run_lists_every_job_quickly(repo_root, tmp_path, monke
     expected = {r for result in harness.result_names for r in harness.result_records(result)}
     assert expected == listed
     assert {r.split("/")[3] for r in listed} == {
-        "table_3_2", "table_2_1", "solver_table", "fig_3_20", "fig_3_21", "fig_3_22",
+        "table_3_2", "table_2_1", "fig_2_17", "solver_table", "fig_3_20", "fig_3_21", "fig_3_22",
         "fig_3_23", "fig_3_24", "fig_3_28", "fig_3_29", "table_3_3", "fig_3_37",
         "fig_3_32_35", "mve_fidelity"}
     # the thesis' Table 2.1 and 3.2 data sets are all there (gaps or not)

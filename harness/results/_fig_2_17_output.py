@@ -95,6 +95,7 @@ def _plot(frame: pd.DataFrame, config: dict, path) -> None:
     if gaps:
         ax.text(0.02, 0.02, "gaps: " + ", ".join(dict.fromkeys(gaps)), transform=ax.transAxes,
                 fontsize=8, color="dimgray")
+    ax.set_xticks(conf["dimensions"])
     ax.set_xlabel("output dimensionality r")
     ax.set_ylabel("3-NN test error (%)")
     ax.legend(fontsize=8)
