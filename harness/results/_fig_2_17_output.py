@@ -59,7 +59,15 @@ def _table(frame: pd.DataFrame, conf: dict, notes: Footnotes) -> str:
     head, body = (tabulate(pd.DataFrame(part).astype(object).fillna(""), headers="keys",
                            tablefmt="github", showindex=False, disable_numparse=True)
                   for part in (rows[:1], rows[1:]))
-    return head + "\n\n3-NN test error (%) after reduction to r dimensions:\n\n" + body
+    text = head + "\n\n3-NN test error (%) after reduction to r dimensions:\n\n" + body
+    sq = frame[(frame["method"] == "lmnn_sq") & (frame["status"] == "ok")]
+    if len(sq):
+        fit = sq.iloc[0]
+        text += (f"\n\nLMNN (sq): one {conf['input_components']} x "
+                 f"{conf['input_components']} fit for every r, {fit['fit_cpu_seconds']:.0f} "
+                 f"CPU-s, {int(fit['n_iter'])} iterations"
+                 f"{'' if fit['converged'] else ', not converged'}.")
+    return text
 
 
 def _plot(frame: pd.DataFrame, config: dict, path) -> None:
