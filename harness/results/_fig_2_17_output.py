@@ -107,7 +107,9 @@ def _plot(frame: pd.DataFrame, config: dict, path) -> None:
     ax.set_xlabel("output dimensionality r")
     ax.set_ylabel("3-NN test error (%)")
     ax.legend(fontsize=8)
-    ax.set_title(f"Fig. 2.17 (MNIST), profile {config['profile']}", fontsize=9)
+    ax.set_title(f"Fig. 2.17 (MNIST), profile {config['profile']}: "
+                 f"{conf['n_train'] or 60000} training / {conf['n_test'] or 10000} test "
+                 f"images", fontsize=9)
     fig.tight_layout()
     save_png(fig, path)
     plt.close(fig)
