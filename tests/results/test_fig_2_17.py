@@ -185,6 +185,8 @@ def test_verdicts_that_fail_and_a_reduced_size(profile):
     assert [c["verdict"] for c in claims] == ["partly holds", "holds", "does not hold",
                                               "partly holds", "partly holds"]
     assert "PCA r=35 (1.60% < 1.70%)" in claims[3]["evidence"]
+    assert "2.33% (baseline on the 784 pixels as published: 2.83%)" in \
+        claims[0]["evidence"]
     _write_all(config, base=2.30, pca={15: 2.2, 25: 2.0, 35: 1.6},
                rec={15: 2.4, 25: 1.7, 35: 1.6}, sq={15: 2.8, 25: 2.5, 35: 2.0}, n=(10000, 2000))
     first = fig.claims(config)[0]
