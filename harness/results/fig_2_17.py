@@ -1,0 +1,421 @@
+"""Fig. 2.17 (thesis 2.1.8 "LMNN for Dimensionality Reduction", 2.1.9 "Ball Trees
+with LMNN preprocessing"): "The impact of dimensionality reduction on the 3-nn
+classification error (MNIST data set). We compare PCA and LMNN with a rectangular
+matrix (rec) and with a square matrix (sq)."
+
+The thesis (2.1.9): "The rectangular matrix was of dimensions r x 350, where r varied
+from 15 to 50. LMNN (sq) was trained with a 350 x 350 square matrix. The data was
+projected onto the r leading eigenvectors of the output matrix L." The input is MNIST
+"pre-processed with PCA (see Section 2.1.6)"; "The baseline error is the
+classification error of the raw (high dimensional) input data." Its numbers: LMNN
+(rec) 2.38 % at r = 15, 1.76 % at r = 25, baseline 2.33 %
+(``results/reference/thesis_claims.csv``: ``lmnn_rec15_mnist_knn``,
+``lmnn_rec25_mnist_knn``). Its claims: PCA also gets below the baseline, but PCA and
+LMNN (sq) "need significantly more dimensions to catch up with the baseline and never
+outperform LMNN with a rectangular matrix"; "LMNN (rec) clearly outperforms LMNN (sq),
+although -as expected- their results slowly converge".
+
+Jobs (:mod:`harness.results._lmnn_dimred_point`): ``fig_2_17/baseline`` (3-NN on the
+784 pixels, deskewed and not), ``fig_2_17/pca/r15`` and ``fig_2_17/lmnn_rec/r15``
+(one per method and r), ``fig_2_17/lmnn_sq`` (one square fit, its errors at every r:
+one fit instead of one per r). The ball-tree speed-ups printed on top of the thesis'
+figure are Fig. 2.13's (``results.fig_2_13``), not measured here.
+
+Choices where the thesis is ambiguous (parameters of ``results.fig_2_17``): the
+baseline's input (``baseline_input``: the 784 deskewed pixels or the published ones;
+both are measured); LMNN (sq)'s projection (``sq_projection``: the r leading
+eigenvectors of M = L^T L scaled by their singular values, or PCA of L x; both are
+measured); the LMNN start (``lmnn_params``, default the leading principal directions
+scaled as in :class:`methods.lmnn.LMNN`); "significantly more dimensions"
+(``catch_up_margin``); the tolerance of the thesis' numbers (``tolerance_pp``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+from harness import registry
+from harness.claims import make_claim
+from harness.errors import ConfigError
+from harness.reference import CLAIMS_FILE, thesis_claim
+from harness.results import _lmnn_dimred_point as point
+from harness.results._fig_2_17_output import write_outputs
+from harness.results._figure import parse_int_key, read_point
+from methods.lmnn import LMNN
+
+__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "METHODS", "LABELS",
+           "check", "keys", "params", "work", "sources", "inputs", "thesis_points",
+           "build", "claims", "write"]
+
+NAME = "fig_2_17"
+TITLE = ("Fig. 2.17: 3-NN test error on MNIST after dimensionality reduction by PCA, "
+         "LMNN (rec) and LMNN (sq) (thesis 2.1.8, 2.1.9)")
+THESIS_SECTION = "2.1.8, 2.1.9"
+KIND = "figure"
+SIDECAR = True
+METHODS = ("pca", "lmnn_rec", "lmnn_sq")
+LABELS = {"baseline": "baseline", "pca": "PCA", "lmnn_rec": "LMNN (rec)",
+          "lmnn_sq": "LMNN (sq)"}
+INPUT_LABELS = {"deskewed": "deskewed 784 pixels", "pixels": "784 pixels as published"}
+THESIS_IDS = {15: "lmnn_rec15_mnist_knn", 25: "lmnn_rec25_mnist_knn"}
+DATASET = "mnist"
+#: the columns of the figure's frame and CSV, in order
+COLUMNS = ["method", "label", "n_components", "status", "reason", "error_pct",
+           "alt_error_pct", "thesis_error_pct", "fit_cpu_seconds", "n_iter", "converged",
+           "loss", "n_train", "n_test"]
+SCHEMA = yaml.safe_load(f"""
+    type: object
+    additionalProperties: false
+    description: >-
+      Fig. 2.17 (thesis 2.1.8, 2.1.9): 3-NN test error on MNIST after reducing to r
+      dimensions with PCA, LMNN (rectangular L) and LMNN (square L), beside the
+      baseline on the raw pixels (jobs baseline, pca/rR, lmnn_rec/rR, lmnn_sq)
+    properties:
+      dimensions:
+        type: array
+        items: {{type: integer, minimum: 1}}
+        minItems: 1
+        uniqueItems: true
+        default: [15, 20, 25, 30, 35, 40, 45, 50]
+        description: the output dimensions r (the thesis 15 ... 50)
+      methods:
+        type: array
+        items: {{enum: {list(METHODS)}}}
+        minItems: 1
+        uniqueItems: true
+        default: {list(METHODS)}
+        description: the reductions drawn (the baseline is always measured)
+      n_train:
+        type: [integer, "null"]
+        minimum: 2
+        default: null
+        description: first training images used (null = all 60000, the thesis)
+      n_test:
+        type: [integer, "null"]
+        minimum: 1
+        default: null
+        description: first test images used (null = all 10000, the thesis)
+      input_components:
+        type: integer
+        minimum: 1
+        default: 350
+        description: >-
+          d, the principal components of the deskewed training images LMNN and PCA
+          start from (the thesis: r x 350)
+      n_neighbors:
+        type: integer
+        minimum: 1
+        default: 3
+        description: k of the kNN rule and LMNN's target neighbours (the thesis 3-NN)
+      lmnn_params:
+        type: object
+        default: {{}}
+        description: >-
+          more keyword arguments of methods.lmnn.LMNN (max_iter, tol, init,
+          candidate_slack); n_neighbors and n_components are set by the figure
+      baseline_input:
+        enum: {list(point.BASELINE_INPUTS)}
+        default: deskewed
+        description: >-
+          which 784-pixel input is "the raw (high dimensional) input data" of the
+          baseline (both are measured; aggregation only)
+      sq_projection:
+        enum: {list(point.PROJECTIONS)}
+        default: metric_eigenvectors
+        description: >-
+          LMNN (sq)'s reduction: the r leading eigenvectors of M = L^T L scaled by
+          L's singular values, or PCA of L x (both are measured; aggregation only)
+      tolerance_pp:
+        type: number
+        exclusiveMinimum: 0
+        default: 0.3
+        description: >-
+          percentage points within which our error reproduces a thesis number
+          (aggregation only)
+      catch_up_margin:
+        type: integer
+        minimum: 0
+        default: 5
+        description: >-
+          "significantly more dimensions to catch up with the baseline" = at least
+          this many more than LMNN (rec) (aggregation only)
+      time_limit_seconds:
+        type: number
+        exclusiveMinimum: 0
+        default: 900
+        description: hard time limit of one job (the LMNN fit and its evaluation)
+""")
+
+
+def _conf(config: dict) -> dict:
+    return config["results"][NAME]
+
+
+def check(config: dict) -> None:
+    """Checks beyond the schema: r at most ``input_components``; ``lmnn_params``
+    names LMNN arguments other than the two the figure sets; k below ``n_train``."""
+    conf = _conf(config)
+    where = f"results.{NAME}"
+    d = conf["input_components"]
+    if max(conf["dimensions"]) > d:
+        raise ConfigError(f"{where}.dimensions: r = {max(conf['dimensions'])} exceeds "
+                          f"input_components = {d}; lower r or raise input_components")
+    conf["dimensions"] = sorted(conf["dimensions"])
+    allowed = set(LMNN().get_params()) - {"n_neighbors", "n_components"}
+    bad = sorted(set(conf["lmnn_params"]) - allowed)
+    if bad:
+        raise ConfigError(f"{where}.lmnn_params: {bad[0]!r} is not an LMNN argument the "
+                          f"figure lets you set; valid: {', '.join(sorted(allowed))}")
+    if conf["n_train"] is not None and conf["n_neighbors"] >= conf["n_train"]:
+        raise ConfigError(f"{where}.n_neighbors = {conf['n_neighbors']} must be below "
+                          f"n_train = {conf['n_train']}")
+
+
+def keys(config: dict) -> list[str]:
+    """``baseline``, then ``pca/rR`` and ``lmnn_rec/rR`` per r, and ``lmnn_sq``."""
+    conf = _conf(config)
+    out = ["baseline"]
+    for method in conf["methods"]:
+        if method == "lmnn_sq":
+            out.append(method)
+        else:
+            out += [f"{method}/r{r}" for r in conf["dimensions"]]
+    return out
+
+
+def _parse(key: str) -> tuple[str, int | None]:
+    method, _, rest = key.partition("/")
+    if method in ("baseline", "lmnn_sq") and not rest:
+        return method, None
+    if method in ("pca", "lmnn_rec") and rest:
+        return method, parse_int_key(NAME, rest, "r", 15)
+    raise ConfigError(f"job {NAME}/{key}: must be {NAME}/baseline, {NAME}/lmnn_sq or "
+                      f"{NAME}/METHOD/rR with METHOD one of pca, lmnn_rec "
+                      f"(e.g. {NAME}/lmnn_rec/r15)")
+
+
+def params(config: dict, key: str) -> dict:
+    """Resolved parameters of one job (its data: deskewed MNIST, PCA to
+    ``input_components`` dimensions, the first ``n_train`` / ``n_test`` images)."""
+    method, r = _parse(key)
+    conf = _conf(config)
+    if r is not None and r > conf["input_components"]:
+        raise ConfigError(f"job {NAME}/{key}: r = {r} exceeds input_components = "
+                          f"{conf['input_components']}")
+    dataset_params = {**registry.get_dataset(DATASET).params,
+                      **config["datasets"].get(DATASET, {}),
+                      "deskew": True, "n_components": conf["input_components"],
+                      "n_train": conf["n_train"], "n_test": conf["n_test"]}
+    out = {"figure": NAME, "point": f"{NAME}/{key}", "dataset": DATASET,
+           "dataset_params": dataset_params, "method": method,
+           "n_neighbors": conf["n_neighbors"], "seed": config["seed"],
+           "blas_threads": config["blas_threads"],
+           "time_limit_seconds": float(conf["time_limit_seconds"])}
+    if method in ("lmnn_rec", "lmnn_sq"):
+        out["lmnn_params"] = dict(conf["lmnn_params"])
+    if method == "lmnn_sq":
+        out["dimensions"] = list(conf["dimensions"])
+    elif r is not None:
+        out["n_components"] = r
+    return out
+
+
+work, sources = point.work, point.sources
+
+
+def inputs(config: dict) -> list[str]:
+    """The thesis' quoted numbers (``thesis_claims.csv``): an edit rewrites the figure."""
+    return [str(Path(config["reference_dir"]) / CLAIMS_FILE)]
+
+
+def thesis_points(config: dict) -> dict:
+    """The thesis' numbers: ``{15: 2.38, 25: 1.76}`` (LMNN (rec) by r) and the baseline
+    2.33, read from ``thesis_claims.csv`` (the baseline from the conditions of
+    ``lmnn_rec15_mnist_knn``)."""
+    rows = {r: thesis_claim(config["reference_dir"], cid) for r, cid in THESIS_IDS.items()}
+    found = re.search(r"baseline ([0-9.]+)%", rows[15]["conditions"])
+    if found is None:
+        raise ValueError(f"{CLAIMS_FILE}: lmnn_rec15_mnist_knn's conditions "
+                         f"{rows[15]['conditions']!r} no longer quote 'baseline N%'")
+    return {"rec": {r: float(row["value"]) for r, row in rows.items()},
+            "baseline": float(found.group(1))}
+
+
+# ---- aggregation ---------------------------------------------------------------------
+def _gap_row(method: str, r, record: dict) -> dict:
+    return {"method": method, "label": LABELS[method], "n_components": r,
+            "status": record["status"], "reason": record.get("reason", "")}
+
+
+def _fit_columns(record: dict) -> dict:
+    return {c: record.get(c) for c in ("fit_cpu_seconds", "n_iter", "converged", "loss",
+                                       "n_train", "n_test")}
+
+
+def build(config: dict) -> pd.DataFrame:
+    """One row per (method, r) with ``error_pct`` (and, for LMNN (sq), the other
+    projection's error in ``alt_error_pct``), the thesis' number where it gives one,
+    and one ``baseline`` row (``alt_error_pct``: the other pixel input); a gap is a row
+    with its status and reason and no error."""
+    conf = _conf(config)
+    thesis = thesis_points(config)
+    record = read_point(config, NAME, "baseline")
+    other = next(n for n in point.BASELINE_INPUTS if n != conf["baseline_input"])
+    rows = [_gap_row("baseline", None, record)]
+    if record["status"] == "ok":
+        rows[0].update(error_pct=record["errors"][conf["baseline_input"]],
+                       alt_error_pct=record["errors"][other], n_train=record["n_train"],
+                       n_test=record["n_test"])
+    rows[0]["thesis_error_pct"] = thesis["baseline"]
+    alt = next(p for p in point.PROJECTIONS if p != conf["sq_projection"])
+    for method in conf["methods"]:
+        sq = read_point(config, NAME, "lmnn_sq") if method == "lmnn_sq" else None
+        by_r = {row["n_components"]: row for row in (sq or {}).get("errors_by_dimension", [])}
+        for r in conf["dimensions"]:
+            record = sq or read_point(config, NAME, f"{method}/r{r}")
+            row = _gap_row(method, r, record)
+            if record["status"] == "ok":
+                row.update(_fit_columns(record))
+                if sq is None:
+                    row["error_pct"] = record["error_pct"]
+                elif r in by_r:
+                    row.update(error_pct=by_r[r][conf["sq_projection"]],
+                               alt_error_pct=by_r[r][alt])
+                else:
+                    row.update(status="missing", reason=f"the lmnn_sq record has no r = {r}; "
+                               f"rerun `harness job {NAME}/lmnn_sq`")
+            if method == "lmnn_rec" and r in thesis["rec"]:
+                row["thesis_error_pct"] = thesis["rec"][r]
+            rows.append(row)
+    return pd.DataFrame(rows).reindex(columns=COLUMNS)
+
+
+def _series(frame: pd.DataFrame, method: str) -> dict[int, float]:
+    part = frame[(frame["method"] == method) & (frame["status"] == "ok")]
+    return {int(r): float(e) for r, e in zip(part["n_components"], part["error_pct"])}
+
+
+def _catch_up(series: dict[int, float], baseline: float) -> int | None:
+    """The smallest r whose error is at most the baseline's (None: none is)."""
+    return next((r for r in sorted(series) if series[r] <= baseline), None)
+
+
+def _fmt_series(series: dict[int, float]) -> str:
+    return ", ".join(f"r={r}: {e:.2f}%" for r, e in sorted(series.items())) or "none"
+
+
+def _size_text(frame: pd.DataFrame) -> str:
+    ok = frame[frame["status"] == "ok"]
+    if ok.empty or "n_train" not in ok:
+        return "nothing measured"
+    sizes = {(int(a), int(b)) for a, b in zip(ok["n_train"], ok["n_test"]) if pd.notna(a)}
+    return "; ".join(f"n_train = {a}, n_test = {b}" for a, b in sorted(sizes))
+
+
+def _at_thesis_size(frame: pd.DataFrame) -> bool:
+    ok = frame[frame["status"] == "ok"]
+    return (not ok.empty and "n_train" in ok and (ok["n_train"] == 60000).all()
+            and (ok["n_test"] == 10000).all())
+
+
+def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
+    """The thesis' numbers (within ``tolerance_pp``, at the thesis' size only) and its
+    four statements on the curves, with verdicts (interface :mod:`harness.claims`)."""
+    conf = _conf(config)
+    frame = build(config) if frame is None else frame
+    thesis = thesis_points(config)
+    size = _size_text(frame)
+    base_row = frame[frame["method"] == "baseline"].iloc[0]
+    base = float(base_row["error_pct"]) if base_row["status"] == "ok" else None
+    series = {m: _series(frame, m) for m in METHODS}
+    rec, tol = series["lmnn_rec"], conf["tolerance_pp"]
+    out = []
+    ours = [(f"LMNN (rec) r={r}", rec.get(r), value) for r, value in thesis["rec"].items()]
+    ours.append((f"baseline ({conf['baseline_input']})", base, thesis["baseline"]))
+    text = "; ".join(f"{what} {('%.2f%%' % e) if e is not None else 'not measured'} vs "
+                     f"{t:.2f}%" for what, e, t in ours)
+    checks = ([abs(e - t) <= tol for _, e, t in ours if e is not None]
+              if _at_thesis_size(frame) else [])
+    why = "" if _at_thesis_size(frame) else (
+        f" Not compared: measured at {size}, not the thesis' 60000 / 10000 images.")
+    if base is not None:
+        other = next(n for n in point.BASELINE_INPUTS if n != conf["baseline_input"])
+        text += f" (baseline on the {INPUT_LABELS[other]}: {base_row['alt_error_pct']:.2f}%)"
+    out.append(make_claim(
+        NAME, f"3-NN test error of LMNN (rec) 2.38 % at r = 15 and 1.76 % at r = 25, "
+              f"baseline 2.33 % (within {tol:g} percentage points; 2.1.9, Fig. 2.17)",
+        checks, f"ours vs thesis: {text}.{why}"))
+    if base is None:
+        reason = f"the baseline is a gap ({base_row['status']}: {base_row['reason']})"
+        for claim in _CURVE_CLAIMS:
+            out.append(make_claim(NAME, claim, [], reason))
+        return out
+    note = f" Measured at {size}" + ("." if _at_thesis_size(frame) else
+                                     " (the direction of the claim, not the thesis' numbers).")
+    out += _curve_claims(conf, series, base, note)
+    return out
+
+
+_CURVE_CLAIMS = (
+    "PCA also leads to lower 3-NN errors than the baseline at some r (2.1.9, Fig. 2.17)",
+    "PCA and LMNN (sq) need significantly more dimensions than LMNN (rec) to catch up "
+    "with the baseline (2.1.9, Fig. 2.17)",
+    "PCA and LMNN (sq) never outperform LMNN (rec): LMNN (rec)'s error is at most "
+    "theirs at every r (2.1.9, Fig. 2.17)",
+    "LMNN (rec) clearly outperforms LMNN (sq), although their results slowly converge: "
+    "LMNN (rec)'s error is below LMNN (sq)'s at every r and the gap is smaller at the "
+    "largest r than at the smallest (2.1.9, Fig. 2.17)",
+)
+
+
+def _curve_claims(conf: dict, series: dict, base: float, note: str) -> list[dict]:
+    rec, pca, sq = series["lmnn_rec"], series["pca"], series["lmnn_sq"]
+    margin = conf["catch_up_margin"]
+    below = [r for r, e in pca.items() if e < base]
+    first = make_claim(NAME, _CURVE_CLAIMS[0], [bool(below)] if pca else [],
+                       f"baseline {base:.2f}%; PCA {_fmt_series(pca)}; below the baseline "
+                       f"at r = {below or 'none'}.{note}")
+    reach = {m: _catch_up(s, base) for m, s in series.items() if s}
+    def shown(r):
+        return "never (up to the largest r)" if r is None else f"r = {r}"
+    catch_checks = []
+    if "lmnn_rec" in reach:
+        r_rec = math.inf if reach["lmnn_rec"] is None else reach["lmnn_rec"]
+        for m in ("pca", "lmnn_sq"):
+            if m in reach:
+                r_m = math.inf if reach[m] is None else reach[m]
+                catch_checks.append(r_rec < math.inf and r_m >= r_rec + margin)
+    second = make_claim(
+        NAME, _CURVE_CLAIMS[1] + f"; 'significantly' read as at least {margin} more",
+        catch_checks, "first r at or below the baseline " f"{base:.2f}%: " + "; ".join(
+            f"{LABELS[m]} {shown(r)}" for m, r in reach.items()) + f".{note}")
+    pairs = [(m, r) for m in ("pca", "lmnn_sq") for r in series[m] if r in rec]
+    beaten = [f"{LABELS[m]} r={r} ({series[m][r]:.2f}% < {rec[r]:.2f}%)"
+              for m, r in pairs if series[m][r] < rec[r]]
+    third = make_claim(NAME, _CURVE_CLAIMS[2], [rec[r] <= series[m][r] for m, r in pairs],
+                       f"LMNN (rec) {_fmt_series(rec)}; PCA {_fmt_series(pca)}; LMNN (sq) "
+                       f"{_fmt_series(sq)}; outperformed at: {', '.join(beaten) or 'none'}."
+                       f"{note}")
+    common = sorted(set(rec) & set(sq))
+    gaps = {r: sq[r] - rec[r] for r in common}
+    checks = [gaps[r] > 0 for r in common]
+    if len(common) >= 2:
+        checks.append(gaps[common[-1]] < gaps[common[0]])
+    fourth = make_claim(NAME, _CURVE_CLAIMS[3], checks,
+                        "LMNN (sq) - LMNN (rec): " + (", ".join(
+                            f"r={r}: {g:+.2f}" for r, g in gaps.items()) or "not measured")
+                        + f" percentage points.{note}")
+    return [first, second, third, fourth]
+
+
+def write(config: dict) -> list:
+    """Write ``results/<profile>/figures/fig_2_17.{csv,png,md,json}``; return the paths."""
+    frame = build(config)
+    return write_outputs(config, TITLE, frame, claims(config, frame), keys(config),
+                         thesis_points(config))
+

@@ -1,0 +1,206 @@
+"""Fig. 2.17 (thesis 2.1.8, 2.1.9): keys, parameters and checks; LMNN (sq)'s two
+projections against naive eigen-decompositions; every kind of job on a tiny fake
+MNIST, its errors recomputed by a naive 3-NN; the figure and its verdicts from
+hand-made records (a passing and a failing case); MNIST missing is a marked gap."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets.mnist import MNIST
+from harness.config import ConfigError
+from harness.results import get_result
+from harness.results._lmnn_dimred_point import square_reductions
+from methods.lmnn import LMNN
+from tests.datasets.test_mnist import fake_idx_files, install_fake_mnist
+from tests.results.conftest import write_point
+
+fig = get_result("fig_2_17")
+TINY = {"n_train": None, "n_test": None, "input_components": 12, "dimensions": [2, 4],
+        "time_limit_seconds": 60}
+
+
+def _naive_knn_error(X_train, y_train, X_test, y_test, k=3) -> float:
+    """Percent wrong of brute-force k-NN; a tied vote is retaken among fewer
+    neighbours, down to one (thesis 2.1.6)."""
+    D = ((X_test[:, None, :] - X_train[None, :, :]) ** 2).sum(axis=2)
+    wrong = 0
+    for row, truth in zip(D, y_test):
+        order = np.argsort(row, kind="stable")
+        for m in range(k, 0, -1):
+            labels, counts = np.unique(y_train[order[:m]], return_counts=True)
+            if (counts == counts.max()).sum() == 1:
+                break
+        wrong += labels[counts.argmax()] != truth
+    return 100.0 * wrong / len(y_test)
+
+
+def _naive_pca(X, r):
+    """The r leading principal directions of X (rows), by eigh of the covariance."""
+    Xc = X - X.mean(axis=0)
+    w, V = np.linalg.eigh(Xc.T @ Xc)
+    return V[:, ::-1][:, :r].T
+
+
+def test_keys_params_and_checks(profile):
+    config = profile(fig_2_17={"dimensions": [25, 15], "n_train": 1000, "n_test": 200})
+    assert fig.keys(config) == ["baseline", "pca/r15", "pca/r25", "lmnn_rec/r15",
+                                "lmnn_rec/r25", "lmnn_sq"]
+    p = fig.params(config, "lmnn_rec/r15")
+    assert p["n_components"] == 15 and p["n_neighbors"] == 3 and p["method"] == "lmnn_rec"
+    assert p["dataset_params"] == {"deskew": True, "deskew_order": 0, "n_components": 350,
+                                   "n_train": 1000, "n_test": 200}
+    assert fig.params(config, "lmnn_sq")["dimensions"] == [15, 25]
+    assert "lmnn_params" not in fig.params(config, "pca/r25")
+    with pytest.raises(ConfigError, match="METHOD one of pca, lmnn_rec"):
+        fig.params(config, "lmnn_rec")
+    with pytest.raises(ConfigError, match="r<R> with R a positive integer"):
+        fig.params(config, "pca/15")
+    with pytest.raises(ConfigError, match="r = 400 exceeds input_components = 350"):
+        profile(fig_2_17={"dimensions": [15, 400]})
+    with pytest.raises(ConfigError, match="'n_components' is not an LMNN argument"):
+        profile(fig_2_17={"lmnn_params": {"n_components": 3}})
+    with pytest.raises(ConfigError, match="n_neighbors = 3 must be below n_train = 3"):
+        profile(fig_2_17={"n_train": 3})
+    assert fig.thesis_points(config) == {"rec": {15: 2.38, 25: 1.76}, "baseline": 2.33}
+
+
+def test_square_reductions_against_naive_eigendecompositions():
+    rng = np.random.default_rng(1)
+    L = rng.normal(size=(6, 6))
+    X = rng.normal(size=(40, 6)) @ rng.normal(size=(6, 6))
+    maps = square_reductions(L, X, [2, 4])
+    w, V = np.linalg.eigh(L.T @ L)
+    for r in (2, 4):
+        # metric_eigenvectors: L_r^T L_r is the best rank-r approximation of M = L^T L
+        top = V[:, ::-1][:, :r] * w[::-1][:r]
+        assert np.allclose(maps[r]["metric_eigenvectors"].T @ maps[r]["metric_eigenvectors"],
+                           top @ V[:, ::-1][:, :r].T, atol=1e-10)
+        # pca_of_Lx: the r leading principal directions of L x, composed with L
+        P = _naive_pca(X @ L.T, r)
+        assert np.allclose(np.abs(maps[r]["pca_of_Lx"]), np.abs(P @ L), atol=1e-8)
+    # they differ in general, agree for whitened inputs (as 2.1.8's "equivalent" says)
+    assert not np.allclose(np.abs(maps[2]["pca_of_Lx"]), np.abs(maps[2]["metric_eigenvectors"]))
+    white = rng.normal(size=(500, 6))
+    white = (white - white.mean(0)) @ np.linalg.inv(np.linalg.cholesky(np.cov(white.T, bias=True))).T
+    same = square_reductions(L, white, [3])[3]
+    assert np.allclose(np.abs(same["pca_of_Lx"]), np.abs(same["metric_eigenvectors"]), atol=1e-8)
+
+
+def _fake_digits(n, rng):
+    """n 28 x 28 byte images of 3 classes: a class template plus noise."""
+    templates = rng.integers(0, 200, size=(3, 28, 28))
+    y = np.arange(n) % 3
+    noise = rng.integers(0, 120, size=(n, 28, 28))
+    return np.clip(templates[y] + noise, 0, 255).astype(np.uint8), y.astype(np.uint8)
+
+
+@pytest.fixture
+def fake_mnist(tmp_path, monkeypatch):
+    rng = np.random.default_rng(0)
+    train_x, train_y = _fake_digits(30, rng)
+    test_x, test_y = _fake_digits(15, rng)
+    return install_fake_mnist(fake_idx_files(train_x, train_y, test_x, test_y),
+                              tmp_path, monkeypatch)
+
+
+def _split(**load):
+    ds = MNIST().load(**load)
+    n = ds.meta["split_protocol"]["n_train"]
+    return ds.X[:n], ds.y[:n], ds.X[n:], ds.y[n:]
+
+
+def test_every_job_on_a_fake_mnist_matches_a_naive_3nn(profile, fake_mnist):
+    config = profile(fig_2_17=TINY)
+    records = {key: fig.work(fig.params(config, key)) for key in fig.keys(config)}
+    assert {r["status"] for r in records.values()} == {"ok"}
+    base = records["baseline"]["errors"]
+    for name, deskew in (("deskewed", True), ("pixels", False)):
+        assert base[name] == pytest.approx(_naive_knn_error(
+            *_split(deskew=deskew, n_components=None)))
+    Xtr, ytr, Xte, yte = _split(deskew=True, n_components=12)
+    for r in (2, 4):
+        P = _naive_pca(Xtr, r)
+        assert records[f"pca/r{r}"]["error_pct"] == pytest.approx(
+            _naive_knn_error(Xtr @ P.T, ytr, Xte @ P.T, yte))
+        L = LMNN(n_components=r).fit(Xtr, ytr).components_  # the fit is deterministic
+        rec = records[f"lmnn_rec/r{r}"]
+        assert rec["error_pct"] == pytest.approx(_naive_knn_error(Xtr @ L.T, ytr, Xte @ L.T, yte))
+        assert rec["n_iter"] >= 1 and rec["fit_cpu_seconds"] > 0 and rec["loss"] >= 0
+    L = LMNN().fit(Xtr, ytr).components_
+    w, V = np.linalg.eigh(L.T @ L)
+    sq = {row["n_components"]: row for row in records["lmnn_sq"]["errors_by_dimension"]}
+    for r in (2, 4):
+        Lr = np.sqrt(np.clip(w[::-1][:r], 0, None))[:, None] * V[:, ::-1][:, :r].T
+        assert sq[r]["metric_eigenvectors"] == pytest.approx(
+            _naive_knn_error(Xtr @ Lr.T, ytr, Xte @ Lr.T, yte))
+        P = _naive_pca(Xtr @ L.T, r) @ L
+        assert sq[r]["pca_of_Lx"] == pytest.approx(_naive_knn_error(Xtr @ P.T, ytr, Xte @ P.T, yte))
+    assert records["lmnn_sq"]["full_error_pct"] == pytest.approx(
+        _naive_knn_error(Xtr @ L.T, ytr, Xte @ L.T, yte))
+
+
+def _write_all(config, base, pca, rec, sq, n=(60000, 10000)):
+    size = {"n_train": n[0], "n_test": n[1]}
+    write_point(config, "fig_2_17/baseline", errors={"deskewed": base, "pixels": 2.83}, **size)
+    fit = {"fit_cpu_seconds": 60.0, "n_iter": 80, "converged": True, "loss": 1e4, **size}
+    for r, e in pca.items():
+        write_point(config, f"fig_2_17/pca/r{r}", error_pct=e, fit_cpu_seconds=1.0, **size)
+    for r, e in rec.items():
+        write_point(config, f"fig_2_17/lmnn_rec/r{r}", error_pct=e, **fit)
+    write_point(config, "fig_2_17/lmnn_sq", errors_by_dimension=[
+        {"n_components": r, "metric_eigenvectors": e, "pca_of_Lx": e + 0.1}
+        for r, e in sq.items()], **fit)
+
+
+SECTION = {"dimensions": [15, 25, 35], "baseline_input": "deskewed"}
+
+
+def test_figure_and_verdicts_that_hold(profile):
+    config = profile(fig_2_17=SECTION)
+    _write_all(config, base=2.30, pca={15: 3.0, 25: 2.5, 35: 2.2},
+               rec={15: 2.45, 25: 1.80, 35: 1.70}, sq={15: 2.9, 25: 2.4, 35: 1.8})
+    frame = fig.build(config)
+    sq = frame[frame["method"] == "lmnn_sq"].set_index("n_components")
+    assert sq.loc[25, "error_pct"] == 2.4 and sq.loc[25, "alt_error_pct"] == pytest.approx(2.5)
+    rec = frame[frame["method"] == "lmnn_rec"].set_index("n_components")
+    assert rec.loc[15, "thesis_error_pct"] == 2.38 and np.isnan(rec.loc[35, "thesis_error_pct"])
+    verdicts = [c["verdict"] for c in fig.claims(config, frame)]
+    assert verdicts == ["holds"] * 5
+    paths = fig.write(config)
+    md = paths[2].read_text()
+    assert "| 15  | 3.00  | 2.45         | 2.38" in md and "| baseline, 784 deskewed | 2.33" in md
+    assert "fig_2_13" in md and "Choices where the thesis is ambiguous" in md
+    assert paths[1].read_bytes()[:4] == b"\x89PNG"
+
+
+def test_verdicts_that_fail_and_a_reduced_size(profile):
+    config = profile(fig_2_17=SECTION)
+    # rec misses the thesis' numbers, PCA beats rec at r = 35 and catches up first,
+    # sq beats rec at r = 15
+    _write_all(config, base=2.30, pca={15: 2.2, 25: 2.0, 35: 1.6},
+               rec={15: 2.9, 25: 2.3, 35: 1.7}, sq={15: 2.8, 25: 2.25, 35: 2.0})
+    claims = fig.claims(config)
+    assert [c["verdict"] for c in claims] == ["partly holds", "holds", "does not hold",
+                                              "partly holds", "partly holds"]
+    assert "PCA r=35 (1.60% < 1.70%)" in claims[3]["evidence"]
+    assert "2.33% (baseline on the 784 pixels as published: 2.83%)" in \
+        claims[0]["evidence"]
+    _write_all(config, base=2.30, pca={15: 2.2, 25: 2.0, 35: 1.6},
+               rec={15: 2.4, 25: 1.7, 35: 1.6}, sq={15: 2.8, 25: 2.5, 35: 2.0}, n=(10000, 2000))
+    first = fig.claims(config)[0]
+    assert first["verdict"] == "not measured" and "n_train = 10000" in first["evidence"]
+
+
+def test_missing_mnist_is_a_marked_gap(profile, tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty"))
+    config = profile(fig_2_17=TINY)
+    body = fig.work(fig.params(config, "lmnn_rec/r2"))
+    assert body["status"] == "unavailable" and "harness fetch mnist" in body["reason"]
+    for key in fig.keys(config):
+        write_point(config, f"fig_2_17/{key}", status=body["status"], reason=body["reason"])
+    claims = fig.claims(config)
+    assert {c["verdict"] for c in claims} == {"not measured"}
+    md = fig.write(config)[2].read_text()
+    assert "harness fetch mnist" in md and "n/a[1]" in md
