@@ -19,7 +19,8 @@ Jobs (:mod:`harness.results._lmnn_dimred_point`): ``fig_2_17/baseline`` (3-NN on
 784 pixels, deskewed and not), ``fig_2_17/pca/r15`` and ``fig_2_17/lmnn_rec/r15``
 (one per method and r), ``fig_2_17/lmnn_sq`` (one square fit, its errors at every r:
 one fit instead of one per r). The ball-tree speed-ups printed on top of the thesis'
-figure are Fig. 2.13's (``results.fig_2_13``), not measured here.
+figure are Fig. 2.13's (``results.fig_2_13``), not measured here: the figure reads them
+from its records (:func:`ball_tree_speedups`).
 
 Choices where the thesis is ambiguous (parameters of ``results.fig_2_17``): the
 baseline's input (``baseline_input``: the 784 deskewed pixels or the published ones;
@@ -44,6 +45,7 @@ from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.reference import CLAIMS_FILE, thesis_claim
 from harness.results import _lmnn_dimred_point as point
+from harness.results import get_result
 from harness.results._fig_2_17_output import write_outputs
 from harness.results._figure import parse_int_key, read_point
 from methods.lmnn import LMNN
@@ -413,9 +415,31 @@ def _curve_claims(conf: dict, series: dict, base: float, note: str) -> list[dict
     return [first, second, third, fourth]
 
 
+#: The result whose records give the ball-tree speed-ups printed on top of the figure
+SPEEDUPS_FROM = "fig_2_13"
+
+
+def reads(config: dict) -> list[str]:
+    """Fig. 2.13, when the profile runs it: its new records rewrite this figure's labels."""
+    return [SPEEDUPS_FROM] if SPEEDUPS_FROM in config["results"] else []
+
+
+def ball_tree_speedups(config: dict) -> dict[int, float]:
+    """Fig. 2.13's ball-tree 3-NN speed-ups over the naive 784-D search, by r (the labels
+    on top of the thesis' Fig. 2.17: "It mostly only depends on the dimensionality,
+    independent of the method of reduction"); empty without Fig. 2.13 or its records.
+    The module is looked up by name, not imported, so that editing Fig. 2.13 does not
+    rerun this figure's LMNN fits."""
+    if SPEEDUPS_FROM not in config["results"]:
+        return {}
+    frame = get_result(SPEEDUPS_FROM).build(config)
+    tree = frame[(frame["method"] == "balltree") & (frame["status"] == "ok")]
+    return {int(r): float(s) for r, s in zip(tree["r"], tree["speedup"])}
+
+
 def write(config: dict) -> list:
     """Write ``results/<profile>/figures/fig_2_17.{csv,png,md,json}``; return the paths."""
     frame = build(config)
     return write_outputs(config, TITLE, frame, claims(config, frame), keys(config),
-                         thesis_points(config))
+                         thesis_points(config), ball_tree_speedups(config))
 
