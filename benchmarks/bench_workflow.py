@@ -4,6 +4,7 @@ result of ``config/full.yaml`` (:class:`harness.workflow.WorkflowConfig`). This 
 bulk of ``snakemake -n --configfile config/full.yaml`` (tests/test_full_profile.py
 checks what the dry run lists, not how long it takes)."""
 
+import os
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -18,8 +19,15 @@ class FullProfileJobs:
     timeout = 300
 
     def setup(self):
-        self.path = str(Path(__file__).resolve().parents[1] / "config" / "full.yaml")
+        # the profile's paths (reference CSVs, results) are relative to the repository,
+        # as for `snakemake` run there; asv runs each benchmark in its own process
+        self._cwd = os.getcwd()
+        os.chdir(Path(__file__).resolve().parents[1])
+        self.path = "config/full.yaml"
         self.config = load_config(self.path)
+
+    def teardown(self):
+        os.chdir(self._cwd)
 
     def time_resolve_every_job(self):
         workflow = WorkflowConfig(self.path, self.config)
