@@ -122,7 +122,7 @@ def _plot(frame: pd.DataFrame, config: dict, path, speedups: dict[int, float]) -
     ax.set_title(("ball-tree speed-ups (Fig. 2.13) on top\n" if speedups else "")
                  + f"Fig. 2.17 (MNIST), profile {config['profile']}: "
                  f"{conf['n_train'] or 60000} training / {conf['n_test'] or 10000} test "
-                 f"images", fontsize=9)
+                 f"images", fontsize=9, pad=14 if speedups else 6)
     fig.tight_layout()
     save_png(fig, path)
     plt.close(fig)
