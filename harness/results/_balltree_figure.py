@@ -10,7 +10,7 @@ from scipy.stats import spearmanr
 
 from harness.errors import ConfigError
 from harness.results._balltree_point import DATASET
-from harness.results._figure import parse_int_key, write_figure_files
+from harness.results._figure import claim_lines, parse_int_key, write_figure_files
 from harness.results._mvu_point import dataset_choice
 
 __all__ = ["COMMON_SCHEMA", "keys", "params", "check", "trend", "section_hooks", "write_md"]
@@ -102,9 +102,7 @@ def write_md(config: dict, name: str, title: str, claims: list[dict], frame, tab
              notes, choices: list[str], plot) -> list:
     """The figure's Markdown (claims with verdicts, table, image, choices) and files."""
     md = [f"# {title}", "", f"Profile `{config['profile']}`.", ""]
-    for claim in claims:
-        md += [f"**Thesis' claim:** {claim['claim']}", "",
-               f"**Our verdict:** {claim['verdict']}: {claim['evidence']}", ""]
+    md += claim_lines(claims)
     md += ["## Speed-ups", "", table, "", f"![{name}]({name}.png)", "",
            "## Choices where the thesis is ambiguous", ""]
     md += [f"- {line}" for line in choices]

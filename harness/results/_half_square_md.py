@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results._figure import gap_mark
+from harness.results._figure import claim_lines, gap_mark
 from harness.results._tables import Footnotes
 
 __all__ = ["markdown", "choices"]
@@ -100,9 +100,7 @@ def markdown(config: dict, frame: pd.DataFrame, claims: list[dict], title: str,
     md = [f"# {title}", "", f"Profile `{config['profile']}`: {conf['runs']} runs per size "
           f"(thesis {thesis_runs}), sizes {', '.join(map(str, conf['sizes']))}, LMNN k = "
           f"{conf['n_neighbors']}, grid {conf['grid_size']}^2.", ""]
-    for claim in claims:
-        md += [f"**Thesis' claim:** {claim['claim']}", "",
-               f"**Our verdict:** {claim['verdict']}: {claim['evidence']}", ""]
+    md += claim_lines(claims)
     md += ["## Fig. 2.3: the axis scaling", ""]
     md += _scaling_lines(frame[frame["panel"] == "fig_2_3"].iloc[0], notes)
     md += ["", "## Fig. 2.4: p against the number of training points", "",

@@ -45,7 +45,7 @@ from harness.results._error_ratios import (
     BETTER, SAME, WORSE, classify, error_ratio, format_ratio, paired_difference, run_values,
 )
 from harness.results._fig_2_9_12_output import CLASS_MARKS, plot, ratio_table
-from harness.results._figure import dataset_notes, gap_mark, write_figure_files
+from harness.results._figure import claim_lines, dataset_notes, gap_mark, write_figure_files
 from harness.results._tables import Footnotes, build_table
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "FIGURES", "BASE",
@@ -359,9 +359,7 @@ def write(config: dict) -> list:
           f"records of results.{TABLE}. Cells: thesis ratio / our ratio (our paired "
           f"difference of the errors in points ± its standard error, runs) class "
           f"({CLASS_MARKS[SAME]}: about the same).", ""]
-    for claim in claims(config, frame):
-        md += [f"**Thesis' claim:** {claim['claim']}", "",
-               f"**Our verdict:** {claim['verdict']}: {claim['evidence']}", ""]
+    md += claim_lines(claims(config, frame))
     for figure, (label, _) in FIGURES.items():
         md += [f"## Fig. {figure}: {label} over {BASE}", "",
                ratio_table(frame[frame["figure"] == figure], MEASURE_LABELS, notes), ""]
