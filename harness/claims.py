@@ -9,7 +9,8 @@ figures of a profile beside its verdict. A *claim* is a plain dict:
 ``claim``      the thesis' statement in one sentence, ending with its section,
                e.g. ``"... below 1 (3.1.11, Fig. 3.24)"``
 ``verdict``    one of :data:`VERDICTS`: ``"holds"``, ``"does not hold"``,
-               ``"partly holds"``, ``"not measured"``
+               ``"partly holds"``, ``"not measured"``, ``"not measured (stand-in)"``,
+               ``"not comparable"``
 ``evidence``   one sentence with the numbers the verdict rests on (and what was not
                measured, and why)
 =============  ==================================================================
@@ -26,15 +27,40 @@ fails the report loudly). Stand-in data never counts as the thesis' data set; a 
 with no measured value is ``"not measured"``, not left out, so the reader sees it.
 :func:`verdict_of` turns per-case checks into the verdict and :func:`make_claim`
 builds a checked dict. The tables' claims live in :mod:`harness.report.table_claims`.
+
+**The rules a verdict follows** (what a skeptical reader checks; each has its helper
+here, so that a result cannot break it by accident):
+
+- *The reading is fixed from the thesis' text before our numbers are seen.* Where two
+  readings of a claim (threshold, comparator, test) are defensible, the claim is made
+  with :func:`readings_claim`: each reading gets its own verdict, both are stated in the
+  evidence, and the claim is ``"partly holds"`` when they disagree.
+- *Stand-in data is shown, never counted*: a claim computed on stand-in data is made with
+  :func:`stand_in_claim` (verdict ``"not measured (stand-in)"``, the numbers in the
+  evidence).
+- *A check that cannot fail never raises a verdict*: a property that holds by
+  construction (a Gram matrix F F^T is PSD; a search compared with itself) is not a
+  check. Pass only checks that could come out against the thesis.
+- *Numbers the thesis measured on other hardware are not comparable*: a wall time of
+  2007 against one of today is made with :func:`not_comparable_claim` (the ratio in the
+  evidence), unless the claim is about the algorithm's scaling.
+- *A verdict from a toy size is not a verdict*: below the size where a claim can be
+  tested the claim is ``"not measured"`` and its evidence says why and names n.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Iterable, Sequence
 
-__all__ = ["VERDICTS", "KEYS", "verdict_of", "make_claim", "check_claim"]
+__all__ = ["VERDICTS", "KEYS", "STAND_IN", "NOT_COMPARABLE", "Reading", "verdict_of",
+           "make_claim", "readings_claim", "stand_in_claim", "not_comparable_claim",
+           "check_claim"]
 
-VERDICTS = ("holds", "partly holds", "does not hold", "not measured")
+STAND_IN = "not measured (stand-in)"
+NOT_COMPARABLE = "not comparable"
+VERDICTS = ("holds", "partly holds", "does not hold", "not measured", STAND_IN,
+            NOT_COMPARABLE)
 KEYS = ("source", "claim", "verdict", "evidence")
 
 
@@ -52,6 +78,67 @@ def verdict_of(checks: Iterable[bool]) -> str:
 def make_claim(source: str, claim: str, checks: Iterable[bool], evidence: str) -> dict:
     """A claim dict whose verdict is :func:`verdict_of` the checks."""
     return check_claim({"source": source, "claim": claim, "verdict": verdict_of(checks),
+                        "evidence": evidence or "no measured value"})
+
+
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """One defensible reading of a claim: its name (``"over brute force"``), the checks
+    it makes and the evidence (numbers) it rests on."""
+
+    name: str
+    checks: Sequence[bool]
+    evidence: str
+
+
+def readings_claim(source: str, claim: str, readings: Sequence[Reading]) -> dict:
+    """A claim read in two or more defensible ways, each fixed from the thesis' text.
+
+    Each reading's verdict is :func:`verdict_of` its checks. The claim's verdict is the
+    readings' common verdict when the measured ones agree, ``"partly holds"`` when they
+    disagree, ``"not measured"`` when none is measured. The evidence states every
+    reading with its own verdict: ``reading A (holds): ...; reading B (does not hold):
+    ...``.
+
+    Raises
+    ------
+    ValueError
+        Fewer than two readings, or two with the same name.
+    """
+    names = [r.name for r in readings]
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise ValueError(f"readings_claim from {source} needs two or more readings with "
+                         f"distinct names, got {names}; use make_claim for one reading")
+    verdicts = [verdict_of(r.checks) for r in readings]
+    measured = {v for v in verdicts if v != "not measured"}
+    if not measured:
+        verdict = "not measured"
+    elif len(measured) == 1:
+        verdict = measured.pop()
+    else:
+        verdict = "partly holds"
+    evidence = "; ".join(f"reading {r.name} ({v}): {r.evidence}"
+                         for r, v in zip(readings, verdicts))
+    return check_claim({"source": source, "claim": claim, "verdict": verdict,
+                        "evidence": evidence})
+
+
+def stand_in_claim(source: str, claim: str, stand_ins: Iterable[str], evidence: str) -> dict:
+    """A claim whose only measurements are on stand-in data: shown, never counted.
+
+    The verdict is ``"not measured (stand-in)"``; the evidence names the stand-in data
+    sets and carries the numbers (what the verdict would rest on, for the reader)."""
+    names = ", ".join(dict.fromkeys(stand_ins)) or "stand-in data"
+    return check_claim({"source": source, "claim": claim, "verdict": STAND_IN,
+                        "evidence": f"measured on the stand-in {names} only, which does not "
+                                    f"count: {evidence or 'no measured value'}"})
+
+
+def not_comparable_claim(source: str, claim: str, evidence: str) -> dict:
+    """A claim about a number measured on the thesis' hardware (a 2007 wall time) that
+    ours cannot confirm or refute: verdict ``"not comparable"``, the evidence gives our
+    number and the ratio."""
+    return check_claim({"source": source, "claim": claim, "verdict": NOT_COMPARABLE,
                         "evidence": evidence or "no measured value"})
 
 
