@@ -32,6 +32,42 @@ def test_naive_knn_is_exact_with_ties():
     wrong = idx.copy()
     wrong[0, 2] = np.argmax(D[0])
     assert not _balltree_point.exact_knn_check(train, test, wrong, sq)["exact"]
+    # the exhaustive reference: the same neighbours, the same tie rule
+    full_idx, full_sq = _balltree_point.full_knn(train, test, 3)
+    np.testing.assert_array_equal(full_idx, idx)
+    np.testing.assert_array_equal(full_sq, sq)
+
+
+def test_every_search_is_checked_against_another_search(monkeypatch):
+    """The r-D searches against the exhaustive reference, the 784-D baselines against
+    each other: a wrong naive search is caught (before, it was checked against itself
+    and could not fail)."""
+    rng = np.random.default_rng(2)
+    train, test = rng.normal(size=(80, 4)), rng.normal(size=(10, 4))
+    methods = _balltree_point._knn_methods(train, test, 1)
+    assert {e["reference"] for e in methods.values()} == {_balltree_point.FULL}
+    assert all(e["exact"] and e["same_indices"] == 1.0 for e in methods.values())
+    base = _balltree_point._knn_methods(train, test, 1, with_tree=False)
+    assert (base["naive"]["reference"], base["brute"]["reference"]) == ("brute", "naive")
+    assert base["naive"]["exact"] and base["brute"]["exact"]
+    real = _balltree_point.naive_knn
+
+    def broken(train, test, k):  # drops each point's nearest neighbour for the farthest
+        idx, sq = real(train, test, k)
+        idx = idx.copy()
+        far = ((test[:, None] - train[None]) ** 2).sum(-1).argmax(axis=1)
+        idx[:, 0] = far
+        return idx, sq
+
+    monkeypatch.setattr(_balltree_point, "naive_knn", broken)
+    methods = _balltree_point._knn_methods(train, test, 1)
+    assert not methods["naive"]["exact"]
+    assert methods["brute"]["exact"] and methods["balltree"]["exact"]
+    base = _balltree_point._knn_methods(train, test, 1, with_tree=False)
+    assert not base["naive"]["exact"] and not base["brute"]["exact"]  # they disagree
+    entry = {"idx": methods["brute"]["idx"]}
+    with pytest.raises(ValueError, match="cannot be its own reference"):
+        _balltree_point.check_against(train, test, entry, "brute", entry["idx"])
 
 
 def test_keys_params_and_checks(profile):
@@ -79,6 +115,8 @@ def test_real_jobs_on_a_fake_mnist(profile, tmp_path, monkeypatch):
     assert (knn["n_train"], knn["n_test"], knn["r"]) == (90, 12, 3)
     for part in (knn["baseline"], knn["reduced"]):
         assert all(entry["exact"] for entry in part.values())
+    assert {e["reference"] for e in knn["reduced"].values()} == {"full"}
+    assert knn["baseline"]["naive"]["reference"] == "brute"
     assert set(knn["reduced"]) == {"naive", "brute", "balltree"}
     assert set(knn["baseline"]) == {"naive", "brute"}
     assert 0.0 <= knn["knn_error"] <= 1.0
@@ -98,14 +136,18 @@ def test_without_mnist_the_jobs_are_gaps_naming_the_fetch(profile, tmp_path, mon
         assert body["status"] == "unavailable" and "harness fetch mnist" in body["reason"]
 
 
-def _knn_record(naive784, brute784, naive, brute, tree, exact=True, n=(60000, 10000)):
-    def entry(s):
-        return {"seconds": s, "exact": exact, "max_relative_error": 0.0, "same_indices": 1.0}
+def _knn_record(naive784, brute784, naive, brute, tree, exact=True, n=(60000, 10000),
+                references=True):
+    """A Fig. 2.13 record; ``references=False``: as written before the job named the
+    reference (every search compared with the naive one in the same space)."""
+    def entry(s, reference):
+        out = {"seconds": s, "exact": exact, "max_relative_error": 0.0, "same_indices": 1.0}
+        return {**out, "reference": reference} if references else out
 
     return {"n_train": n[0], "n_test": n[1], "knn_error": 0.05,
-            "baseline": {"naive": entry(naive784), "brute": entry(brute784)},
-            "reduced": {"naive": entry(naive), "brute": entry(brute),
-                        "balltree": {**entry(tree), "build_seconds": 0.01}}}
+            "baseline": {"naive": entry(naive784, "brute"), "brute": entry(brute784, "naive")},
+            "reduced": {"naive": entry(naive, "full"), "brute": entry(brute, "full"),
+                        "balltree": {**entry(tree, "full"), "build_seconds": 0.01}}}
 
 
 def test_fig_2_13_aggregation_claims_and_gaps(profile):
@@ -128,6 +170,7 @@ def test_fig_2_13_aggregation_claims_and_gaps(profile):
     assert low["verdict"] == "holds"  # gains 10x and 3.1x >= 2 at r <= 15
     assert drastic["verdict"] == "holds"  # 10 -> 3.1 -> 1.2
     assert exact["verdict"] == "holds" and len(verdicts) == 4
+    assert "15 of 15 searches agree with their reference" in exact["evidence"]  # 3 r x 5
     paths = fig13.write(config)
     md = paths[2].read_text()
     assert "harness fetch mnist" in md and "Choices where the thesis is ambiguous" in md
@@ -145,6 +188,29 @@ def test_fig_2_13_claims_that_fail(profile):
     assert low["verdict"] == "partly holds"  # 1.33x at r = 5, 10x at r = 15
     assert drastic["verdict"] == "does not hold"  # the gain rises
     assert exact["verdict"] == "partly holds"
+    assert "r = 15: naive (r dims) vs full DIFFERS" in exact["evidence"]
+
+
+def test_fig_2_13_exactness_never_checks_a_search_against_itself(profile):
+    """Only the naive r-D search is wrong: caught against the exhaustive reference.
+    A record from before the references: the naive searches were their own reference,
+    so they are no checks (3 of 5 per r remain), and the claim says so."""
+    config = profile(fig_2_13={**SECTION, "dimensions": [5, 15]})
+    for r in (5, 15):
+        record = _knn_record(10.0, 8.0, 2.0, 1.0, 0.5)
+        record["reduced"]["naive"]["exact"] = r != 15
+        write_point(config, f"fig_2_13/r{r}", r=r, **record)
+    exact = fig13.claims(config)[3]
+    assert exact["verdict"] == "partly holds"
+    assert "9 of 10 searches agree" in exact["evidence"]
+    assert "r = 15: naive (r dims) vs full DIFFERS" in exact["evidence"]
+    for r in (5, 15):
+        write_point(config, f"fig_2_13/r{r}", r=r,
+                    **_knn_record(10.0, 8.0, 2.0, 1.0, 0.5, references=False))
+    exact = fig13.claims(config)[3]
+    assert exact["verdict"] == "holds" and "6 of 6 searches agree" in exact["evidence"]
+    md = fig13.write(config)[2].read_text()
+    assert "never a search against itself" in md
 
 
 def test_fig_2_13_thesis_numbers_only_at_the_thesis_size(profile):
