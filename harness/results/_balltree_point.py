@@ -18,9 +18,18 @@ digits, by
 in ``r`` dimensions and, as the baselines, ``naive`` and ``brute`` in the original
 ``d = 784`` deskewed pixels (rotated by the full PCA, which changes no distance; the
 naive search needs the sorted dimensions). The 3-NN error of the reduced search
-(majority vote, a tie to the smallest label) is recorded too. Every method's neighbours are checked: their exactly
-recomputed distances must equal the naive search's (equal up to ``1e-9`` relative;
-ties may pick other indices, which is counted, not an error).
+(majority vote, a tie to the smallest label) is recorded too.
+
+Every timed search is checked against an independent reference, never against itself
+(:func:`check_against`; each entry records ``reference``, the search it was compared
+with, and ``exact``): its neighbours' exactly recomputed float64 distances must equal
+the reference's (up to ``1e-9`` relative; ties may pick other indices, which is counted
+in ``same_indices``, not an error). In ``r`` dimensions the reference is ``full``
+(:func:`full_knn`, untimed): every distance summed in full, in float64, no early
+termination, no GEMM, no tree -- none of the searches under test. In ``d = 784`` (the
+baselines, where a full search would cost more than the timings) the two baselines
+are each other's reference: ``naive`` against ``brute`` and ``brute`` against
+``naive``.
 
 Fig. 2.16 (:func:`hinge_work`): the search of all active hinge losses (thesis eq.
 2.20) by :func:`methods._lmnn_impostors.impostor_pairs`, blocked GEMM screen against
@@ -53,12 +62,15 @@ from harness.results._mvu_point import load_dataset
 from methods._lmnn_core import target_sq_distances
 from methods._lmnn_impostors import LEAF_SIZE, impostor_pairs
 
-__all__ = ["DATASET", "K", "naive_knn", "best_time", "pca_rotation", "exact_knn_check",
+__all__ = ["DATASET", "K", "FULL", "naive_knn", "full_knn", "best_time", "pca_rotation",
+           "exact_sq_distances", "exact_knn_check", "check_against",
            "knn_work", "hinge_work", "sources"]
 
 DATASET = "mnist"
 K = 3  # the thesis' 3-NN (Fig. 2.13) and k = 3 target neighbours (2.1.6)
 _EXACT_RTOL = 1e-9
+#: the name of the exhaustive reference search (:func:`full_knn`) in the records
+FULL = "full"
 
 
 @njit(cache=True, nogil=True)
@@ -94,6 +106,30 @@ def naive_knn(train, test, k):
     return idx, dist
 
 
+@njit(cache=True, nogil=True)
+def full_knn(train, test, k):
+    """The exhaustive exact k-NN search, the reference the timed searches are checked
+    against: per test point every squared distance summed over all dimensions (no early
+    termination, no GEMM, no tree), then a stable sort (of equal distances the lower
+    training index first). Returns ``(indices, squared distances)``, each (m, k)."""
+    m, d = test.shape
+    n = train.shape[0]
+    idx = np.empty((m, k), dtype=np.int64)
+    dist = np.empty((m, k))
+    row = np.empty(n)
+    for q in range(m):
+        for i in range(n):
+            s = 0.0
+            for c in range(d):
+                t = train[i, c] - test[q, c]
+                s += t * t
+            row[i] = s
+        order = np.argsort(row, kind="mergesort")[:k]
+        idx[q] = order
+        dist[q] = row[order]
+    return idx, dist
+
+
 def best_time(fn, repeats: int):
     """``(best wall seconds over repeats, fn's last result)``."""
     best, out = np.inf, None
@@ -112,11 +148,17 @@ def pca_rotation(X_train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mean, np.ascontiguousarray(V[:, ::-1])
 
 
+def exact_sq_distances(train, test, idx) -> np.ndarray:
+    """The squared float64 distances of each test point to its neighbours ``idx``,
+    recomputed from the coordinates (whatever the search computed)."""
+    diff = train[idx] - test[:, None, :]
+    return np.einsum("mkc,mkc->mk", diff, diff)
+
+
 def exact_knn_check(train, test, idx, reference_sq) -> dict[str, Any]:
     """Recompute the squared distances of ``idx`` exactly; compare with the
-    reference's (the naive search's): exact when every sorted row agrees to 1e-9."""
-    diff = train[idx] - test[:, None, :]
-    sq = np.sort(np.einsum("mkc,mkc->mk", diff, diff), axis=1)
+    reference's (another search's): exact when every sorted row agrees to 1e-9."""
+    sq = np.sort(exact_sq_distances(train, test, idx), axis=1)
     ref = np.sort(reference_sq, axis=1)
     err = np.abs(sq - ref) / np.maximum(np.abs(ref), np.finfo(float).tiny)
     return {"exact": bool(np.all(err <= _EXACT_RTOL)), "max_relative_error": float(err.max())}
@@ -138,11 +180,32 @@ def _split(params: dict) -> tuple[dict, tuple | None]:
     return body, (X[:n_train], y[:n_train], X[n_train:], y[n_train:], mean, V)
 
 
+def check_against(train, test, entry: dict, reference: str, ref_idx) -> None:
+    """Add to ``entry`` (a search's ``idx``) whether its neighbours are at the
+    distances of the ``reference`` search's ``ref_idx`` (both recomputed exactly), the
+    reference's name and the fraction of identical index sets.
+
+    Raises
+    ------
+    ValueError
+        ``entry`` is the reference itself (a search compared with itself cannot fail).
+    """
+    if entry["idx"] is ref_idx:
+        raise ValueError(f"a search cannot be its own reference ({reference})")
+    entry.update(exact_knn_check(train, test, entry["idx"],
+                                 exact_sq_distances(train, test, ref_idx)))
+    entry["reference"] = reference
+    entry["same_indices"] = float(np.mean(np.all(np.sort(entry["idx"], axis=1)
+                                                 == np.sort(ref_idx, axis=1), axis=1)))
+
+
 def _knn_methods(train, test, repeats, with_tree=True) -> dict[str, dict]:
     """Time the naive search, scikit-learn's brute force and (optionally) the ball tree
-    on one (train, test) pair; each entry's seconds, its neighbours and checks."""
+    on one (train, test) pair; each entry's seconds, its neighbours and its check
+    against an independent reference: the exhaustive :func:`full_knn` with the tree
+    (the r-D searches), else each other (the 784-D baselines, naive and brute)."""
     naive_knn(train[:2], test[:1], 1)  # compile outside the timing
-    seconds, (idx, sq) = best_time(lambda: naive_knn(train, test, K), repeats)
+    seconds, (idx, _) = best_time(lambda: naive_knn(train, test, K), repeats)
     out = {"naive": {"seconds": seconds, "idx": idx}}
     nn = NearestNeighbors(n_neighbors=K, algorithm="brute").fit(train)
     seconds, (_, b_idx) = best_time(lambda: nn.kneighbors(test), repeats)
@@ -153,10 +216,14 @@ def _knn_methods(train, test, repeats, with_tree=True) -> dict[str, dict]:
         build = time.perf_counter() - start
         seconds, (_, t_idx) = best_time(lambda: tree.query(test, k=K), repeats)
         out["balltree"] = {"seconds": seconds, "idx": t_idx, "build_seconds": build}
-    for entry in out.values():
-        entry.update(exact_knn_check(train, test, entry["idx"], sq))
-        entry["same_indices"] = float(np.mean(np.all(np.sort(entry["idx"], axis=1)
-                                                     == np.sort(idx, axis=1), axis=1)))
+    if with_tree:
+        full_knn(train[:2], test[:1], 1)  # compile
+        ref_idx, _ = full_knn(train, test, K)
+        for entry in out.values():
+            check_against(train, test, entry, FULL, ref_idx)
+    else:
+        check_against(train, test, out["naive"], "brute", out["brute"]["idx"])
+        check_against(train, test, out["brute"], "naive", out["naive"]["idx"])
     return out
 
 
@@ -179,6 +246,8 @@ def knn_work(params: dict) -> dict:
                            params["repeats"])
         votes = ytr[low["balltree"]["idx"]]
         body.update(r=r, baseline=_public(full), reduced=_public(low),
+                    references={"reduced": f"{FULL}: exhaustive float64 search in r dims",
+                                "baseline": "naive and brute against each other"},
                     knn_error=float(np.mean([np.bincount(v).argmax() != t
                                              for v, t in zip(votes, yte)])),
                     blas_during_run=blas_info())

@@ -1,6 +1,7 @@
 """Error ratios of one method over another (thesis Figs. 2.9 and 2.12): the ratio of
 two error rates with zero denominators made explicit, the paired run-to-run spread of
-their difference, and the class a ratio falls in (better, about the same, worse).
+their difference, and the class a ratio falls in (better, about the same, worse, or a
+change outside the band that the runs cannot tell from noise).
 
 Pure arithmetic: the figure module (:mod:`harness.results.fig_2_9_12`) reads the
 records and the thesis' values and calls these.
@@ -12,10 +13,13 @@ import math
 
 import numpy as np
 
-__all__ = ["BETTER", "SAME", "WORSE", "error_ratio", "paired_difference", "run_values",
+__all__ = ["BETTER", "SAME", "WORSE", "LOWER_UNSURE", "HIGHER_UNSURE", "error_ratio", "paired_difference", "run_values",
            "classify", "format_ratio"]
 
 BETTER, SAME, WORSE = "better", "about the same", "worse"
+#: a ratio outside the band whose change the runs' spread cannot tell from noise:
+#: neither 'almost identical' (outside the band) nor a significant change
+LOWER_UNSURE, HIGHER_UNSURE = "lower, within the spread", "higher, within the spread"
 
 #: what a zero denominator means, by whether the numerator is zero too
 BOTH_ZERO = "both errors are 0 %: ratio read as 1 (no change)"
@@ -68,19 +72,28 @@ def paired_difference(numerator_runs: dict[int, float],
 
 def classify(ratio: float, diff_mean: float, diff_se: float, tolerance: float,
              spread: float) -> str:
-    """:data:`WORSE` if the ratio is above ``1 + tolerance`` and the increase
-    ``diff_mean`` (points) exceeds ``spread`` standard errors ``diff_se`` of the
-    paired runs; :data:`BETTER` if below ``1 - tolerance`` and the decrease exceeds
-    them; else :data:`SAME`. Without spread (the thesis' numbers, one run) only the
-    ratio decides. ``""`` for a missing ratio."""
+    """The class of an error ratio, the band ``1 +- tolerance`` fixed beforehand.
+
+    - :data:`SAME` ('almost identical', 'little impact'): the ratio inside the band
+      (bounds included), whatever the runs' spread -- an equivalence needs the ratio
+      in its band, an undecided test is not one. 0 % over 0 % is ratio 1 (same);
+      x % over 0 % (x > 0) is infinite, never the same;
+    - :data:`BETTER` / :data:`WORSE`: below / above the band and the decrease /
+      increase ``diff_mean`` (points) beyond ``spread`` standard errors ``diff_se`` of
+      the paired runs;
+    - :data:`LOWER_UNSURE` / :data:`HIGHER_UNSURE`: below / above the band, the change
+      within that spread (neither the same nor a significant change).
+
+    Without spread (the thesis' numbers, one run; ``spread`` 0) only the ratio
+    decides. ``""`` for a missing ratio."""
     if not (isinstance(ratio, float | int) and not math.isnan(ratio)):
         return ""
+    if 1 - tolerance <= ratio <= 1 + tolerance:
+        return SAME
     noise = spread * (diff_se if math.isfinite(diff_se) else 0.0)
-    if ratio > 1 + tolerance and diff_mean > noise:
-        return WORSE
-    if ratio < 1 - tolerance and diff_mean < -noise:
-        return BETTER
-    return SAME
+    if ratio > 1 + tolerance:
+        return WORSE if diff_mean > noise else HIGHER_UNSURE
+    return BETTER if diff_mean < -noise else LOWER_UNSURE
 
 
 def format_ratio(value: float) -> str:

@@ -10,13 +10,16 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results._error_ratios import BETTER, SAME, WORSE, format_ratio
+from harness.results._error_ratios import (
+    BETTER, HIGHER_UNSURE, LOWER_UNSURE, SAME, WORSE, format_ratio,
+)
 from harness.results._figure import gap_mark, save_png
 from harness.results._tables import Footnotes
 
 __all__ = ["plot", "ratio_table", "CLASS_MARKS", "column_title"]
 
-CLASS_MARKS = {BETTER: "better", SAME: "≈", WORSE: "WORSE", "": ""}
+CLASS_MARKS = {BETTER: "better", SAME: "≈", WORSE: "WORSE", LOWER_UNSURE: "lower (n.s.)",
+               HIGHER_UNSURE: "higher (n.s.)", "": ""}
 COLOURS = {"train_knn_loo_error": "tab:green", "test_knn_error": "tab:blue",
            "test_energy_error": "tab:orange"}
 

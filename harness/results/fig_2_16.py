@@ -21,10 +21,16 @@ relative to); target neighbours are the k = 3 nearest same-class training digits
 the r PCA dimensions; the input is scaled to mean squared target distance
 ``target_distance`` (3, as LMNN's start, :mod:`methods._lmnn_solvers`) times each of
 ``scales`` (the thesis' "large constant" is not given); the dimensions and sizes;
-"not as drastic as for the nearest neighbor search" read as the impostor speed-up
-below the ball tree's 3-NN speed-up over the naive search (Fig. 2.13's baseline;
-``knn_baseline: brute`` for scikit-learn's brute force) at the same r, in the same job;
 "significantly" as a speed-up above ``significant_factor`` at the smallest r.
+
+"Not as drastic as for the nearest neighbor search (Figure 2.13)" has two defensible
+readings, both checked (:func:`harness.claims.readings_claim`; "partly holds" when they
+disagree): the hinge-search speed-up over our blocked search (smallest input scale)
+below, at every r, the 3-NN ball tree's speed-up (a) over scikit-learn's brute force
+(GEMM, the analogue of our blocked search: the same kind of baseline on both sides;
+``knn_tree_speedup``) and (b) over the naive early-termination search in the same r
+dimensions (Fig. 2.13's baseline, its "extra gain"; ``knn_tree_gain``), both timed in
+the same job.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ import pandas as pd
 import yaml
 from tabulate import tabulate
 
-from harness.claims import make_claim
+from harness.claims import Reading, make_claim, readings_claim
 from harness.results import _balltree_figure as common
 from harness.results import _balltree_point
 from harness.results._figure import gap_mark, read_point, save_png
@@ -73,14 +79,6 @@ SCHEMA = yaml.safe_load("""
         description: >-
           mean squared target distance of the input at scale 1 (LMNN's start scales to
           3; the margin is 1)
-      knn_baseline:
-        enum: [naive, brute]
-        default: naive
-        description: >-
-          "not as drastic as for the nearest neighbor search": the hinge speed-up is
-          compared with the ball tree's 3-NN speed-up over this r-D search (naive: Fig.
-          2.13's baseline; brute: scikit-learn's GEMM, the analogue of our blocked
-          search) at the same r (aggregation only)
       significant_factor:
         type: number
         minimum: 1
@@ -156,16 +154,23 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
               "dimensionality increases: the speed-up falls with r (Spearman < 0, last "
               "below first), at every input scale (2.1.9, Fig. 2.16)",
         checks if ok["r"].nunique() >= 2 else [], "; ".join(said) + missing))
-    knn_column = {"naive": "knn_tree_gain", "brute": "knn_tree_speedup"}[conf["knn_baseline"]]
-    out.append(make_claim(
+    def below(column, baseline):
+        return Reading(
+            f"over {baseline}",
+            list(first_scale["speedup"] < first_scale[column]),
+            ", ".join(f"r = {r.r}: hinge {r.speedup:.3g}x vs 3-NN {getattr(r, column):.3g}x"
+                      for r in first_scale.itertuples()) + missing)
+
+    scale = (f" (input scale {first_scale['scale'].iloc[0]:g})" if len(first_scale)
+             else "")
+    out.append(readings_claim(
         NAME, "The impact is not as drastic as for the nearest neighbour search (Fig. "
-              "2.13): at every r the hinge-search speed-up is below the ball tree's 3-NN "
-              f"speed-up over the {conf['knn_baseline']} search in the same r dimensions "
-              "(2.1.9)",
-        list(first_scale["speedup"] < first_scale[knn_column]),
-        ", ".join(f"r = {r.r}: hinge {r.speedup:.3g}x vs 3-NN {r.knn_tree_gain:.3g}x over "
-                  f"naive, {r.knn_tree_speedup:.3g}x over brute force"
-                  for r in first_scale.itertuples()) + missing))
+              "2.13): at every r the hinge-search speed-up over the blocked search is "
+              "below the 3-NN ball tree's speed-up in the same r dimensions, read over "
+              "brute force (GEMM, the analogue of the blocked search) and over the naive "
+              f"early-termination search (Fig. 2.13's baseline){scale} (2.1.9)",
+        [below("knn_tree_speedup", "brute force"),
+         below("knn_tree_gain", "the naive search in r dims")]))
     wide = ok.pivot_table(index="r", columns="scale", values="speedup") if len(ok) else None
     scaled = wide is not None and wide.shape[1] >= 2
     out.append(make_claim(
@@ -247,11 +252,12 @@ def _choices(config: dict) -> list[str]:
         f"results.{NAME}.n_train), the first {conf['n_test'] or 10000} test digits for the "
         f"3-NN comparison; dimensions {conf['dimensions']}. One BLAS thread, all timings "
         f"of a dimension in one job, best of {conf['repeats']}.",
-        "Verdicts: 'not as drastic as for the nearest neighbor search' = the hinge "
-        "speed-up (smallest scale) below the 3-NN ball tree's speed-up over the "
-        f"{conf['knn_baseline']} search at the same r in the same job (results.{NAME}."
-        "knn_baseline: naive = Fig. 2.13's baseline, brute = scikit-learn's GEMM, the "
-        "analogue of the blocked search; both are shown); 'significantly' = above "
+        "Verdicts: 'not as drastic as for the nearest neighbor search' has two readings, "
+        "both checked and stated (the verdict 'partly holds' when they disagree): the "
+        "hinge speed-up (smallest scale) below the 3-NN ball tree's speed-up at every r, "
+        "in the same job, (a) over scikit-learn's brute force (GEMM, the analogue of our "
+        "blocked search) and (b) over the naive early-termination search in r dims "
+        "(Fig. 2.13's baseline); 'significantly' = above "
         f"{conf['significant_factor']:g}x at the smallest r (results.{NAME}."
         "significant_factor); 'reduces with dimensionality' = Spearman < 0 and the last "
         "below the first, per scale.",

@@ -32,6 +32,42 @@ def test_naive_knn_is_exact_with_ties():
     wrong = idx.copy()
     wrong[0, 2] = np.argmax(D[0])
     assert not _balltree_point.exact_knn_check(train, test, wrong, sq)["exact"]
+    # the exhaustive reference: the same neighbours, the same tie rule
+    full_idx, full_sq = _balltree_point.full_knn(train, test, 3)
+    np.testing.assert_array_equal(full_idx, idx)
+    np.testing.assert_array_equal(full_sq, sq)
+
+
+def test_every_search_is_checked_against_another_search(monkeypatch):
+    """The r-D searches against the exhaustive reference, the 784-D baselines against
+    each other: a wrong naive search is caught (before, it was checked against itself
+    and could not fail)."""
+    rng = np.random.default_rng(2)
+    train, test = rng.normal(size=(80, 4)), rng.normal(size=(10, 4))
+    methods = _balltree_point._knn_methods(train, test, 1)
+    assert {e["reference"] for e in methods.values()} == {_balltree_point.FULL}
+    assert all(e["exact"] and e["same_indices"] == 1.0 for e in methods.values())
+    base = _balltree_point._knn_methods(train, test, 1, with_tree=False)
+    assert (base["naive"]["reference"], base["brute"]["reference"]) == ("brute", "naive")
+    assert base["naive"]["exact"] and base["brute"]["exact"]
+    real = _balltree_point.naive_knn
+
+    def broken(train, test, k):  # drops each point's nearest neighbour for the farthest
+        idx, sq = real(train, test, k)
+        idx = idx.copy()
+        far = ((test[:, None] - train[None]) ** 2).sum(-1).argmax(axis=1)
+        idx[:, 0] = far
+        return idx, sq
+
+    monkeypatch.setattr(_balltree_point, "naive_knn", broken)
+    methods = _balltree_point._knn_methods(train, test, 1)
+    assert not methods["naive"]["exact"]
+    assert methods["brute"]["exact"] and methods["balltree"]["exact"]
+    base = _balltree_point._knn_methods(train, test, 1, with_tree=False)
+    assert not base["naive"]["exact"] and not base["brute"]["exact"]  # they disagree
+    entry = {"idx": methods["brute"]["idx"]}
+    with pytest.raises(ValueError, match="cannot be its own reference"):
+        _balltree_point.check_against(train, test, entry, "brute", entry["idx"])
 
 
 def test_keys_params_and_checks(profile):
@@ -79,6 +115,8 @@ def test_real_jobs_on_a_fake_mnist(profile, tmp_path, monkeypatch):
     assert (knn["n_train"], knn["n_test"], knn["r"]) == (90, 12, 3)
     for part in (knn["baseline"], knn["reduced"]):
         assert all(entry["exact"] for entry in part.values())
+    assert {e["reference"] for e in knn["reduced"].values()} == {"full"}
+    assert knn["baseline"]["naive"]["reference"] == "brute"
     assert set(knn["reduced"]) == {"naive", "brute", "balltree"}
     assert set(knn["baseline"]) == {"naive", "brute"}
     assert 0.0 <= knn["knn_error"] <= 1.0
@@ -98,14 +136,18 @@ def test_without_mnist_the_jobs_are_gaps_naming_the_fetch(profile, tmp_path, mon
         assert body["status"] == "unavailable" and "harness fetch mnist" in body["reason"]
 
 
-def _knn_record(naive784, brute784, naive, brute, tree, exact=True, n=(60000, 10000)):
-    def entry(s):
-        return {"seconds": s, "exact": exact, "max_relative_error": 0.0, "same_indices": 1.0}
+def _knn_record(naive784, brute784, naive, brute, tree, exact=True, n=(60000, 10000),
+                references=True):
+    """A Fig. 2.13 record; ``references=False``: as written before the job named the
+    reference (every search compared with the naive one in the same space)."""
+    def entry(s, reference):
+        out = {"seconds": s, "exact": exact, "max_relative_error": 0.0, "same_indices": 1.0}
+        return {**out, "reference": reference} if references else out
 
     return {"n_train": n[0], "n_test": n[1], "knn_error": 0.05,
-            "baseline": {"naive": entry(naive784), "brute": entry(brute784)},
-            "reduced": {"naive": entry(naive), "brute": entry(brute),
-                        "balltree": {**entry(tree), "build_seconds": 0.01}}}
+            "baseline": {"naive": entry(naive784, "brute"), "brute": entry(brute784, "naive")},
+            "reduced": {"naive": entry(naive, "full"), "brute": entry(brute, "full"),
+                        "balltree": {**entry(tree, "full"), "build_seconds": 0.01}}}
 
 
 def test_fig_2_13_aggregation_claims_and_gaps(profile):
@@ -128,6 +170,7 @@ def test_fig_2_13_aggregation_claims_and_gaps(profile):
     assert low["verdict"] == "holds"  # gains 10x and 3.1x >= 2 at r <= 15
     assert drastic["verdict"] == "holds"  # 10 -> 3.1 -> 1.2
     assert exact["verdict"] == "holds" and len(verdicts) == 4
+    assert "15 of 15 searches agree with their reference" in exact["evidence"]  # 3 r x 5
     paths = fig13.write(config)
     md = paths[2].read_text()
     assert "harness fetch mnist" in md and "Choices where the thesis is ambiguous" in md
@@ -145,6 +188,29 @@ def test_fig_2_13_claims_that_fail(profile):
     assert low["verdict"] == "partly holds"  # 1.33x at r = 5, 10x at r = 15
     assert drastic["verdict"] == "does not hold"  # the gain rises
     assert exact["verdict"] == "partly holds"
+    assert "r = 15: naive (r dims) vs full DIFFERS" in exact["evidence"]
+
+
+def test_fig_2_13_exactness_never_checks_a_search_against_itself(profile):
+    """Only the naive r-D search is wrong: caught against the exhaustive reference.
+    A record from before the references: the naive searches were their own reference,
+    so they are no checks (3 of 5 per r remain), and the claim says so."""
+    config = profile(fig_2_13={**SECTION, "dimensions": [5, 15]})
+    for r in (5, 15):
+        record = _knn_record(10.0, 8.0, 2.0, 1.0, 0.5)
+        record["reduced"]["naive"]["exact"] = r != 15
+        write_point(config, f"fig_2_13/r{r}", r=r, **record)
+    exact = fig13.claims(config)[3]
+    assert exact["verdict"] == "partly holds"
+    assert "9 of 10 searches agree" in exact["evidence"]
+    assert "r = 15: naive (r dims) vs full DIFFERS" in exact["evidence"]
+    for r in (5, 15):
+        write_point(config, f"fig_2_13/r{r}", r=r,
+                    **_knn_record(10.0, 8.0, 2.0, 1.0, 0.5, references=False))
+    exact = fig13.claims(config)[3]
+    assert exact["verdict"] == "holds" and "6 of 6 searches agree" in exact["evidence"]
+    md = fig13.write(config)[2].read_text()
+    assert "never a search against itself" in md
 
 
 def test_fig_2_13_thesis_numbers_only_at_the_thesis_size(profile):
@@ -158,8 +224,8 @@ def test_fig_2_13_thesis_numbers_only_at_the_thesis_size(profile):
     assert "ours 12.5x, thesis 14.8x" in first["evidence"]
 
 
-def _hinge_record(speedups, knn_speedup):
-    return {"n_train": 100, "knn_tree_speedup": 0.5, "knn_tree_gain": knn_speedup,
+def _hinge_record(speedups, knn_speedup, knn_over_brute=0.5):
+    return {"n_train": 100, "knn_tree_speedup": knn_over_brute, "knn_tree_gain": knn_speedup,
             "knn": {"brute": {"exact": True}, "balltree": {"exact": True}},
             "searches": [{"scale": s, "blocked_seconds": 1.0, "tree_seconds": 1.0 / v,
                           "speedup": v, "identical": True, "pairs": 50}
@@ -176,14 +242,38 @@ def test_fig_2_16_aggregation_claims_and_gaps(profile):
     significant, falls, drastic, scaled, identical = fig16.claims(config, frame)
     assert significant["verdict"] == "holds"  # 3x > 1.5x at r = 5
     assert falls["verdict"] == "holds"  # both scales fall from r = 5 to 15
-    assert drastic["verdict"] == "holds"  # 3 < 9 and 1.2 < 3
+    # over the naive r-D search: 3 < 9 and 1.2 < 3; over brute force: above 0.5x
+    assert drastic["verdict"] == "partly holds"
+    assert ("reading over brute force (does not hold): r = 5: hinge 3x vs 3-NN 0.5x"
+            in drastic["evidence"])
+    assert ("reading over the naive search in r dims (holds): r = 5: hinge 3x vs 3-NN 9x"
+            in drastic["evidence"])
     assert scaled["verdict"] == "holds"  # 4 > 3 and 2 > 1.2
     assert identical["verdict"] == "holds" and "not measured: r = 40" in identical["evidence"]
-    brute = profile(fig_2_16={**SECTION, "knn_baseline": "brute"})
-    assert fig16.claims(brute, frame)[2]["verdict"] == "does not hold"  # above 0.5x
     write_point(config, "fig_2_16/r15", r=15, **_hinge_record({1.0: 5.0, 100.0: 1.0}, 3.0))
     significant, falls, drastic, scaled, _ = fig16.claims(config)
     assert falls["verdict"] == "partly holds" and drastic["verdict"] == "partly holds"
     assert scaled["verdict"] == "partly holds"
     paths = fig16.write(config)
     assert "fig_2_16/r5" in paths[2].read_text() and paths[1].stat().st_size > 1000
+
+
+def test_fig_2_16_not_as_drastic_reads_both_baselines(profile):
+    """The quick run's r = 5 numbers: the hinge search 2.2x, the 3-NN ball tree 0.985x
+    over brute force and 2.28x over the naive search. One baseline chosen by a config
+    key gave 'holds'; both readings disagree: 'partly holds', both stated."""
+    config = profile(fig_2_16={**SECTION, "dimensions": [5, 15]})
+    write_point(config, "fig_2_16/r5", r=5,
+                **_hinge_record({1.0: 2.2, 100.0: 2.5}, 2.28, knn_over_brute=0.985))
+    write_point(config, "fig_2_16/r15", r=15,
+                **_hinge_record({1.0: 1.0, 100.0: 1.1}, 1.5, knn_over_brute=0.6))
+    drastic = fig16.claims(config)[2]
+    assert drastic["verdict"] == "partly holds"
+    assert "reading over brute force (does not hold)" in drastic["evidence"]
+    assert "reading over the naive search in r dims (holds)" in drastic["evidence"]
+    assert "r = 5: hinge 2.2x vs 3-NN 0.985x" in drastic["evidence"]
+    # no config key chooses the baseline any more
+    with pytest.raises(ConfigError, match="knn_baseline"):
+        profile(fig_2_16={**SECTION, "knn_baseline": "naive"})
+    md = fig16.write(config)[2].read_text()
+    assert "has two readings" in md and "over brute force" in md
