@@ -48,6 +48,8 @@ class MVE(ManifoldEmbedding):
         RBF width ``exp(-gamma |x - x'|^2)``; None: 1 / median squared distance.
     init : {"affinity", "mvu", "random"}, default="affinity"
         Initial kernel: ``K = A`` (Step 3), MVU's solution, or a seeded random one.
+        When MVU's solve returns no kernel the start falls back to ``K = A``, recorded
+        in ``init_used_`` and ``init_fallback_reason_`` (never silently).
     solver : str, default="native"
         ``native`` (the interior point with a linear cost) or a cvxpy backend
         (``clarabel``, ...; dense, up to ``methods.mvu.DENSE_SOLVER_MAX_N`` points).
@@ -60,7 +62,8 @@ class MVE(ManifoldEmbedding):
     tol_violation : float, default=1e-6
         Relative constraint violation of each SDP for "optimal".
     time_limit : float, default=600.0
-        Seconds for the whole iteration (and the MVU start).
+        CPU seconds of the process for the whole iteration (``time.process_time()``;
+        :func:`harness.solvers.mve.iterate_mve`); the MVU start gets it as its limit too.
     random_state : int or None, default=None
         Seed of the random start and of fill-in directions.
 
@@ -72,15 +75,22 @@ class MVE(ManifoldEmbedding):
     eigenvalues_ : ndarray of shape (p,)
         Eigenvalues of K, largest first.
     history_ : list of dict
-        Per iteration: the objective, fidelity, the SDP's value, bound, gap,
-        violation and status, the change of K (:class:`harness.solvers.mve.MVEResult`).
+        Per SDP attempted: the objective, fidelity, the SDP's value, bound, gap,
+        violation and status, the change of K; a failed last SDP is kept with its
+        status and reason (:class:`harness.solvers.mve.MVEResult`).
     n_iter_ : int
-        SDPs solved.
+        SDPs whose kernel was accepted.
+    init_used_ : str
+        The start actually used (``init``, or ``"affinity"`` after a fallback).
+    init_fallback_reason_ : str
+        Why the start fell back (``""`` when it did not).
     status_ : str
         ``converged``, ``max_iter`` or ``timeout``.
     solve_info_ : dict
-        The last SDP's certificate and status, with ``mve_status``, ``iterations``
-        and ``all_certified``.
+        The last SDP's certificate and status, with ``mve_status``, ``iterations``,
+        ``sdps_attempted``, ``failed_sdps``, ``all_certified`` (every SDP attempted,
+        the last included, certified optimal), ``init_used``,
+        ``init_fallback_reason`` and ``init_solve``.
     """
 
     name = "mve"
@@ -136,11 +146,18 @@ class MVE(ManifoldEmbedding):
         settings = dict(solver=self.solver, tol_gap=self.tol_gap,
                         tol_violation=self.tol_violation, time_limit=self.time_limit)
         start, start_info = initial_factor(self.init, F0, problem, d, seed=seed, **settings)
+        self.init_used_ = start_info["init_used"]
+        self.init_fallback_reason_ = start_info["fallback_reason"]
         result = iterate_mve(problem, start, d, eps=self.eps, max_iter=self.max_iter,
                              seed=seed, **settings)
         self.solve_info_ = {**result.solve_info, "mve_status": result.status,
                             "iterations": result.iterations,
-                            "all_certified": result.certified, "init_solve": start_info}
+                            "sdps_attempted": result.attempted,
+                            "failed_sdps": result.failed_sdps,
+                            "all_certified": result.certified,
+                            "init_used": self.init_used_,
+                            "init_fallback_reason": self.init_fallback_reason_,
+                            "init_solve": start_info.get("solve", {})}
         if result.iterations == 0:
             raise SolverFailedError(f"MVE's first SDP ({self.solver}): {result.status}: "
                                     f"{result.reason}", result.status)

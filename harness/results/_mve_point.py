@@ -13,7 +13,11 @@ commute-time kernel, :func:`~harness.solvers.mve.commute_time_factor`); then
 * SDE: MVU's maximum-trace SDP on that set (:func:`harness.solvers.mvu.solve_mvu`,
   certified), its kernel's fidelity;
 * MVE: :func:`harness.solvers.mve.iterate_mve` from ``init`` (K = A by default), its
-  final kernel's fidelity and the per-iteration objective, SDP value, bound and gap.
+  final kernel's fidelity and the per-iteration objective, SDP value, bound and gap;
+  every SDP attempted is in its history with its status (a failed last one too),
+  ``all_certified`` only when all of them were certified optimal; ``init: mvu``
+  starts from the SDE kernel, and when SDE returned none falls back to K = A with
+  ``init_used`` and ``init_fallback_reason`` in the record.
 
 Expected failures (data unavailable offline, a disconnected graph) become the
 record's status and reason; a failed or uncertified SDP is kept beside the numbers
@@ -153,26 +157,34 @@ def _sde(problem, params: dict, limit: float) -> tuple[dict, np.ndarray | None]:
     return row, result.F
 
 
-def _mve(problem, F0, sde_F, params: dict, limit: float) -> dict:
-    start = time.perf_counter()
+def _mve(problem, F0, sde_F, params: dict, limit: float, sde_status: str = "") -> dict:
+    start, cpu = time.perf_counter(), time.process_time()
     d = params["n_components"]
-    init = params["init"]
+    init, fallback = params["init"], ""
     if init == "mvu" and sde_F is not None:
         begin = sde_F  # the SDE kernel just solved: no second MVU solve
+    elif init == "mvu":  # no SDE kernel: start from A, and say so
+        init, begin = "affinity", F0
+        fallback = (f"init mvu: the SDE solve returned no kernel ({sde_status or 'failed'}); "
+                    f"MVE started from K = A instead")
     else:
-        init = "affinity" if init == "mvu" else init  # no SDE kernel: start from A
         begin, _ = mve.initial_factor(
             init, F0, problem, d,
             solver=params["solver"], seed=params["seed"], time_limit=limit,
             tol_gap=params["tol_gap"], tol_violation=params["tol_violation"])
+    # CPU seconds left (iterate_mve's limit is CPU time of this process)
     result = mve.iterate_mve(problem, begin, d, solver=params["solver"], eps=params["eps"],
                              max_iter=params["max_iter"], tol_gap=params["tol_gap"],
                              tol_violation=params["tol_violation"], seed=params["seed"],
-                             time_limit=max(limit - (time.perf_counter() - start), 1.0))
+                             time_limit=max(limit - (time.process_time() - cpu), 1.0))
     row = {"status": "ok" if result.iterations else result.status, "reason": result.reason,
-           "mve_status": result.status, "iterations": result.iterations, "init": init,
+           "mve_status": result.status, "iterations": result.iterations,
+           "sdps_attempted": result.attempted, "failed_sdps": result.failed_sdps,
+           "init": init, "init_requested": params["init"], "init_used": init,
+           "init_fallback_reason": fallback,
            "all_certified": result.certified, "history": result.history,
-           "solve": result.solve_info, "seconds": time.perf_counter() - start}
+           "solve": result.solve_info, "seconds": time.perf_counter() - start,
+           "cpu_seconds": time.process_time() - cpu}
     if result.iterations:
         row.update(_spectrum(result.F, d))
     return row
@@ -193,7 +205,7 @@ def work(params: dict) -> dict:
         sde, sde_F = _sde(problem, params, budget)
         body["methods"]["sde"] = sde
         left = budget - (time.perf_counter() - start)
-        body["methods"]["mve"] = _mve(problem, F0, sde_F, params, left)
+        body["methods"]["mve"] = _mve(problem, F0, sde_F, params, left, sde["status"])
         body["blas_during_run"] = blas_info()
     return body
 

@@ -60,8 +60,13 @@ CHOICES = (
     "twos at 16 x 16) is a labelled stand-in. Faces: the lecture does not say which; "
     "we use Frey's faces (frey, `harness fetch frey`).",
     "MVE stops when |K - K^|_F / |K^|_F < eps (the lecture's |K - K^| < eps, norm "
-    "unstated) or after max_iter SDPs; every SDP is certified (gap and violation "
-    "below tol_gap, tol_violation); the lecture's ~5 iterations are for its star.",
+    "unstated), after max_iter SDPs, or when its CPU-time budget is spent; every SDP is "
+    "certified (gap and violation below tol_gap, tol_violation) and every SDP attempted "
+    "is recorded with its status, a failed one included: a column counts as certified "
+    "only when all of them, the last included, were; the lecture's ~5 iterations are "
+    "for its star.",
+    "init: mvu starts MVE from the SDE kernel of the same column; if SDE returned none, "
+    "MVE starts from K = A and the table says so (¶).",
 )
 
 
@@ -92,11 +97,27 @@ def _method_facts(method: str, row: dict) -> dict:
         solve = row.get("solve") or {}
         return {"sdp_status": solve.get("status", ""), "max_gap": solve.get("gap", math.nan)}
     if method == "mve":
-        gaps = [h["gap"] for h in row.get("history", [])[1:]]
-        return {"sdp_status": "optimal" if row.get("all_certified") else "not all certified",
+        history = row.get("history", [])[1:]
+        gaps = [h["gap"] for h in history if h.get("gap") is not None]
+        # every SDP attempted, the failed last one included (older records lack it)
+        failed = [h for h in history if h.get("accepted") is False
+                  or h.get("sdp_status", "optimal") != "optimal"]
+        certified = bool(row.get("all_certified")) and bool(history) and not failed
+        return {"sdp_status": "optimal" if certified else "not all certified",
                 "max_gap": max(gaps) if gaps else math.nan, "mve_status": row.get("mve_status"),
-                "iterations": row.get("iterations")}
+                "iterations": row.get("iterations"),
+                "failed_sdps": "; ".join(_failed_text(h) for h in failed),
+                "init_used": row.get("init_used", row.get("init", "")),
+                "init_fallback": row.get("init_fallback_reason", "")}
     return {}
+
+
+def _failed_text(entry: dict) -> str:
+    """``SDP 4 timeout (no kernel: ...)`` or ``SDP 2 inaccurate (kept)``."""
+    kept = entry.get("accepted", True)
+    text = f"SDP {entry['iteration']} {entry.get('sdp_status')}"
+    reason = entry.get("reason") or ""
+    return text + (" (kept)" if kept else f" (no kernel{': ' + reason if reason else ''})")
 
 
 def build(config: dict, name: str, keys: list[str]) -> pd.DataFrame:
@@ -122,6 +143,7 @@ def build(config: dict, name: str, keys: list[str]) -> pd.DataFrame:
                 "dims_above_1pct": _dims_above(row.get("normalised_eigenvalues")),
                 "seconds": row.get("seconds", math.nan),
                 "sdp_status": "", "max_gap": math.nan, "mve_status": "", "iterations": math.nan,
+                "failed_sdps": "", "init_used": "", "init_fallback": "",
                 **_method_facts(method, row)})
     return pd.DataFrame(rows)
 
@@ -137,6 +159,9 @@ def _pairs(frame: pd.DataFrame) -> list[tuple[str, bool, float, float, str]]:
             size = sde["n_samples"]
             note = f" (n = {size:.0f})" if isinstance(size, (int, float)) and size == size else ""
             note += f" ({', '.join(loose)} SDP not certified)" if loose else ""
+            note += f" (MVE: {mve['failed_sdps']})" if mve["failed_sdps"] else ""
+            note += (f" (MVE started from {mve['init_used']}: {mve['init_fallback']})"
+                     if mve["init_fallback"] else "")
             out.append((key, bool(sde["stand_in_for"]), sde["ours_pct"], mve["ours_pct"], note))
     return out
 
@@ -183,8 +208,11 @@ def _cell(row, notes: Footnotes) -> str:
     text = f"{lecture} / {row.ours_pct:.1f} / " + (
         "–" if math.isnan(row.delta_pct) else f"{row.delta_pct:+.1f}")
     if row.sdp_status != "" and row.sdp_status != "optimal":
+        failed = f": {row.failed_sdps}" if getattr(row, "failed_sdps", "") else ""
         text += "§" + notes.mark(f"{row.key} {row.method}: an SDP is not certified optimal "
-                                 f"({row.sdp_status}, largest gap {row.max_gap:.1e})")
+                                 f"({row.sdp_status}, largest gap {row.max_gap:.1e}){failed}")
+    if getattr(row, "init_fallback", ""):
+        text += "¶" + notes.mark(f"{row.key} {row.method}: {row.init_fallback}")
     return text
 
 
@@ -206,16 +234,30 @@ def _iterations(config: dict, name: str, keys: list[str]) -> list[str]:
         history = row.get("history") or []
         if len(history) < 2:
             continue
-        table = [[h["iteration"], f"{h['objective']:.6g}", f"{h.get('sdp_value', math.nan):.6g}",
-                  f"{h.get('sdp_bound', math.nan):.6g}", f"{h.get('gap', math.nan):.1e}",
-                  f"{h.get('violation', math.nan):.1e}", f"{100 * h['fidelity']:.2f}",
-                  f"{h.get('change', math.nan):.1e}"] for h in history]
-        lines += [f"### {key}: {row['mve_status']} after {row['iterations']} SDPs, "
-                  f"{row['seconds']:.1f} s", "",
-                  tabulate(table, headers=["t", "g(K_t)", "tr(K_t B_t-1)", "certified bound",
-                                           "gap", "violation", "fidelity %", "change"],
+        table = [[h["iteration"], h.get("sdp_status", "(start)")
+                  + ("" if h.get("accepted", True) else ", no kernel"),
+                  _num(h.get("objective"), ".6g"), _num(h.get("sdp_value"), ".6g"),
+                  _num(h.get("sdp_bound"), ".6g"), _num(h.get("gap"), ".1e"),
+                  _num(h.get("violation"), ".1e"),
+                  _num(None if h.get("fidelity") is None else 100 * h["fidelity"], ".2f"),
+                  _num(h.get("change"), ".1e")] for h in history]
+        attempted = row.get("sdps_attempted", len(history) - 1)
+        init = row.get("init_used", row.get("init", ""))
+        fallback = row.get("init_fallback_reason", "")
+        lines += [f"### {key}: {row['mve_status']} after {row['iterations']} accepted SDPs "
+                  f"of {attempted} attempted, {row['seconds']:.1f} s; "
+                  f"{'all' if row.get('all_certified') else 'not all'} certified; start "
+                  f"{init}" + (f" ({fallback})" if fallback else ""), "",
+                  tabulate(table, headers=["t", "SDP status", "g(K_t)", "tr(K_t B_t-1)",
+                                           "certified bound", "gap", "violation",
+                                           "fidelity %", "change"],
                            tablefmt="github"), ""]
     return lines
+
+
+def _num(value, spec: str) -> str:
+    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) \
+        else format(value, spec)
 
 
 def _data_lines(config: dict, name: str, keys: list[str]) -> list[str]:
@@ -248,14 +290,17 @@ def write(config: dict, name: str, title: str, keys: list[str], frame: pd.DataFr
     conf = config["results"][name]
     head = [f"Each cell: lecture / ours / delta, % of the kernel's eigenvalue sum in its top "
             f"two eigenvalues (fidelity F(K) = (l1 + l2) / sum l). § marks an SDP that is "
-            f"not certified optimal. SDE = MVU's maximum-trace SDP on the same "
+            f"not certified optimal (for MVE: any SDP it attempted, a failed last one "
+            f"included, named in the note); ¶ an MVE start that fell back to K = A. "
+            f"SDE = MVU's maximum-trace SDP on the same "
             f"{conf['connectivity']} connectivity as MVE; every SDP solved by "
             f"{conf['solver']} and certified by the harness."]
     body = ["## % energy in the top two dimensions", "",
             tabulate(grid.fillna(""), headers="keys", tablefmt="github"), "", *head, "",
             "## Claims", ""]
     body += [f"- **{c['verdict']}**: {c['claim']}. {c['evidence']}" for c in claim_list]
-    body += ["", "## MVE iterations (objective never decreases; each SDP certified)", ""]
+    body += ["", "## MVE iterations (every SDP attempted with its status; the objective "
+             "never decreases over certified SDPs)", ""]
     body += _iterations(config, name, keys)
     body += ["## Choices where the lecture is ambiguous", ""] + [f"- {c}" for c in CHOICES]
     body += ["", "## Gaps", ""] + ([f"- [{i + 1}] {t}" for i, t in enumerate(notes.texts)]

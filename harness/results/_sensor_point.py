@@ -16,6 +16,11 @@ computes the same positions), and measure each estimate:
   and ``similarity`` (also the best scale, the thesis' rescaled panels; the scale
   factor is kept: the thesis scaled its panels by 0.50 and 1028).
 
+Times (the fastest of the runs): ``sdp_seconds`` (wall) and ``sdp_cpu_seconds`` (CPU
+seconds of the process, load-independent on a shared machine; one BLAS thread) of the
+graph Laplacian, its factor, the eigenvectors and the SDP (data and solve);
+``cg_seconds`` (wall) of both CG stages.
+
 Estimates are named ``sdp`` (the SDP's 2-D solution) and ``refined`` (after CG) for
 ``init="sdp"``, ``baseline`` for ``init="random"``; with ``keep_positions`` their
 2-D positions go into the record (float32, base64: :func:`pack` / :func:`unpack`).
@@ -149,6 +154,7 @@ def sensor_work(params: dict) -> dict:
         body.update(
             estimates=estimates, timings=timings,
             sdp_seconds=min(t["basis"] + t.get("sdp", 0.0) for t in timings),
+            sdp_cpu_seconds=min(t["basis_cpu"] + t.get("sdp_cpu", 0.0) for t in timings),
             cg_seconds=min(t.get("cg_basis", 0.0) + t.get("cg_output", 0.0) for t in timings),
             line_searches=result.cg_iterations,
             sdp={"status": result.sdp.status, "gap": result.sdp.gap,

@@ -17,9 +17,12 @@ given for this figure: 4, as in the rest of 3.1.9's kernel experiments,
 ``n_neighbors``); which digits (not given: the twos and threes of Fig. 3.35, N = 953,
 a seeded subsample, ``dataset_params`` and ``n_samples``); "has negative eigenvalues"
 read as a most negative eigenvalue below ``-negative_tolerance`` x the largest,
-"appreciable" as at least ``appreciable_ratio`` x the largest in magnitude, and MVU's
-kernel counted positive semidefinite when its most negative eigenvalue is above
-``-psd_tolerance`` x the largest (rounding).
+"appreciable" as at least ``appreciable_ratio`` x the largest in magnitude. MVU's kernel
+is positive semidefinite by construction (K = F F^T), so its eigenvalues are no check:
+its most negative one (above ``-psd_tolerance`` x the largest: rounding) is shown, and
+the MVU side of the contrast is its solver's certificate (status ``optimal``: the
+kernel solves the SDP with these local distances); an uncertified solve fails the
+claim, a certified one adds no check.
 """
 
 from __future__ import annotations
@@ -104,8 +107,9 @@ SCHEMA = yaml.safe_load("""
         exclusiveMinimum: 0
         default: 1.0e-8
         description: >-
-          MVU's kernel counts as positive semidefinite when its most negative
-          eigenvalue is above -psd_tolerance x the largest (aggregation only)
+          MVU's most negative eigenvalue above -psd_tolerance x the largest is shown as
+          rounding (a sanity number, not a check: K = F F^T is PSD by construction;
+          aggregation only)
 """)
 METHODS = _spectrum_point.METHODS
 LABELS = {"isomap": "Isomap", "mvu": "MVU"}
@@ -214,9 +218,38 @@ def _ratio_text(row) -> str:
     return f"{row.dataset} {LABELS[row.method]} {row.negative_ratio:+.3g}"
 
 
+def _mvu_text(row, psd: float) -> str:
+    """MVU's certificate (what counts) and its most negative eigenvalue (shown only)."""
+    cert = (f"certified {row.solve_status}" if row.solve_status == "optimal" else
+            f"solve not certified ({row.solve_status})")
+    sanity = "rounding" if row.negative_ratio >= -psd else f"below -{psd:g}"
+    return (f"{row.dataset} MVU {cert}, gap {_number(row.solve_gap, '.1e')}, violation "
+            f"{_number(row.solve_violation, '.1e')} (most negative / largest "
+            f"{row.negative_ratio:+.3g}: {sanity}; PSD by construction, not counted)")
+
+
+def _contrast_checks(part: pd.DataFrame, tol: float) -> list[bool]:
+    """The checks of "unlike MVU, Isomap has negative eigenvalues" on some data sets.
+
+    Isomap's most negative eigenvalue below ``-tol`` x its largest counts, per data set
+    (it can come out against the thesis). MVU's side is the premise: its kernel is
+    positive semidefinite by construction (K = F F^T), so what can fail is the solver's
+    certificate that K is the SDP's solution with these local distances (status
+    ``optimal``: certified gap and violation within the solver's tolerances). An
+    uncertified MVU solve is a failed check; a certified one adds none (it cannot by
+    itself lift a verdict). Without an Isomap measurement there is no check."""
+    iso = [bool(r.negative_ratio < -tol) for r in part.itertuples() if r.method == "isomap"]
+    if not iso:
+        return []
+    return iso + [False for r in part.itertuples()
+                  if r.method == "mvu" and r.solve_status != "optimal"]
+
+
 def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     """The thesis' two statements (interface :mod:`harness.claims`), real data only;
-    the stand-ins' numbers are added to the evidence, not counted."""
+    the stand-ins' numbers are added to the evidence, not counted. MVU's positive
+    semidefiniteness holds by construction and is shown, not counted; its certified
+    solve is what can fail (:func:`_contrast_checks`)."""
     conf = _conf(config)
     frame = build(config) if frame is None else frame
     summary = _summaries(frame)
@@ -224,28 +257,26 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     real, stand = ok[~ok["stand_in"].astype(bool)], ok[ok["stand_in"].astype(bool)]
     tol, psd, big = conf["negative_tolerance"], conf["psd_tolerance"], conf["appreciable_ratio"]
 
-    def signs(part):
-        return [(r.negative_ratio < -tol) if r.method == "isomap" else (r.negative_ratio >= -psd)
-                for r in part.itertuples()]
-
     def listing(part):
-        return "; ".join(_ratio_text(r) + ("" if r.method == "isomap" or r.solve_status
-                                           == "optimal" else " (solve not certified)")
+        return "; ".join(_ratio_text(r) if r.method == "isomap" else _mvu_text(r, psd)
                          for r in part.itertuples())
 
     gaps = summary[summary["status"] != "ok"]
     missing = ("; not measured: " + ", ".join(f"{r.dataset}/{r.method} ({gap_mark(r.status)})"
                                               for r in gaps.itertuples())) if len(gaps) else ""
+    stand_checks = _contrast_checks(stand, tol)
     extra = (f"; stand-ins, not counted: {listing(stand)} "
-             f"({'all as claimed' if all(signs(stand)) else 'not all as claimed'})"
+             f"({'all as claimed' if stand_checks and all(stand_checks) else 'not all as claimed'})"
              if len(stand) else "")
     first = make_claim(
         NAME, "Unlike MVU's kernel, the similarity matrices constructed by Isomap have "
               "negative eigenvalues: Isomap's most negative eigenvalue is below "
-              f"-{tol:g} x its largest, MVU's above -{psd:g} x its largest (3.1.9, Fig. 3.37)",
-        signs(real),
+              f"-{tol:g} x its largest, while MVU's kernel is a certified solution of its "
+              "SDP (positive semidefinite with the local distances kept) (3.1.9, Fig. 3.37)",
+        _contrast_checks(real, tol),
         f"most negative / largest eigenvalue: {listing(real) or 'no real data measured'}"
-        f"{extra}{missing}.")
+        f"{extra}{missing}; an uncertified MVU solve fails the claim, a certified one adds "
+        f"no check (MVU's K = F F^T is PSD by construction).")
     iso_real = real[real["method"] == "isomap"]
     iso_stand = stand[stand["method"] == "isomap"]
     worst = (f"largest magnitude on real data: {-iso_real['negative_ratio'].min():.3g} of the "
@@ -350,10 +381,13 @@ def _choices(config: dict) -> list[str]:
         "the harness. Both diagonalised densely by the same routine (eigvalsh).",
         f"Verdicts: 'negative eigenvalues' = most negative below -{conf['negative_tolerance']:g}"
         f" x the largest; 'appreciable' = at least {conf['appreciable_ratio']:g} x the "
-        f"largest in magnitude; MVU counted positive semidefinite when its most negative "
-        f"eigenvalue is above -{conf['psd_tolerance']:g} x the largest (results.{NAME}."
-        f"negative_tolerance, appreciable_ratio, psd_tolerance). MVU's kernel is "
-        f"positive semidefinite by construction (K = F F^T): its check measures rounding.",
+        f"largest in magnitude (results.{NAME}.negative_tolerance, appreciable_ratio). "
+        f"MVU's kernel is positive semidefinite by construction (K = F F^T), so its "
+        f"eigenvalues are no check: its most negative one is shown (above "
+        f"-{conf['psd_tolerance']:g} x the largest: rounding; psd_tolerance). What can fail "
+        f"on MVU's side is its solver's certificate that K solves the SDP with these local "
+        f"distances (status optimal): an uncertified solve fails the first claim, a "
+        f"certified one adds no check, so it never lifts a verdict.",
     ]
 
 

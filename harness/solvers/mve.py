@@ -23,7 +23,15 @@ Monotonicity: ``g(K^) >= -tr(K^ B) >= -tr(K B) = g(K)`` for feasible K, the firs
 inequality by Ky Fan's variational characterisation, the second by optimality of
 K^. It holds from the first SDP iterate on (K = A need not be feasible), up to the
 certified gap of each SDP; :func:`iterate_mve` records g, ``tr(K^ B)``, its
-certified bound and gap at every iteration.
+certified bound and gap at every iteration, and a failed SDP too (its status and
+reason, no kernel): :attr:`MVEResult.certified` is True only when every SDP attempted,
+the last included, was certified optimal.
+
+Time: ``time_limit`` bounds the iteration's *CPU* seconds of this process
+(``time.process_time()``), not wall seconds: on a shared machine the wall time of the
+same work varies with the load, its CPU time far less (the job's own hard limit, in
+its parent, still bounds the wall). Each SDP is handed the CPU seconds left as its
+limit.
 
 Choices where the lecture is silent (parameters of :func:`iterate_mve` and the
 plugin): ``|K - K^|`` is the relative Frobenius norm ``|K - K^|_F / |K^|_F``; the
@@ -162,14 +170,16 @@ class MVEResult:
     Attributes
     ----------
     F : ndarray of shape (n, p)
-        The final kernel factor (the last certified SDP solution), or the initial
-        one if the first SDP failed.
+        The final kernel factor (the last accepted SDP solution, certified or not:
+        see ``history``), or the initial one if the first SDP failed.
     history : list of dict
         Entry 0: the initial kernel's objective ``g`` and fidelity. Entry t >= 1: the
-        t-th SDP: ``sdp_value`` = tr(K^ B), ``sdp_bound`` (its certified lower
-        bound), ``gap``, ``violation``, ``sdp_status``, the new ``objective`` g(K^),
-        ``variational`` = -tr(K^ B) (<= g(K^)), ``fidelity``, ``change`` |K - K^|
-        relative, ``seconds``.
+        t-th SDP attempted: ``sdp_status``, ``accepted`` (whether it returned a kernel,
+        which then replaced K), ``seconds`` (wall), ``cpu_seconds``; an accepted one
+        also ``sdp_value`` = tr(K^ B), ``sdp_bound`` (its certified lower bound),
+        ``gap``, ``violation``, the new ``objective`` g(K^), ``variational`` =
+        -tr(K^ B) (<= g(K^)), ``fidelity``, ``change`` |K - K^| relative; a failed one
+        (no kernel: the last entry) its ``reason`` and whatever certificate it had.
     status : {"converged", "max_iter", "failed", "timeout", "skipped", "infeasible"}
     reason : str
     solve_info : dict
@@ -184,29 +194,59 @@ class MVEResult:
 
     @property
     def iterations(self) -> int:
+        """SDPs whose kernel was accepted (a failed last SDP is not counted)."""
+        return sum(1 for h in self.history[1:] if h.get("accepted", True))
+
+    @property
+    def attempted(self) -> int:
+        """SDPs attempted, a failed one included."""
         return len(self.history) - 1
 
     @property
+    def failed_sdps(self) -> list[dict]:
+        """``{"iteration", "sdp_status", "reason"}`` of every SDP attempted that was not
+        certified optimal (failed, or accepted but uncertified)."""
+        return [{"iteration": h["iteration"], "sdp_status": h.get("sdp_status"),
+                 "reason": h.get("reason", ""), "accepted": h.get("accepted", True)}
+                for h in self.history[1:] if h.get("sdp_status") != "optimal"]
+
+    @property
     def certified(self) -> bool:
-        """Whether every SDP of the iteration was certified optimal."""
-        return all(h.get("sdp_status") == "optimal" for h in self.history[1:])
+        """Whether at least one SDP ran and every SDP attempted, the last included
+        (a failed one too), was certified optimal."""
+        return self.attempted > 0 and not self.failed_sdps
 
 
 def initial_factor(init: str, affinity: np.ndarray, problem: MVUProblem, d: int, *,
                    solver: str, seed: int, time_limit: float, tol_gap: float,
                    tol_violation: float) -> tuple[np.ndarray, dict]:
-    """The starting kernel factor and what it cost: ``affinity`` (Step 3, K = A),
+    """The starting kernel factor and what was used: ``affinity`` (Step 3, K = A),
     ``mvu`` (MVU's maximum-trace kernel on the same problem, solved by ``solver``) or
-    ``random`` (a seeded Gaussian n x d factor: a random top-d subspace)."""
+    ``random`` (a seeded Gaussian n x d factor: a random top-d subspace).
+
+    Returns ``(F, info)`` with ``info = {"init_requested", "init_used",
+    "fallback_reason"}`` and, for ``mvu``, ``"solve"`` (the MVU solve's
+    :meth:`~harness.solvers.mvu.result.SolveResult.info`). An MVU solve that returns
+    no kernel falls back to the affinity kernel, and says so: ``init_used`` is then
+    ``"affinity"`` and ``fallback_reason`` the solve's status and reason (``""``
+    without a fallback). An MVU kernel that is returned but not certified optimal is
+    used; its status is in ``solve``."""
     if init not in INITS:
         raise ValueError(f"init must be one of {INITS}, got {init!r}")
+    info = {"init_requested": init, "init_used": init, "fallback_reason": ""}
     if init == "affinity":
-        return affinity, {}
+        return affinity, info
     if init == "random":
-        return np.random.default_rng(seed).standard_normal((problem.n, d)), {}
+        return np.random.default_rng(seed).standard_normal((problem.n, d)), info
     result = solve_mvu(problem, solver, time_limit=time_limit, tol_gap=tol_gap,
                        tol_violation=tol_violation, seed=seed)
-    return (affinity if result.F is None else result.F), result.info()
+    info["solve"] = result.info()
+    if result.F is None:
+        info.update(init_used="affinity", fallback_reason=(
+            f"the MVU start's solve ({solver}) returned no kernel: {result.status}: "
+            f"{result.reason}; started from K = A instead"))
+        return affinity, info
+    return result.F, info
 
 
 def iterate_mve(problem: MVUProblem, F0: np.ndarray, d: int = 2, *, solver: str = "native",
@@ -232,7 +272,8 @@ def iterate_mve(problem: MVUProblem, F0: np.ndarray, d: int = 2, *, solver: str 
     tol_gap, tol_violation : float
         Each SDP's certificate tolerances (its status is the harness' verdict).
     time_limit : float
-        Seconds for the whole iteration; each SDP gets what is left.
+        CPU seconds of this process (``time.process_time()``) for the whole
+        iteration; each SDP gets what is left as its limit.
     seed : int
         For a kernel of rank below d (:func:`harness.problems.linear_cost.mve_cost`).
 
@@ -252,31 +293,41 @@ def iterate_mve(problem: MVUProblem, F0: np.ndarray, d: int = 2, *, solver: str 
     lam = kernel_eigenvalues(F)
     history = [{"iteration": 0, "objective": spectral_objective(lam, d),
                 "fidelity": fidelity(lam, d), "trace": float(lam.sum())}]
-    deadline = time.perf_counter() + time_limit
+    deadline = time.process_time() + time_limit  # CPU seconds (module doc)
     status, reason, info = "max_iter", f"no convergence to eps = {eps:g} in {max_iter} SDPs", {}
     for t in range(1, max_iter + 1):
-        left = deadline - time.perf_counter()
+        left = deadline - time.process_time()
         if left <= 0:
-            status, reason = "timeout", f"time limit of {time_limit:g} s reached after {t - 1} SDPs"
+            status, reason = "timeout", (f"CPU time limit of {time_limit:g} s reached after "
+                                         f"{t - 1} SDPs")
             break
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         cost = mve_cost(F, d, seed=seed + t)
         result = solve_mvu(problem, solver, time_limit=left, tol_gap=tol_gap,
                            tol_violation=tol_violation, seed=seed, cost=cost)
         info = result.info()
+        cert = result.certificate
         if result.F is None:
             status, reason = result.status, f"SDP {t}: {result.reason}"
+            history.append({
+                "iteration": t, "accepted": False, "sdp_status": result.status,
+                "reason": result.reason,
+                **({"sdp_value": cert.value, "sdp_bound": cert.bound, "gap": cert.gap,
+                    "violation": cert.violation} if cert is not None else {}),
+                "seconds": time.perf_counter() - start,
+                "cpu_seconds": time.process_time() - cpu})
             break
         G = problem.centred(result.F)
         lam = kernel_eigenvalues(G)
-        cert = result.certificate
         change = relative_change(F, G)
         history.append({
-            "iteration": t, "sdp_value": cert.value, "sdp_bound": cert.bound,
-            "gap": cert.gap, "violation": cert.violation, "sdp_status": result.status,
+            "iteration": t, "accepted": True, "sdp_value": cert.value,
+            "sdp_bound": cert.bound, "gap": cert.gap, "violation": cert.violation,
+            "sdp_status": result.status, "reason": result.reason,
             "objective": spectral_objective(lam, d), "variational": -cert.value,
             "fidelity": fidelity(lam, d), "trace": float(lam.sum()), "change": change,
-            "seconds": time.perf_counter() - start})
+            "seconds": time.perf_counter() - start,
+            "cpu_seconds": time.process_time() - cpu})
         F = G
         if change < eps:
             status, reason = "converged", ""

@@ -64,3 +64,26 @@ def test_dense_solvers_are_skipped_on_large_data():
     skip, why = MVE.skip(big, "clarabel")
     assert skip and "up to n = 150" in why
     assert MVE.skip(big, "native") == (False, "")
+
+
+def test_a_fallback_of_the_mvu_start_is_recorded(X, monkeypatch):
+    # before: init="mvu" silently started from K = A when MVU's solve failed
+    import harness.solvers.mve as solver_module
+    from harness.solvers.mvu.result import SolveResult
+
+    real = solver_module.solve_mvu
+
+    def solve(problem, solver, **kw):
+        if kw.get("cost") is None:  # the MVU start
+            return SolveResult("failed", "made to fail by the test", solver)
+        return real(problem, solver, **kw)
+
+    monkeypatch.setattr(solver_module, "solve_mvu", solve)
+    est = MVE(connectivity="knn", n_neighbors=5, max_iter=3, init="mvu").fit(X)
+    assert est.init_used_ == "affinity" and "made to fail" in est.init_fallback_reason_
+    assert est.solve_info_["init_used"] == "affinity"
+    assert est.solve_info_["init_solve"]["status"] == "failed"
+    assert est.solve_info_["sdps_attempted"] == est.n_iter_
+    assert est.solve_info_["failed_sdps"] == []
+    plain = MVE(connectivity="knn", n_neighbors=5, max_iter=2).fit(X)
+    assert plain.init_used_ == "affinity" and plain.init_fallback_reason_ == ""

@@ -130,11 +130,40 @@ def test_figure_verdicts_and_gaps(profile):
     assert "2 connected components" in md and "twos and threes of Fig. 3.35" in md
 
 
+def _teapot_only(profile):
+    return profile(fig_3_37={**SECTION, "datasets": ["teapot"], "n_samples": {},
+                             "dataset_params": {}})
+
+
 def test_failing_verdicts(profile):
-    config = profile(fig_3_37={**SECTION, "datasets": ["teapot"], "n_samples": {},
-                               "dataset_params": {}})
+    config = _teapot_only(profile)
     write_point(config, "fig_3_37/teapot/isomap", **_ok(-0.01))  # negative, not appreciable
-    write_point(config, "fig_3_37/teapot/mvu", **_ok(-1e-3, **MVU_SOLVE))  # not PSD
+    # MVU's eigenvalues are no check (PSD by construction): -1e-3 is shown, not counted
+    # (before: it failed a 'PSD' check and the verdict was 'partly holds')
+    write_point(config, "fig_3_37/teapot/mvu", **_ok(-1e-3, **MVU_SOLVE))
     first, second = fig.claims(config)
-    assert first["verdict"] == "partly holds" and second["verdict"] == "does not hold"
+    assert first["verdict"] == "holds" and second["verdict"] == "does not hold"
+    assert "below -1e-08; PSD by construction, not counted" in first["evidence"]
+    assert "teapot MVU certified optimal, gap 1.0e-04" in first["evidence"]
     assert math.isclose(fig.build(config)["negative_ratio"].iloc[0], -0.01)
+
+
+def test_a_check_that_cannot_fail_lifts_no_verdict(profile):
+    # Isomap without negative eigenvalues, MVU's kernel PSD and certified: before, the
+    # MVU PSD check (true by construction) lifted 'does not hold' to 'partly holds'
+    config = _teapot_only(profile)
+    write_point(config, "fig_3_37/teapot/isomap", **_ok(0.0))
+    write_point(config, "fig_3_37/teapot/mvu", **_ok(0.0, **MVU_SOLVE))
+    assert fig.claims(config)[0]["verdict"] == "does not hold"
+
+
+def test_an_uncertified_mvu_solve_fails_the_contrast(profile):
+    config = _teapot_only(profile)
+    write_point(config, "fig_3_37/teapot/isomap", **_ok(-0.2))
+    write_point(config, "fig_3_37/teapot/mvu",
+                **_ok(0.0, solve={"status": "inaccurate", "gap": 3e-2, "violation": 1e-3}))
+    first = fig.claims(config)[0]
+    assert first["verdict"] == "partly holds"
+    assert "teapot MVU solve not certified (inaccurate), gap 3.0e-02" in first["evidence"]
+    md = fig.write(config)[2].read_text()
+    assert "PSD by construction" in md and "never lifts a verdict" in md

@@ -98,7 +98,7 @@ def test_files_hold_the_grid_gaps_iterations_and_choices(profile):
     assert "twos (usps_standin, stand-in for usps)" in md
     assert "95.3 / not run[" in md and "31.4 / n/a[" in md  # network: no record
     assert "99.9 / 99.0 / -0.9§[" in md  # uncertified MVE SDP on the roll
-    assert "### star/star: converged after 1 SDPs" in md
+    assert "### star/star: converged after 1 accepted SDPs of 1 attempted" in md
     assert "## Choices where the lecture is ambiguous" in md
     assert json.loads(sidecar.read_text())["title"] == mve_fidelity.TITLE
     assert "lecture / ours / delta" in tex_path.read_text()
@@ -114,6 +114,9 @@ def test_one_job_end_to_end(profile):
     assert rows["kpca"]["fidelity"] > 0.999
     assert rows["sde"]["solve"]["status"] == "optimal" and rows["sde"]["fidelity"] < 0.4
     assert rows["mve"]["fidelity"] > 0.999 and rows["mve"]["all_certified"]
+    assert rows["mve"]["init_used"] == "affinity" and rows["mve"]["init_fallback_reason"] == ""
+    assert rows["mve"]["sdps_attempted"] == rows["mve"]["iterations"]
+    assert all(h["sdp_status"] == "optimal" for h in rows["mve"]["history"][1:])
     graph = work(job_params(config, parse_job("mve_fidelity/network/small_world")))
     assert graph["status"] == "ok" and graph["n_edges"] == 80
     history = graph["methods"]["mve"]["history"]
@@ -154,3 +157,33 @@ def test_missing_records_are_gaps_not_errors(profile):
     assert all(math.isnan(v) for v in frame["delta_pct"])
     assert [c["verdict"] for c in mve_fidelity.claims(config)] == ["not measured"] * 2
     assert np.isfinite(frame["lecture_pct"]).all()
+
+
+def test_a_failed_last_sdp_and_a_fallback_start_are_named(profile):
+    # before: a run whose last SDP failed could show all_certified=True, no mark, and
+    # an init mvu that fell back to K = A was not shown
+    config = _config(profile)
+    methods = _methods(0.99, 0.29, 1.0)
+    methods["mve"]["history"] = [
+        {**h, "sdp_status": "optimal", "accepted": True} if h["iteration"] else h
+        for h in methods["mve"]["history"]] + [
+        {"iteration": 2, "accepted": False, "sdp_status": "timeout",
+         "reason": "time limit of 3 s reached", "seconds": 3.0}]
+    methods["mve"].update(all_certified=True, mve_status="timeout", sdps_attempted=2,
+                          init="affinity", init_used="affinity",
+                          init_fallback_reason="init mvu: the SDE solve returned no "
+                                               "kernel (failed); MVE started from K = A")
+    write_point(config, "mve_fidelity/star/star", n_samples=81, n_edges=300,
+                methods=methods)
+    frame = mve_fidelity.build(config).set_index(["key", "method"])
+    row = frame.loc[("star/star", "MVE")]
+    assert row["sdp_status"] == "not all certified"  # despite the record's all_certified
+    assert "SDP 2 timeout (no kernel: time limit of 3 s reached)" == row["failed_sdps"]
+    first, _ = mve_fidelity.claims(config)
+    assert "(MVE: SDP 2 timeout (no kernel" in first["evidence"]
+    assert "(MVE started from affinity: init mvu: the SDE solve" in first["evidence"]
+    md = mve_fidelity.write(config)[1].read_text()
+    assert "100.0 / 100.0 / +0.0§[" in md and "¶[" in md
+    assert "SDP 2 timeout (no kernel: time limit of 3 s reached)" in md
+    assert "after 1 accepted SDPs of 2 attempted" in md and "not all certified" in md
+    assert "| timeout, no kernel" in md

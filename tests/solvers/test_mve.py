@@ -130,3 +130,80 @@ def test_bad_arguments_name_the_value():
         mve.graph_problem(3, np.array([[0, 3]]))
     with pytest.raises(ValueError, match="MVE keeps MVU's equality"):
         mve.iterate_mve(MVUProblem.from_points(X, 4, variant="min_trace"), F0, 2)
+
+
+def _failing_second_sdp(monkeypatch, status="timeout"):
+    """Patch the solver so that the second SDP returns no kernel (as a timed-out or
+    failed solve does)."""
+    from harness.solvers.mvu.result import SolveResult
+
+    calls = []
+
+    def solve(problem, solver, **kw):
+        calls.append(1)
+        if len(calls) == 2:
+            return SolveResult(status, "made to fail by the test", solver)
+        return solve_mvu(problem, solver, **kw)
+
+    monkeypatch.setattr(mve, "solve_mvu", solve)
+
+
+def test_a_failed_last_sdp_is_recorded_and_not_certified(monkeypatch):
+    # before: the failed SDP was not in the history and `certified` was True
+    X = noisy_roll(60, 4)
+    F0 = mve.affinity_factor(X)
+    problem = mve.points_problem(X, F0, 5, "knn")
+    _failing_second_sdp(monkeypatch)
+    result = mve.iterate_mve(problem, F0, 2, eps=1e-12, max_iter=5, tol_gap=TOL,
+                             tol_violation=TOL)
+    assert result.status == "timeout" and "SDP 2" in result.reason
+    assert result.attempted == 2 and result.iterations == 1
+    last = result.history[-1]
+    assert last["iteration"] == 2 and last["sdp_status"] == "timeout"
+    assert last["accepted"] is False and "made to fail" in last["reason"]
+    assert "objective" not in last and "cpu_seconds" in last
+    assert result.history[1]["sdp_status"] == "optimal" and result.history[1]["accepted"]
+    assert not result.certified
+    assert result.failed_sdps == [{"iteration": 2, "sdp_status": "timeout",
+                                   "reason": "made to fail by the test", "accepted": False}]
+
+
+def test_no_sdp_is_not_certified():
+    result = mve.MVEResult(F=np.zeros((3, 1)), history=[{"iteration": 0}], status="timeout")
+    assert not result.certified and result.iterations == 0 and result.attempted == 0
+
+
+def test_deadline_is_cpu_time(monkeypatch):
+    # the limit is CPU seconds of the process: a process_time that jumps 100 s per
+    # reading stops the iteration after one SDP, whatever the wall clock says
+    import time as real_time
+    from types import SimpleNamespace
+
+    ticks = iter(range(0, 10_000, 100))
+    fake = SimpleNamespace(perf_counter=real_time.perf_counter,
+                           process_time=lambda: float(next(ticks)))
+    monkeypatch.setattr(mve, "time", fake)
+    X = noisy_roll(40, 4)
+    F0 = mve.affinity_factor(X)
+    problem = mve.points_problem(X, F0, 5, "knn")
+    result = mve.iterate_mve(problem, F0, 2, eps=1e-12, max_iter=5, time_limit=250.0)
+    assert result.status == "timeout" and "CPU time limit of 250 s" in result.reason
+    assert result.attempted == 1 and result.history[1]["cpu_seconds"] == 100.0
+
+
+def test_mvu_start_falls_back_to_the_affinity_kernel_and_says_so(monkeypatch):
+    from harness.solvers.mvu.result import SolveResult
+
+    X = noisy_roll(40, 4)
+    F0 = mve.affinity_factor(X)
+    problem = mve.points_problem(X, F0, 5)
+    monkeypatch.setattr(mve, "solve_mvu",
+                        lambda problem, solver, **kw: SolveResult("failed", "boom", solver))
+    start, info = mve.initial_factor("mvu", F0, problem, 2, solver="native", seed=0,
+                                     time_limit=10, tol_gap=TOL, tol_violation=TOL)
+    assert start is F0
+    assert info["init_requested"] == "mvu" and info["init_used"] == "affinity"
+    assert "failed: boom" in info["fallback_reason"] and info["solve"]["status"] == "failed"
+    _, info = mve.initial_factor("random", F0, problem, 2, solver="native", seed=0,
+                                 time_limit=10, tol_gap=TOL, tol_violation=TOL)
+    assert info == {"init_requested": "random", "init_used": "random", "fallback_reason": ""}
