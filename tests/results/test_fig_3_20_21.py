@@ -194,14 +194,12 @@ def test_fig_3_21_rows_claims_stand_in_and_files(config21):
     assert "measured on the stand-in us_cities_standin only" in loss_claim["evidence"]
     assert "m = 6: 4.600e-02" in loss_claim["evidence"]
     assert "a uniform stand-in" in loss_claim["evidence"]
-    # the time claim keeps a verdict; 0.02 -> 0.018 (a 10 % drop) is no longer counted
-    # as increasing (before: 'holds' within a 25 % tolerance)
-    assert time_claim["verdict"] == "partly holds"
-    assert "reading trend (partly holds): Spearman rho +0.80" in time_claim["evidence"]
-    assert "reading every step (partly holds): 1 of 3 steps break" in time_claim["evidence"]
+    # the time claim too (before: 'holds' on the stand-in, a 10 % drop 0.02 -> 0.018
+    # counted as increasing within a 25 % tolerance); both readings' numbers are shown
+    assert time_claim["verdict"] == "not measured (stand-in)"
+    assert "reading trend: Spearman rho +0.80" in time_claim["evidence"]
+    assert "reading every step: 1 of 3 steps break" in time_claim["evidence"]
     assert "CPU time of the process" in time_claim["evidence"]
-    assert "counted although measured on the stand-in" in time_claim["evidence"]
-    assert "not the cities themselves" in time_claim["evidence"]
     write_point(config21, "fig_3_21/m8", status="failed", reason="the measurement graph "
                 "of 300 nodes has 2 connected components")
     loss_claim, _ = fig_3_21.claims(config21)
@@ -216,8 +214,12 @@ def test_fig_3_21_rows_claims_stand_in_and_files(config21):
     assert png_path.stat().st_size > 10_000
 
 
-def test_fig_3_21_time_is_cpu_when_recorded(config21):
-    # wall times that fall (a loaded machine) do not count when CPU times rise
+def test_fig_3_21_time_is_cpu_when_recorded(config21, monkeypatch):
+    # wall times that fall (a loaded machine) do not count when CPU times rise; read as
+    # real data (a stand-in is never counted)
+    from harness import registry
+
+    monkeypatch.setattr(registry.get_dataset("us_cities_standin"), "stand_in_for", None)
     _set_cpu(config21, [0.010, 0.020, 0.030, 0.040], wall=[0.05, 0.04, 0.03, 0.01])
     _, time_claim = fig_3_21.claims(config21)
     assert time_claim["verdict"] == "holds" and "m = 6: 30 ms" in time_claim["evidence"]
@@ -238,7 +240,8 @@ def test_fig_3_21_real_data_gets_verdicts(config21, monkeypatch):
     monkeypatch.setattr(registry.get_dataset("us_cities_standin"), "stand_in_for", None)
     _set_cpu(config21, [0.010, 0.020, 0.030, 0.040])
     loss_claim, time_claim = fig_3_21.claims(config21)
-    # losses 0.05, 0.045, 0.046, 0.04: rho -0.8 (p > 0.05) and one step up by 2.2 % > 1 %
+    # losses 0.05, 0.045, 0.046, 0.04: rho -0.8 (p > 0.05) and one step up by 2.2 % > 1 %;
+    # the fixture's 10 % time drop 0.02 -> 0.018 is not 'increasing' in either reading
     assert loss_claim["verdict"] == "partly holds"
     assert "reading trend (partly holds)" in loss_claim["evidence"]
     assert "reading every step (partly holds)" in loss_claim["evidence"]
