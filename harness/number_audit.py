@@ -8,9 +8,10 @@ measurements and skips what is not one --
 
 - inline code spans (commands, job ids, the provenance lines of ``## Points``) and
   link / image targets;
-- dates (``2026-11-26``), citation years (``Saerens et al. 2004``) and anything glued to letters or underscores (job keys
-  ``n1000``, ``r15``, commit hashes, ``λ1``, ``ev3``), and dimension labels glued by
-  a hyphen to a word (``3-NN``, ``2-D``, ``784-D``);
+- dates (``2026-11-26``), citation years (``Saerens et al. 2004``) and anything
+  glued to letters or underscores (job keys ``n1000``, ``r15``, commit hashes,
+  ``λ1``, ``ev3``), and dimension labels glued by a hyphen to a word (``3-NN``,
+  ``2-D``, ``784-D``);
 - the thesis' own cross-references: ``Fig. 2.17``, ``Figs. 2.3 and 2.4``, ``Table
   3.2``, section numbers (``2.1.9``, any dotted triple) and equation numbers in
   parentheses (``(2.11)``, ``(3.27)``);
@@ -21,8 +22,13 @@ A shown number matches a known value ``v`` when ``|v|`` or ``100 |v|`` (a fracti
 shown as a percentage) rounds to it at the shown precision (half a unit of the last
 shown digit; relative to the mantissa for ``1.5e-07``). Signs are ignored (a
 difference "+0.10" or "-0.10"). Numbers derived from two recorded numbers (ratios,
-differences) are not searched for: a result that shows one should put it in its
-frame (the CSV) or whitelist it with a reason.
+differences, statistics of per-run values) are not searched for: a result that
+shows one puts it in its frame (the CSV).
+
+The exceptions, each with its reason: :data:`CONSTANTS` (constants of the code a text
+states) and :data:`CITED` (numbers of an earlier measurement, accepted only inside a
+parenthesis labelled ``(cited earlier measurement: <command>, <size>, <date/commit>:
+...)``, so that the same number without its label still fails).
 
 Long numeric lists in records (raw data: coordinates, per-edge scores) contribute
 only their minimum, maximum, mean and median, so that they do not make every number
@@ -39,8 +45,9 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["WHITELIST", "CITED", "CONSTANTS", "CITED_LABEL", "whitelisted", "Token", "numeric_tokens", "known_numbers", "result_known_numbers",
-           "unexplained", "audit_result", "MAX_LIST"]
+__all__ = ["WHITELIST", "CITED", "CONSTANTS", "CITED_LABEL", "whitelisted", "Token",
+           "numeric_tokens", "known_numbers", "result_known_numbers", "unexplained",
+           "audit_result", "MAX_LIST"]
 
 #: Numbers of earlier measurements a result's Markdown may cite although this run did
 #: not measure them: (result, number as shown, reason). They are accepted only inside
