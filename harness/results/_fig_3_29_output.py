@@ -86,17 +86,80 @@ def sweep_table(frame: pd.DataFrame, notes: Footnotes) -> str:
                     tablefmt="github", showindex=False)
 
 
-def choices(config: dict) -> list[str]:
-    """The choices where the thesis is ambiguous, with this profile's values."""
-    conf = _conf(config)
+#: The equality SDP on the figure's roll, measured once (the profile runs the inequality)
+EQUALITY_CITATION = (
+    "cited earlier measurement: `harness job fig_3_29/before fig_3_29/after` with "
+    "results.fig_3_29.variant: equality, n = 600, k = 7, noise 0.75, seed 3, reported in "
+    "commit 6de1929 (2026-11-25)")
+
+
+def _row(frame, part: str, stage: str | None = None):
+    if frame is None:
+        return None
+    rows = frame[(frame["part"] == part) & ((frame["stage"] == stage) if stage else True)]
+    return rows.iloc[0] if len(rows) and rows.iloc[0]["status"] == "ok" else None
+
+
+def _data_choice(conf: dict, frame) -> str:
+    """How many bad edges the profile's noise gives over the sweep's rolls and on the
+    figure's roll, from this run's records."""
     data = conf["dataset_params"]
+    noise, seed = data.get("noise"), data.get("seed")
+    sweep = None
+    if frame is not None and noise is not None:
+        rows = frame[(frame["part"] == "sweep") & (frame["status"] == "ok")]
+        rows = rows[np.isclose(rows["noise"].astype(float), float(noise))] if len(rows) else rows
+        sweep = rows.iloc[0] if len(rows) else None
+    det = _row(frame, "detection")
+    parts = []
+    if sweep is not None:
+        parts.append(f"over the sweep's {int(sweep['rolls'])} rolls of noise {noise:g} "
+                     f"(seeds {int(sweep['seed_min'])}-{int(sweep['seed_max'])}) the k = "
+                     f"{conf['n_neighbors']} graph of n = {conf['n_samples']} has "
+                     + (f"{int(sweep['n_bad_min'])} bad edges in every roll"
+                        if sweep['n_bad_min'] == sweep['n_bad_max'] else
+                        f"between {int(sweep['n_bad_min'])} and {int(sweep['n_bad_max'])} "
+                        f"bad edges"))
+    if det is not None:
+        parts.append(f"the figure's roll (seed {seed}) has {int(det['n_bad'])}")
+    measured = ("In this run's records " + "; ".join(parts) + "." if parts else
+                "This run has no sweep or graph record to count the bad edges.")
+    return (f"Data: the swiss_roll plugin (scikit-learn's generator, the thesis' scale: t in "
+            f"[1.5 pi, 4.5 pi], height in [0, 21]), n = {conf['n_samples']}, "
+            f"dataset_params {data}. The thesis says only 'additional noise'. {measured} "
+            f"The seed was chosen from the sweep so that the graph shows several short cuts, "
+            f"as the thesis' image does; the sweep says how typical it is.")
+
+
+def _truth_choice(conf: dict, frame) -> str:
+    det = _row(frame, "detection")
+    spread = ""
+    if det is not None and pd.notna(det.get("max_good_stretch", math.nan)) and \
+            pd.notna(det.get("min_bad_stretch", math.nan)):
+        spread = (f"; on the figure's graph the good edges' ratios reach at most "
+                  f"{det['max_good_stretch']:.2f}, the bad edges' are at least "
+                  f"{det['min_bad_stretch']:.2f}")
+    return (f"Ground truth: an edge is bad when its endpoints are more than "
+            f"{conf['truth_ratio']:g} times farther apart on the roll (the geodesic in the "
+            "unrolled coordinates: arc length and height, from the noise-free points of the "
+            f"same seed) than in space{spread}.")
+
+
+def _input_spectrum(frame) -> str:
+    row = _row(frame, "mvu", "before")
+    values = [] if row is None else [row.get(f"input_ev{i}", math.nan) for i in (1, 2, 3)]
+    if not values or not all(pd.notna(v) for v in values):
+        return ""
+    return ("; this run's input (the before record) has the PCA spectrum "
+            + " ".join(_fmt(v) for v in values))
+
+
+def choices(config: dict, frame: pd.DataFrame | None = None) -> list[str]:
+    """The choices where the thesis is ambiguous, with this profile's values and the
+    counts of this run's records (``frame``: :func:`harness.results.fig_3_29.build`)."""
+    conf = _conf(config)
     return [
-        f"Data: the swiss_roll plugin (scikit-learn's generator, the thesis' scale: t in "
-        f"[1.5 pi, 4.5 pi], height in [0, 21]), n = {conf['n_samples']}, "
-        f"dataset_params {data}. The thesis says only 'additional noise'. Noise 0.75 gives "
-        f"the k = 7 graph of n = 600 between 2 and 15 bad edges (seeds 0-9, see the sweep); "
-        f"seed 3, a roll with 15, was chosen from the sweep so that the graph shows several "
-        f"short cuts, as the thesis' image does. The sweep says how typical it is.",
+        _data_choice(conf, frame),
         "Graph: the symmetric k-nearest-neighbour graph (i ~ j if either is among the "
         "other's k nearest), eta_ij = 1 on its edges; the random walk runs on it, not on "
         "MVU's clique graph.",
@@ -123,17 +186,13 @@ def choices(config: dict) -> list[str]:
         "that MVU unfolds the roll once the bad edges are cut. The equality SDP (3.1.4) "
         "cannot show this at k = 7: each clique of 8 noisy 3-D points is rigid and "
         "neighbouring cliques share at least 4 affinely independent points, so the "
-        "input is its only solution, with or without the cut. Measured on this figure's "
-        "roll (variant: equality): before the cut the cliques expose a 3-dimensional face "
-        "holding a single feasible kernel, the input's own (certified, 3 s); after it a "
-        "5-dimensional face whose solution has the input's PCA spectrum, 0.408 0.305 "
-        "0.288, again (not certified: gap 1.0). Fig. 3.28 locks at k = 7 too. The "
-        "inequality SDP (3.1.6: distances may shrink) is not rigid, yet a bad edge still "
-        "holds two layers together.",
-        f"Ground truth: an edge is bad when its endpoints are more than "
-        f"{conf['truth_ratio']:g} times farther apart on the roll (the geodesic in the "
-        "unrolled coordinates: arc length and height, from the noise-free points of the "
-        "same seed) than in space; measured, every edge's ratio is below 1.2 or above 3.",
+        "input is its only solution, with or without the cut. On this figure's roll "
+        f"({EQUALITY_CITATION}) facial reduction left a single feasible kernel before the "
+        "cut, the input's own (certified), and after it a solution with the input's PCA "
+        f"spectrum again (not certified){_input_spectrum(frame)}. Fig. 3.28 locks at k = 7 "
+        "too. The inequality SDP (3.1.6: distances may shrink) is not rigid, yet a bad "
+        "edge still holds two layers together.",
+        _truth_choice(conf, frame),
         f"Verdicts: 'unfolded' when the two largest eigenvalues of the kernel hold at least "
         f"{conf['unfold_threshold']:g} of its trace, and the harmonic mean of local "
         f"continuity, trust and intersection (l = {conf['eval_neighbors']}) against the "
@@ -254,6 +313,6 @@ def write_outputs(config: dict, frame: pd.DataFrame, claims: list[dict]) -> list
            f"{cut_consistency(config)}.",
            "", "## MVU before and after the cut", "", mvu_table(frame, notes), "",
            "![Fig. 3.29](fig_3_29.png)", "", "## Choices where the thesis is ambiguous", ""]
-    md += [f"- {line}" for line in choices(config)]
+    md += [f"- {line}" for line in choices(config, frame)]
     keys = ["graph", "sweep", "before", "after"]
     return write_figure_files(config, NAME, keys, frame, md, notes.texts, _plot)

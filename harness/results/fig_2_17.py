@@ -69,7 +69,7 @@ DATASET = "mnist"
 #: the columns of the figure's frame and CSV, in order
 COLUMNS = ["method", "label", "n_components", "status", "reason", "error_pct",
            "alt_error_pct", "thesis_error_pct", "fit_cpu_seconds", "n_iter", "converged",
-           "loss", "n_train", "n_test"]
+           "loss", "n_train", "n_test", "sq_minus_rec_pp"]
 SCHEMA = yaml.safe_load(f"""
     type: object
     additionalProperties: false
@@ -263,7 +263,8 @@ def build(config: dict) -> pd.DataFrame:
     """One row per (method, r) with ``error_pct`` (and, for LMNN (sq), the other
     projection's error in ``alt_error_pct``), the thesis' number where it gives one,
     and one ``baseline`` row (``alt_error_pct``: the other pixel input); a gap is a row
-    with its status and reason and no error."""
+    with its status and reason and no error. ``sq_minus_rec_pp``: LMNN (sq)'s error
+    minus LMNN (rec)'s at the same r (percentage points; the last claim's gaps)."""
     conf = _conf(config)
     thesis = thesis_points(config)
     record = read_point(config, NAME, "baseline")
@@ -294,6 +295,11 @@ def build(config: dict) -> pd.DataFrame:
             if method == "lmnn_rec" and r in thesis["rec"]:
                 row["thesis_error_pct"] = thesis["rec"][r]
             rows.append(row)
+    rec = {row["n_components"]: row["error_pct"] for row in rows
+           if row["method"] == "lmnn_rec" and row["status"] == "ok"}
+    for row in rows:
+        if row["method"] == "lmnn_sq" and row["status"] == "ok" and row["n_components"] in rec:
+            row["sq_minus_rec_pp"] = row["error_pct"] - rec[row["n_components"]]
     return pd.DataFrame(rows).reindex(columns=COLUMNS)
 
 
@@ -424,6 +430,19 @@ def reads(config: dict) -> list[str]:
     return [SPEEDUPS_FROM] if SPEEDUPS_FROM in config["results"] else []
 
 
+def ball_tree_sizes(config: dict) -> list[tuple[int, int]]:
+    """The (training, test) digits at which Fig. 2.13's records measured the speed-ups
+    of :func:`ball_tree_speedups` (read from its records; empty without them)."""
+    if SPEEDUPS_FROM not in config["results"]:
+        return []
+    frame = get_result(SPEEDUPS_FROM).build(config)
+    tree = frame[(frame["method"] == "balltree") & (frame["status"] == "ok")]
+    if tree.empty or "n_train" not in tree:
+        return []
+    return sorted({(int(a), int(b)) for a, b in zip(tree["n_train"], tree["n_test"])
+                   if pd.notna(a) and pd.notna(b)})
+
+
 def ball_tree_speedups(config: dict) -> dict[int, float]:
     """Fig. 2.13's ball-tree 3-NN speed-ups over the naive 784-D search, by r (the labels
     on top of the thesis' Fig. 2.17: "It mostly only depends on the dimensionality,
@@ -441,5 +460,6 @@ def write(config: dict) -> list:
     """Write ``results/<profile>/figures/fig_2_17.{csv,png,md,json}``; return the paths."""
     frame = build(config)
     return write_outputs(config, TITLE, frame, claims(config, frame), keys(config),
-                         thesis_points(config), ball_tree_speedups(config))
+                         thesis_points(config), ball_tree_speedups(config),
+                         ball_tree_sizes(config))
 

@@ -193,13 +193,16 @@ def _size_row(config: dict, n: int) -> dict:
     if record["status"] != "ok":
         return row
     pe, pl = np.asarray(record["p_euclidean"]), np.asarray(record["p_lmnn"])
+    horizontal = [s["horizontal"] for s in record["scaling"]]
+    vertical = [s["vertical"] for s in record["scaling"]]
     row.update(runs=pe.size, mean_p_euclidean=pe.mean(), se_p_euclidean=_se(pe),
                mean_p_lmnn=pl.mean(), se_p_lmnn=_se(pl), mean_difference=(pl - pe).mean(),
                se_difference=_se(pl - pe), lmnn_better_runs=int(np.sum(pl < pe)),
                lmnn_worse_runs=int(np.sum(pl > pe)),
                wilcoxon_pvalue=one_sided_wilcoxon(pl, pe),
-               horizontal=float(np.mean([s["horizontal"] for s in record["scaling"]])),
-               vertical=float(np.mean([s["vertical"] for s in record["scaling"]])),
+               horizontal=float(np.mean(horizontal)), vertical=float(np.mean(vertical)),
+               horizontal_min=float(np.min(horizontal)), horizontal_max=float(np.max(horizontal)),
+               vertical_min=float(np.min(vertical)), vertical_max=float(np.max(vertical)),
                vertical_larger_runs=int(sum(s["vertical"] > s["horizontal"]
                                             for s in record["scaling"])),
                redraws=int(sum(record["draws"]) - pe.size),
@@ -210,9 +213,27 @@ def _size_row(config: dict, n: int) -> dict:
 def build(config: dict) -> pd.DataFrame:
     """One row for Fig. 2.3 (``panel = fig_2_3``: the axis factors and p of the one
     training set) and one per size for Fig. 2.4 (``fig_2_4``: mean and standard error
-    of p under both metrics over the runs, the paired test, the mean axis factors)."""
-    rows = [_scaling_row(config)] + [_size_row(config, n) for n in _conf(config)["sizes"]]
-    return pd.DataFrame(rows)
+    of p under both metrics over the runs, the paired test, the axis factors' mean,
+    minimum and maximum over the runs, and ``sign_test_pvalue`` on the size of Fig.
+    2.3: the one-sided sign test of 'vertical larger' over its runs) and one per metric
+    (``trend``: Spearman's rho of the runs' p against n and its one-sided p-value), so
+    that every statistic the text shows is in the CSV."""
+    scale = _scaling_row(config)
+    sizes = [_size_row(config, n) for n in _conf(config)["sizes"]]
+    across = [r for r in sizes if r["status"] == "ok" and r["n"] == scale["n"]]
+    if across:
+        runs, larger = int(across[0]["runs"]), int(across[0]["vertical_larger_runs"])
+        scale["sign_test_pvalue"] = float(stats.binom.sf(larger - 1, runs, 0.5))
+    trends = []
+    for metric in ("euclidean", "lmnn"):
+        rho, pvalue = decrease_test(*_per_run(config, f"p_{metric}"))
+        trends.append({"panel": "trend", "metric": metric,
+                       "status": "ok" if not math.isnan(rho) else "not measured",
+                       "reason": "" if not math.isnan(rho) else "fewer than two sizes measured",
+                       "spearman_rho": rho, "spearman_pvalue": pvalue})
+    frame = pd.DataFrame([scale] + sizes + trends)
+    frame["n"] = frame["n"].astype("Int64")  # the trend rows have none
+    return frame
 
 
 def _per_run(config: dict, metric: str) -> tuple[list, list]:
@@ -258,7 +279,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         checks_2 = [abs(h / 1.4 - 1) <= tol, abs(v / 2.2 - 1) <= tol]
         if len(across):
             runs, larger = int(across["runs"].iloc[0]), int(across["vertical_larger_runs"].iloc[0])
-            sign = float(stats.binom.sf(larger - 1, runs, 0.5))
+            sign = float(scale["sign_test_pvalue"])
             checks_1.append(sign < alpha)
             extra += f" (one-sided sign test p = {sign:.1e})"
     else:
@@ -275,7 +296,9 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         NAME, "LMNN rescales the horizontal dimension by a factor 1.4 and the vertical by "
               f"2.2, n = {THESIS_N} (2.1.5, Fig. 2.3; checked within {tol:.0%} of each)",
         checks_2, factors + "."))
-    trends = {m: decrease_test(*_per_run(config, f"p_{m}")) for m in ("euclidean", "lmnn")}
+    trend_rows = frame[frame["panel"] == "trend"].set_index("metric")
+    trends = {m: (float(trend_rows.loc[m, "spearman_rho"]),
+                  float(trend_rows.loc[m, "spearman_pvalue"])) for m in ("euclidean", "lmnn")}
     means = "; ".join(
         f"{m}: " + ", ".join(f"n = {r.n}: {getattr(r, f'mean_p_{m}'):.4f}"
                              for r in ok.itertuples()) +

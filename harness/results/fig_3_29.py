@@ -215,8 +215,11 @@ def _mvu_row(config: dict, stage: str) -> dict:
     row = {"part": "mvu", "stage": stage, "status": record["status"],
            "reason": record.get("reason", ""), "n_samples": record.get("n_samples"),
            "top2_share": _top2(record)}
+    inputs = record.get("input_spectrum") or []
     for i in range(5):
         row[f"ev{i + 1}"] = (spectrum[i] if i < len(spectrum) else 0.0) if ok else math.nan
+    for i in range(3):
+        row[f"input_ev{i + 1}"] = inputs[i] if ok and i < len(inputs) else math.nan
     for q in MEASURES:
         row[f"truth_{q}"] = truth.get(q, math.nan) if ok else math.nan
         row[f"input_{q}"] = (record.get("measures") or {}).get(q, math.nan) if ok else math.nan
@@ -234,6 +237,10 @@ def _detection_row(config: dict) -> dict:
     row = {"part": "detection", "stage": "figure roll", "status": record["status"],
            "reason": record.get("reason", ""), "n_samples": record.get("n_samples")}
     row.update({k: v for k, v in (record.get("detection") or {}).items() if k != "rule"})
+    if record["status"] == "ok" and record.get("stretch") is not None:
+        stretch, bad = np.asarray(record["stretch"], float), np.asarray(record["bad"], bool)
+        row["max_good_stretch"] = float(stretch[~bad].max()) if (~bad).any() else math.nan
+        row["min_bad_stretch"] = float(stretch[bad].min()) if bad.any() else math.nan
     return row
 
 
@@ -254,13 +261,17 @@ def _sweep_rows(config: dict) -> list[dict]:
                                    else math.nan),
                      "good_cut_fraction": sums["false_positives"] / good if good else math.nan,
                      "rolls_all_caught": int((part["true_positives"] == part["n_bad"]).sum()),
+                     "n_bad_min": int(part["n_bad"].min()), "n_bad_max": int(part["n_bad"].max()),
+                     "seed_min": int(part["seed"].min()), "seed_max": int(part["seed"].max()),
                      "rolls_disconnected": int((part["components_after_cut"] > 1).sum())})
     return rows
 
 
 def build(config: dict) -> pd.DataFrame:
     """One frame, column ``part``: the two MVU rows (``before``, ``after``), the
-    detection on the figure's roll, and one row per noise level of the sweep."""
+    detection on the figure's roll (with the largest ground-truth stretch of a good
+    edge and the smallest of a bad one), and one row per noise level of the sweep
+    (with the fewest and most bad edges of one roll)."""
     rows = [_mvu_row(config, "before"), _mvu_row(config, "after"), _detection_row(config)]
     return pd.DataFrame(rows + _sweep_rows(config))
 

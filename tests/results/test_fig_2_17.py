@@ -172,6 +172,11 @@ def test_figure_and_verdicts_that_hold(profile):
     md = paths[2].read_text()
     assert "| 15  | 3.00  | 2.45         | 2.38" in md and "| baseline, 784 deskewed | 2.33" in md
     assert "fig_2_13" in md and "Choices where the thesis is ambiguous" in md
+    # the baselines from the records; at the thesis' size no cited measurement
+    assert ("This run (60000 / 10000 images) measured 2.30 % on the deskewed pixels and "
+            "2.83 % on the published ones.") in md
+    assert "cited earlier measurement" not in md and "1.99" not in md
+    assert sq.loc[25, "sq_minus_rec_pp"] == pytest.approx(2.4 - 1.80)
     assert paths[1].read_bytes()[:4] == b"\x89PNG"
 
 
@@ -191,6 +196,11 @@ def test_verdicts_that_fail_and_a_reduced_size(profile):
                rec={15: 2.4, 25: 1.7, 35: 1.6}, sq={15: 2.8, 25: 2.5, 35: 2.0}, n=(10000, 2000))
     first = fig.claims(config)[0]
     assert first["verdict"] == "not measured" and "n_train = 10000" in first["evidence"]
+    # below the thesis' size the full-size baselines are shown as a cited measurement
+    md = fig.write(config)[2].read_text()
+    assert "This run (10000 / 2000 images) measured 2.30 % on the deskewed" in md
+    assert ("At the thesis' size (cited earlier measurement: `harness job --config "
+            "config/full.yaml fig_2_17/baseline") in md and "1.99 %" in md
 
 
 def test_missing_mnist_is_a_marked_gap(profile, tmp_path, monkeypatch):
@@ -220,7 +230,17 @@ def test_ball_tree_speedups_on_top_come_from_fig_2_13(profile):
     _write_all(config, base=2.30, pca={15: 3.0, 25: 2.5, 35: 2.2},
                rec={15: 2.45, 25: 1.80, 35: 1.70}, sq={15: 2.9, 25: 2.4, 35: 1.8})
     md = fig.write(config)[2].read_text()
-    assert "20.0x at r = 15, 5.0x at r = 25" in md
+    assert ("20.0x at r = 15, 5.0x at r = 25, measured at 60000 training / 10000 test "
+            "digits") in md
+    assert fig.ball_tree_sizes(config) == [(60000, 10000)]
+    for r in (15, 25):  # the quick profile's Fig. 2.13 runs fewer digits: the note says so
+        write_point(config, f"fig_2_13/r{r}", n_train=10000, n_test=1000, knn_error=2.0,
+                    baseline={"naive": {"seconds": 10.0, "exact": True},
+                              "brute": {"seconds": 5.0, "exact": True}},
+                    reduced={m: {"seconds": 1.0, "exact": True, "same_indices": True}
+                             for m in ("naive", "brute", "balltree")})
+    md = fig.write(config)[2].read_text()
+    assert "10.0x at r = 15, 10.0x at r = 25, measured at 10000 training / 1000 test" in md
 
 
 def test_no_speedups_without_fig_2_13(profile):

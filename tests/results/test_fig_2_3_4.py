@@ -237,3 +237,31 @@ def test_lmnn_from_the_identity_reaches_the_convex_minimum_of_2_11():
     problem.solve(solver=cp.CLARABEL)
     assert problem.status == "optimal"
     assert problem.value <= model.loss_ <= 1.005 * problem.value
+
+
+def test_the_k_choice_shows_this_runs_factors_and_cites_k3(profile):
+    """The factors beside the choice of k come from this run's records of Fig. 2.3's
+    size (mean and range over its runs); k = 3's are a labelled cited measurement; the
+    statistics of the claims are in the CSV."""
+    config = profile(fig_2_3_4={**SECTION, "runs": 4, "sizes": [12, 40]})
+    base = np.linspace(0.9, 1.1, 4)
+    _write_records(config, [0.10 * base, 0.05 * base], [0.08 * base, 0.04 * base],
+                   sizes=(12, 40))
+    runs = [{"horizontal": h, "vertical": v, "angle_degrees": 90.0,
+             "singular_values": [v, h], "singular_directions_degrees": [90.0, 0.0]}
+            for h, v in ((1.2, 2.0), (1.6, 2.3), (1.3, 2.1), (1.5, 1.9))]
+    write_point(config, "fig_2_3_4/n40", n_samples=40, p_euclidean=list(0.05 * base),
+                p_lmnn=list(0.04 * base), loss=[1.0] * 4, converged=[True] * 4,
+                draws=[1] * 4, scaling=runs)
+    frame = fig.build(config)
+    row = frame[(frame["panel"] == "fig_2_4") & (frame["n"] == 40)].iloc[0]
+    assert (row["horizontal_min"], row["horizontal_max"]) == (1.2, 1.6)
+    assert (row["vertical_min"], row["vertical_max"]) == (1.9, 2.3)
+    assert set(frame[frame["panel"] == "trend"]["metric"]) == {"euclidean", "lmnn"}
+    assert frame.iloc[0]["sign_test_pvalue"] == pytest.approx(1 / 16)  # 4 of 4 larger
+    md = fig.write(config)[2].read_text()
+    assert ("This run (k = 1), over its 4 runs of n = 40: mean factors 1.40 / 2.08 (runs "
+            "1.20-1.60 / 1.90-2.30; thesis 1.4 / 2.2)") in md
+    assert "cited earlier measurement: `harness job --config PROFILE fig_2_3_4/n1000`" in md
+    assert "1.32-1.48" not in md and "2.15-2.22" not in md
+    assert "ours run up to 40 (Fig. 2.3's n: 40 here, 1000 in the thesis)" in md

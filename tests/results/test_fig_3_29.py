@@ -166,6 +166,19 @@ def test_files_gaps_and_consistency(config):
     md = paths[2].read_text()
     assert "## Choices where the thesis is ambiguous" in md and "less than t + 1" in md
     assert "the same 2 edges" in md  # the after job cut what the graph job marked
+    # the counts beside the choices come from the records, not from a one-off run
+    assert ("over the sweep's 4 rolls of noise 0.75 (seeds 0-3) the k = 7 graph of n = 600 "
+            "has 2 bad edges in every roll; the figure's roll (seed 3) has 4") in md
+    assert "good edges' ratios reach at most 1.00, the bad edges' are at least 9.00" in md
+    assert "0.408" not in md and "below 1.2 or above 3" not in md
+    assert "cited earlier measurement: `harness job fig_3_29/before fig_3_29/after`" in md
+    write_point(config, "fig_3_29/before", **_mvu_body([6, 2, 2], (0.8, 0.3, 0.5)),
+                input_spectrum=[0.5, 0.3, 0.2])
+    write_point(config, "fig_3_29/sweep", rolls=_rolls(0.75, [2, 2]) + [
+        {**_rolls(0.75, [1])[0], "seed": 5, "n_bad": 9}])
+    md = fig.write(config)[2].read_text()
+    assert "this run's input (the before record) has the PCA spectrum 0.500 0.300 0.200" in md
+    assert "(seeds 0-5) the k = 7 graph of n = 600 has between 2 and 9 bad edges" in md
     assert json.loads(paths[3].read_text())["title"].startswith("Fig. 3.29")
     write_point(config, "fig_3_29/after", **_mvu_body([9, 1, 0.01], (0.8, 0.9, 0.7),
                                                       cut=[[3, 4]]))
