@@ -12,7 +12,9 @@ trace by ``min <C, K>`` over the equality variant's feasible set (the dense ``C`
 The parent then recomputes the objective, the violation and the dual bound
 (:func:`harness.problems.mvu_certificate.certify`) and sets the status from *those*
 numbers, never from the solver's status: ``optimal`` only when the certified
-relative gap and the violation are within the tolerances.
+relative gap and the violation are within the tolerances, ``inaccurate`` otherwise.
+Without something to certify -- no K or no duals, values that are not finite, a
+solver error -- the status is ``failed`` (``infeasible`` when the solver says so).
 """
 
 from __future__ import annotations
@@ -58,20 +60,59 @@ def _solve_in_child(problem: MVUProblem, cvxpy_name: str,
         except Exception as exc:  # mosek.Error and friends are not SolverErrors
             return {"error": f"{type(exc).__name__}: {exc}", "status": "failed"}
         stats = cvx_problem.solver_stats
-        wall = time.perf_counter() - start
-        out = {"solver_status": cvx_problem.status, "wall": wall,
-               "solve": stats.solve_time if stats and stats.solve_time else float("nan")}
-        if cvx_problem.status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE, cp.UNBOUNDED,
-                                  cp.UNBOUNDED_INACCURATE):
-            out["status"] = "infeasible"
-            return out
-        if K.value is None or edge.dual_value is None:
-            out.update(status="failed", error=f"no solution returned ({cvx_problem.status})")
-            return out
-        w = np.asarray(edge.dual_value, dtype=np.float64).ravel()
-        maximize = problem.maximize and cost is None
-        out.update(F=_factor(K.value), w=w if maximize else -w)
+        out = _child_outcome(cvx_problem.status, K.value, edge.dual_value,
+                             problem.maximize and cost is None)
+        out.update(wall=time.perf_counter() - start,
+                   solve=stats.solve_time if stats and stats.solve_time else float("nan"))
         return out
+
+
+def _child_outcome(solver_status: str, K, dual, maximize: bool) -> dict:
+    """What the child hands back from the values cvxpy left after a solve.
+
+    Parameters
+    ----------
+    solver_status : str
+        cvxpy's status (recorded; it decides only ``infeasible``).
+    K : ndarray of shape (n, n) or None
+        The solver's primal matrix.
+    dual : ndarray of shape (m,) or None
+        The edge constraints' dual values.
+    maximize : bool
+        The trace is maximised (``w = +dual``), else minimised (``w = -dual``).
+
+    Returns
+    -------
+    dict
+        ``solver_status`` and either the factor and multipliers (``F``, ``w``) for the
+        parent to certify, or ``status`` (``infeasible``, ``failed``) and ``error``
+        when there is nothing to certify: no primal matrix or no multipliers, or values
+        that are not finite (a certificate cannot be computed from them).
+    """
+    import cvxpy as cp
+
+    out = {"solver_status": solver_status}
+    if solver_status in (cp.INFEASIBLE, cp.INFEASIBLE_INACCURATE, cp.UNBOUNDED,
+                         cp.UNBOUNDED_INACCURATE):
+        out["status"] = "infeasible"
+        return out
+    missing = [name for name, value in (("primal matrix", K), ("multipliers", dual))
+               if value is None]
+    if missing:
+        out.update(status="failed", error=f"no {' and no '.join(missing)} returned "
+                                          f"(solver status {solver_status})")
+        return out
+    K = np.asarray(K, dtype=np.float64)
+    w = np.asarray(dual, dtype=np.float64).ravel()
+    bad = [name for name, value in (("primal matrix", K), ("multipliers", w))
+           if not np.isfinite(value).all()]
+    if bad:
+        out.update(status="failed", error=f"non-finite {' and '.join(bad)} returned "
+                                          f"(solver status {solver_status}): nothing to "
+                                          f"certify")
+        return out
+    out.update(F=_factor(K), w=w if maximize else -w)
+    return out
 
 
 def solve_cvxpy(problem: MVUProblem, backend: str, *, time_limit: float = 600.0,
@@ -81,7 +122,8 @@ def solve_cvxpy(problem: MVUProblem, backend: str, *, time_limit: float = 600.0,
 
     With ``cost``, minimise ``<C, K>`` over the feasible set of ``problem`` (variant
     ``equality``) instead. Unusable backends (not installed, MOSEK without a licence) give ``skipped``;
-    solver errors ``failed``; the hard limit ``timeout``; all with the reason.
+    solver errors and answers that cannot be certified (no multipliers, non-finite
+    values) ``failed``; the hard limit ``timeout``; all with the reason.
     """
     if backend not in CVXPY_NAMES:
         raise ValueError(f"unknown cvxpy backend {backend!r}; valid: {', '.join(CVXPY_NAMES)}")
