@@ -90,12 +90,14 @@ class MVU(ManifoldEmbedding):
     **Precision**: t reaches 2^40 .. 2^47 (1e12 .. 1e14; 2^47 on the helix below),
     so the entries of w are ~t |w_Y| and cancel in L(w) to eigenvalues ~1; float64
     resolves those eigenvalues only to ``eps t lambda_max(Y)`` (1e-3 and worse), and
-    ``dual_`` alone differs from w by as much: ``b . dual_ / mu(dual_)`` in float64
-    can be far above the true bound (helix ``(3 cos s, 3 sin s, 0.3 s)``, s evenly
-    spaced on [0, 4 pi], n = 60, k = 4: value 613.32, bound 613.39, but 882.4 from
-    ``dual_`` alone). Sum ``b . w`` and assemble L(w) from both parts in extended
+    a float64 check gives no bound at all (helix ``(3 cos s, 3 sin s, 0.3 s)``, s
+    evenly spaced on [0, 4 pi], n = 60, k = 4: value 613.32, certified bound 613.46,
+    gap 2.3e-4; from ``dual_`` in float64, ``eigh`` gives "882", Cholesky tests
+    "538", below the value). ``dual_low_`` is ~1e-2 per entry there (in extended
+    precision ``dual_`` alone gives 613.47), but only the exact sum is the point the
+    harness certified. So sum ``b . w`` and assemble L(w) from both parts in extended
     precision and prove mu there: the harness uses ``numpy.longdouble`` (x87
-    80-bit, eps 1.1e-19: 1e-5 and below where float64 gives 1e-3 .. 1), a Cholesky
+    80-bit, eps 1.1e-19: ~1e-5 where float64 gives 1e-3 .. 1), a Cholesky
     factorisation of ``L(w) - lambda I + c 1 1^T / n`` succeeding proving ``mu >=
     lambda`` (lambda lowered by ``eps_ext |L|_inf`` first;
     :mod:`harness.problems.extended_precision`). Where ``dual_low_`` is zero, float64
