@@ -1,4 +1,4 @@
-"""The ``harness`` command: list, job, write, report, fetch, doctor, asv-offline.
+"""The ``harness`` command: list, job, write, report, verify, fetch, doctor, asv-offline.
 
 Examples
 --------
@@ -11,6 +11,8 @@ Examples
     harness write table_3_2                       # records -> tables/table_3_2.csv/md/tex
     harness write fig_3_28                        # records -> figures/fig_3_28.csv/png/md
     harness report                                # results -> report.html/md
+    harness verify results/quick/records/solver_table/equality/native/n40.json
+                                                  # re-check a record's certificate
     harness fetch teapot                          # download and verify a data set
     harness doctor                                # installed packages, solvers, BLAS
     harness asv-offline .asv/html                 # the asv dashboard, opening offline
@@ -132,6 +134,29 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_verify(args) -> int:
+    import json
+
+    from harness.problems.verify import verify_record
+
+    failed = 0
+    for path in args.records:
+        report = verify_record(path)
+        failed += not report.ok
+        if args.json:
+            from harness.records import _jsonable
+
+            print(json.dumps(_jsonable(report.as_dict()), sort_keys=True))
+            continue
+        verdict = "certified" if report.ok else "NOT CERTIFIED"
+        precision = "extended precision" if report.extended_precision else "float64"
+        print(f"{path}: {verdict}: value={report.value:.10g} bound={report.bound:.10g} "
+              f"gap={report.gap:.2e} violation={report.violation:.2e} "
+              f"mu={report.eigenvalue:.9g} ({precision})"
+              + "".join(f"\n  {problem}" for problem in report.problems))
+    return 1 if failed else 0
+
+
 def cmd_fetch(args) -> int:
     from harness import registry
     from harness.plugin import DataUnavailableError
@@ -221,6 +246,13 @@ def build_parser() -> argparse.ArgumentParser:
         "report", help="write results/<profile>/report.html and report.md from the "
                        "generated tables and figures"))
     p.set_defaults(func=cmd_report)
+    p = sub.add_parser("verify", help="re-check the certificate a record keeps beside "
+                                      "it (KEY.certificate.npz) from its arrays alone")
+    p.add_argument("records", nargs="+", metavar="RECORD",
+                   help="a record KEY.json with certificate_file, or a .npz written by "
+                        "harness.problems.verify.save_certificate")
+    p.add_argument("--json", action="store_true", help="one JSON report per line")
+    p.set_defaults(func=cmd_verify)
     p = sub.add_parser("fetch", help="download and verify data sets")
     p.add_argument("names", nargs="*", metavar="NAME", help="data set names (default: all)")
     p.set_defaults(func=cmd_fetch)

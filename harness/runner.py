@@ -121,5 +121,18 @@ def job_record(config: dict, job: Job) -> dict:
 
 def run_job(config: dict, job: Job) -> Path:
     """Run one job of a validated profile and write its record; return its path.
-    Nothing is written when it crashes (:class:`JobCrashed`)."""
-    return write_json_atomic(record_path(config, job), job_record(config, job))
+    Nothing is written when it crashes (:class:`JobCrashed`).
+
+    A body's ``certificate_arrays`` (an MVU certificate,
+    :func:`harness.problems.verify.certificate_arrays`) is written beside the record
+    as ``KEY.certificate.npz`` (:func:`harness.problems.verify.save_certificate`)
+    and the record names it in ``certificate_file``: the JSON stays small and
+    ``harness verify`` re-checks the certificate from the file."""
+    path = record_path(config, job)
+    record = job_record(config, job)
+    arrays = record.pop("certificate_arrays", None)
+    if arrays is not None:
+        from harness.problems.verify import certificate_path, save_certificate
+
+        record["certificate_file"] = save_certificate(certificate_path(path), arrays).name
+    return write_json_atomic(path, record)

@@ -54,7 +54,54 @@ class MVU(ManifoldEmbedding):
     relaxations of 3.1.6 or the minimum-trace SDP of 3.1.11. Whatever the solver, the
     harness recomputes the objective, the constraint violation and a dual bound from
     the multipliers (``solve_info_``), so a solve can be certified without trusting
-    this code: ``dual_`` and ``kernel_factor_`` are the whole certificate.
+    this code: ``edges_``, ``sq_lengths_``, ``kernel_factor_``, ``dual_`` and
+    ``dual_low_`` are the whole certificate (:func:`harness.problems.verify.
+    verify_estimator` re-checks it from them alone).
+
+    **Checking the certificate** (equality variant; ``shared/MVU_NOTES.md``). Let b =
+    ``sq_lengths_``, F = ``kernel_factor_`` centred (K = F F^T), and for multipliers w
+    let L(w) = sum_e w_e (e_i - e_j)(e_i - e_j)^T over ``edges_`` (i, j). Then
+
+    * the multipliers are the *exact real sum* ``w = dual_ + dual_low_`` of two float64
+      vectors (``dual_low_`` is zero unless facial reduction lifted them, below);
+    * value ``tr K = |F|_F^2``; violation ``max_e |(|f_i - f_j|^2 - b_e)| / max b``;
+    * mu = the smallest eigenvalue of L(w) on the complement of the ones vector
+      (e.g. of ``L(w) + c 1 1^T / n`` with c above the spectrum), taken as a proven
+      *lower* bound, i.e. minus the rounding of the arithmetic used;
+    * for every feasible K, ``<L(w), K> = b . w`` and ``L(w) - mu I`` is PSD on the
+      complement of 1, so ``tr K <= bound = b . w / mu`` (mu > 0); also, with T =
+      sum_i g(c, i)^2 (g the shortest-path distances from any node c, edge lengths
+      sqrt(b_e)), ``tr K <= b . w + T max(0, 1 - mu)``; the harness takes the
+      smaller. The gap is ``(bound - value) / bound``; a value above the bound by
+      more than 1e-4 (relative) means F is not (near) feasible: inconsistent.
+
+    Minimum trace: nu the *largest* eigenvalue on the complement of 1, ``tr K >= b .
+    w / nu``; inequality: w clipped at 0 first.
+
+    **Facial reduction** (noise-free inputs of dimension below k, e.g. every 3-D
+    input with k >= 4; :mod:`harness.solvers.mvu.facial`). Every feasible K lies in
+    the face ``{U Q U^T}``, U = ``face_basis_``, exposed by ``Y = L(w_Y)``, w_Y =
+    ``exposing_dual_`` (Y PSD, ``Y U = 0``, ``b . w_Y = 0``). The reduced problem's
+    multipliers w_base are lifted to the full problem as ``w_base + t w_Y``, t =
+    ``dual_lift_`` a power of two (so ``t w_Y`` is exact), and kept as the exact sum
+    ``dual_ + dual_low_ = w_base + t w_Y`` (``dual_`` its float64 rounding,
+    ``dual_low_`` the rounding error, by TwoSum). Nothing else enters the bound: a
+    checker needs ``dual_ + dual_low_`` only; t, w_Y and U say how it was built.
+    **Precision**: t reaches 2^40 .. 2^47 (1e12 .. 1e14; 2^47 on the helix below),
+    so the entries of w are ~t |w_Y| and cancel in L(w) to eigenvalues ~1; float64
+    resolves those eigenvalues only to ``eps t lambda_max(Y)`` (1e-3 and worse), and
+    a float64 check gives no bound at all (helix ``(3 cos s, 3 sin s, 0.3 s)``, s
+    evenly spaced on [0, 4 pi], n = 60, k = 4: value 613.32, certified bound 613.46,
+    gap 2.3e-4; from ``dual_`` in float64, ``eigh`` gives "882", Cholesky tests
+    "538", below the value). ``dual_low_`` is ~1e-2 per entry there (in extended
+    precision ``dual_`` alone gives 613.47), but only the exact sum is the point the
+    harness certified. So sum ``b . w`` and assemble L(w) from both parts in extended
+    precision and prove mu there: the harness uses ``numpy.longdouble`` (x87
+    80-bit, eps 1.1e-19: ~1e-5 where float64 gives 1e-3 .. 1), a Cholesky
+    factorisation of ``L(w) - lambda I + c 1 1^T / n`` succeeding proving ``mu >=
+    lambda`` (lambda lowered by ``eps_ext |L|_inf`` first;
+    :mod:`harness.problems.extended_precision`). Where ``dual_low_`` is zero, float64
+    with the margin ``eps |L(w)|_inf`` suffices.
 
     With ``cut_bad_edges=True`` the "bad" edges of the k-nearest-neighbour graph
     (short cuts between distant layers of the manifold, thesis 3.1.12, Fig. 3.29) are
@@ -110,7 +157,20 @@ class MVU(ManifoldEmbedding):
     kernel_factor_ : ndarray of shape (n_samples, p)
         K = F F^T, the whole solution (not only the kept dimensions).
     dual_ : ndarray of shape (m,)
-        Edge multipliers: the dual certificate.
+        Edge multipliers: the dual certificate; after facial reduction the float64
+        rounding (high part) of the lifted multipliers ``dual_ + dual_low_``.
+    dual_low_ : ndarray of shape (m,)
+        Low part: the multipliers are exactly ``dual_ + dual_low_`` (real numbers).
+        Zero without facial reduction and where the lift was exact in float64.
+    dual_lift_ : float
+        t of the lift ``dual_ + dual_low_ = w_base + t exposing_dual_`` (signed:
+        negative for ``min_trace``); 0.0 without facial reduction.
+    exposing_dual_ : ndarray of shape (m,) or None
+        w_Y, ``L(w_Y)`` the exposing vector of the face; None without facial
+        reduction.
+    face_basis_ : ndarray of shape (n_samples, d_f) or None
+        U, orthonormal, ``U^T 1 = 0``, ``L(w_Y) U = 0``: every feasible K is ``U Q
+        U^T``; None without facial reduction.
     eigenvalues_ : ndarray of shape (p,)
         Eigenvalues of K, largest first.
     solve_info_ : dict
@@ -188,6 +248,8 @@ class MVU(ManifoldEmbedding):
                                     f"{result.reason}", result.status)
         self.edges_, self.sq_lengths_ = problem.edges, problem.sq_lengths
         self.kernel_factor_, self.dual_ = result.F, result.w
+        self.dual_low_ = np.zeros(problem.m) if result.w_low is None else result.w_low
+        self.dual_lift_, self.exposing_dual_, self.face_basis_ = result.t, result.w_Y, result.U
         U, s, _ = np.linalg.svd(result.F, full_matrices=False)
         self.eigenvalues_ = s**2
         Y = np.zeros((problem.n, self.n_components))

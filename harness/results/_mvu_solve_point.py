@@ -24,7 +24,11 @@ One job runs as follows (:func:`harness.runner.run_job`):
    relative gap is at most ``tol_gap`` and the relative violation at most
    ``tol_violation``, else ``inaccurate``; a solver that stopped at its time limit
    short of that is a ``timeout`` with its best certified numbers. What the solver
-   said about itself is kept under ``solver_reported``, never used.
+   said about itself is kept under ``solver_reported``, never used. The certificate
+   itself (F, the multipliers ``w + w_low``, a facial lift's t, w_Y, U) goes beside
+   the record as ``KEY.certificate.npz`` (:func:`harness.runner.run_job`), so that
+   ``harness verify RECORD.json`` re-checks it (:mod:`harness.problems.verify`);
+   compressed float64, ~8 n p bytes (F is n x p, p up to n for the interior point).
 
 Expected failures become records (``status`` of :data:`harness.records.STATUSES`,
 ``verdict`` of :data:`harness.solvers.mvu.result.STATUSES`, and a ``reason``): solver
@@ -47,6 +51,7 @@ from harness import registry
 from harness.errors import ConfigError, check_names
 from harness.problems.mvu import VARIANTS, MVUProblem
 from harness.problems.mvu_certificate import certify
+from harness.problems.verify import certificate_arrays
 from harness.provenance import blas_info
 from harness.results._solver_code import solver_module
 from harness.runner import died_reason
@@ -225,7 +230,11 @@ def _judged(problem: MVUProblem, body: dict, params: dict) -> dict:
         verdict, reason = "timeout", (f"stopped at its time limit of "
                                       f"{params['time_limit_seconds']:g} s; best iterate: {reason}")
     judged.update(verdict=verdict, reason=reason, certificate=cert.as_dict(),
-                  rank=int(result.F.shape[1]))
+                  rank=int(result.F.shape[1]),
+                  certificate_arrays=certificate_arrays(
+                      problem.edges, problem.sq_lengths, result.F, result.w, result.w_low,
+                      variant=problem.variant, omega=problem.omega, dual_lift=result.t,
+                      exposing_dual=result.w_Y, face_basis=result.U))
     return judged
 
 

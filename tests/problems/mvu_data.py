@@ -1,5 +1,7 @@
 """Shared data of the MVU solver tests: noisy Swiss rolls and Clarabel's optimum."""
 
+import numpy as np
+
 from datasets.swiss_roll import SwissRoll
 
 
@@ -14,3 +16,11 @@ def clarabel_value(problem):
     cvx_problem, _, _ = problem.to_cvxpy()
     cvx_problem.solve(solver="CLARABEL")
     return cvx_problem.value
+
+
+def helix(n=60, radius=3.0, pitch=0.1, turns=2.0):
+    """``n`` evenly spaced points of the helix ``(r cos s, r sin s, pitch r s)``, s in
+    [0, 2 pi turns]: noise-free 3-D data, so k >= 4 puts MVU on the facial path
+    (every clique Gram of k + 1 points in R^3 is singular)."""
+    s = np.linspace(0.0, 2.0 * np.pi * turns, n)
+    return np.column_stack([radius * np.cos(s), radius * np.sin(s), pitch * radius * s])

@@ -61,7 +61,8 @@ def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_ga
                          certificate=native.certificate,
                          solver_status=native.status, compile_seconds=0.0,
                          solve_seconds=native.seconds, wall_seconds=wall,
-                         details=dict(native.details))
+                         details=dict(native.details), t=native.t, w_Y=native.w_Y,
+                         U=native.U)
     result.status, result.reason = judge(result.certificate, tol_gap, tol_violation)
     if native.status == "timeout" and result.status != "optimal":
         result.status = "timeout"

@@ -132,4 +132,6 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
               f"{run.status}")
     return NativeResult(F=run.F, w=w, status=status, certificate=final,
                         iterations=run.iterations, seconds=time.perf_counter() - t0,
-                        history=run.history, w_low=lift.w_low)
+                        history=run.history, w_low=lift.w_low,
+                        t=float(t) if problem.maximize else -float(t),
+                        w_Y=red.w_Y, U=red.U)

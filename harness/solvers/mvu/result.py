@@ -53,6 +53,14 @@ class SolveResult:
         Plain facts a solver reports about how it solved (e.g. the exposed face of
         facial reduction: ``{"face": {"dimension": ..., "single_point": ...}}``);
         recorded, never used to judge.
+    t : float
+        The lift of facial multipliers, signed: ``w + w_low = w_base + t w_Y``, w_base
+        the reduced problem's multipliers with the cross term removed (t > 0 for
+        maximum, t < 0 for minimum trace; 0.0 when the multipliers were not lifted).
+    w_Y : ndarray of shape (m,) or None
+        The exposing vector of the face the multipliers were lifted with.
+    U : ndarray of shape (n, d_f) or None
+        Orthonormal basis of that face (``U^T 1 = 0``, ``L(w_Y) U = 0``).
     """
 
     status: str
@@ -67,6 +75,9 @@ class SolveResult:
     solve_seconds: float = float("nan")
     wall_seconds: float = float("nan")
     details: dict = dataclasses.field(default_factory=dict)
+    t: float = 0.0
+    w_Y: np.ndarray | None = None
+    U: np.ndarray | None = None
 
     def info(self) -> dict:
         """Plain values for a record."""
@@ -166,6 +177,9 @@ class NativeResult:
         The low part of multipliers kept as an exact sum ``w + w_low``
         (:func:`harness.problems.facial_reduction.lift_multipliers`); ``certify``
         takes it as ``w_low=``.
+    t, w_Y, U : float, ndarray or None
+        Facial reduction's lift, exposing vector and face basis (as in
+        :class:`SolveResult`); 0.0, None, None for a solve of the full problem.
     """
 
     F: np.ndarray
@@ -177,3 +191,6 @@ class NativeResult:
     history: list
     details: dict = dataclasses.field(default_factory=dict)
     w_low: np.ndarray | None = None
+    t: float = 0.0
+    w_Y: np.ndarray | None = None
+    U: np.ndarray | None = None

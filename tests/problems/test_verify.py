@@ -1,0 +1,172 @@
+"""The MVU certificate re-checked from the estimator's public attributes alone: by a
+checker written here from the class docstring's mathematics (no harness certificate
+code), by :func:`harness.problems.verify.verify_certificate`, and after tampering."""
+
+import numpy as np
+import pytest
+
+from harness.problems.verify import (
+    estimator_certificate, verify_certificate, verify_estimator,
+)
+from methods.mvu import MVU
+from tests.problems.mvu_data import helix, noisy_roll
+
+
+def _laplacian(n, edges, parts, dtype):
+    """sum_p L(w_p), dense, assembled in ``dtype``."""
+    L = np.zeros((n, n), dtype=dtype)
+    i, j = edges[:, 0], edges[:, 1]
+    for w in parts:
+        w = np.asarray(w).astype(dtype)
+        np.add.at(L, (i, j), -w)
+        np.add.at(L, (j, i), -w)
+        np.add.at(L, (i, i), w)
+        np.add.at(L, (j, j), w)
+    return L
+
+
+def _positive_definite(A):
+    """Whether a plain Cholesky factorisation of A meets only positive pivots."""
+    A = A.copy()
+    for k in range(len(A)):
+        p = A[k, k] - A[k, :k] @ A[k, :k]
+        if not p > 0:
+            return False
+        A[k, k] = np.sqrt(p)
+        A[k + 1:, k] = (A[k + 1:, k] - A[k + 1:, :k] @ A[k, :k]) / A[k, k]
+    return True
+
+
+def _proven_mu(L, steps=40):
+    """A proven lower bound on the smallest eigenvalue of L on the complement of 1:
+    ``L - lam I + (|lam| + 1) 1 1^T / n`` positive definite <=> mu > lam (the ones
+    direction moved to |lam| + 1 - lam > 0); lam is lowered by ``eps |L|_inf``
+    (the rounding of a backward-stable factorisation), bisection on [0, 2]."""
+    n, dtype = len(L), L.dtype
+    margin = float(np.finfo(dtype).eps) * float(np.abs(L).sum(axis=1).max())
+
+    def above(lam):
+        shift = dtype.type(lam - margin)
+        M = L - shift * np.eye(n, dtype=dtype) + dtype.type(abs(lam) + 1.0) / n
+        return _positive_definite(M)
+
+    lo, hi = 0.0, 2.0
+    if not above(lo):
+        return -np.inf
+    for _ in range(steps):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if above(mid) else (lo, mid)
+    return lo
+
+
+def independent_check(mvu, dtype=np.longdouble, with_low=True):
+    """Value, bound and gap from the fitted attributes and the docstring's formulas:
+    w = dual_ + dual_low_ (exact real sum), value |F_c|^2, bound b.w / mu."""
+    F = mvu.kernel_factor_ - mvu.kernel_factor_.mean(axis=0)
+    b = mvu.sq_lengths_.astype(dtype)
+    parts = [mvu.dual_, mvu.dual_low_] if with_low else [mvu.dual_]
+    bw = sum(np.sum(b * np.asarray(w).astype(dtype)) for w in parts)
+    mu = _proven_mu(_laplacian(len(F), mvu.edges_, parts, dtype))
+    value = float(np.sum(F * F))
+    bound = float(bw) / mu if mu > 0 else np.inf
+    return value, bound, (bound - value) / bound, mu
+
+
+@pytest.fixture(scope="module")
+def on_helix():
+    return MVU(n_neighbors=4).fit(helix(60))
+
+
+@pytest.fixture(scope="module")
+def on_roll():
+    return MVU(n_neighbors=5).fit(noisy_roll(60))
+
+
+def test_helix_certificate_is_checkable_from_the_attributes_alone(on_helix):
+    mvu = on_helix
+    info = mvu.solve_info_
+    assert info["status"] == "optimal" and info["method"] == "facial"
+    # the facial path's whole certificate is public
+    assert mvu.dual_lift_ >= 2.0**40 and np.frexp(mvu.dual_lift_)[0] == 0.5
+    assert np.any(mvu.dual_low_) and mvu.face_basis_.shape == (60, 3)
+    assert mvu.exposing_dual_.shape == mvu.dual_.shape
+    value, bound, gap, mu = independent_check(mvu)
+    assert value == pytest.approx(info["value"], rel=1e-12)
+    assert value == pytest.approx(613.32, rel=1e-4)
+    # the rounding margin eps_ext |L|_inf is ~6e-5 here (t = 2^47): both checkers
+    # prove mu only to that
+    assert bound == pytest.approx(info["bound"], rel=1e-4)
+    assert 0 < gap <= 1e-3 and gap == pytest.approx(info["gap"], abs=1e-4)
+    assert mu == pytest.approx(1.0, abs=1e-4)
+    # what an outside checker made of the old attributes (dual_ alone, in float64)
+    # is no bound at all: float64 resolves L(w) only to eps t |L(w_Y)| ~ 0.03, and
+    # the factorisation's rounding is worse (here a "bound" of 538, below the value)
+    _, old_bound, _, _ = independent_check(mvu, np.float64, with_low=False)
+    assert abs(old_bound - bound) > 0.1 * bound
+
+
+def test_helix_needs_extended_precision(on_helix):
+    """The exact w in float64 arithmetic cannot resolve mu ~ 1: the rounding of L
+    alone is eps |L|_inf, t = 2^47 times |L(w_Y)|, and a Cholesky factorisation's is
+    a multiple of it, so the float64 "mu" is off by over 0.1 (either way)."""
+    mvu = on_helix
+    L = _laplacian(60, mvu.edges_, [mvu.dual_, mvu.dual_low_], np.float64)
+    assert np.finfo(float).eps * np.abs(L).sum(axis=1).max() > 1e-3
+    assert abs(_proven_mu(L) - 1.0) > 0.1
+    extended = _laplacian(60, mvu.edges_, [mvu.dual_, mvu.dual_low_], np.longdouble)
+    assert abs(_proven_mu(extended) - 1.0) < 1e-4
+
+
+def test_verify_reproduces_the_harness_and_the_independent_check(on_helix):
+    mvu = on_helix
+    report = verify_estimator(mvu)
+    value, bound, gap, _ = independent_check(mvu)
+    assert report.ok and report.certified and report.agrees and report.extended_precision
+    assert report.value == pytest.approx(value, rel=1e-12)
+    assert report.bound == pytest.approx(bound, rel=1e-4)
+    assert report.gap == pytest.approx(gap, abs=1e-4)
+    face = report.face
+    assert face["dimension"] == 3 and face["lift"] == mvu.dual_lift_
+    assert face["exposure"] < 1e-15 and face["null_residual"] < 1e-12
+    assert face["outside_face"] < 1e-12 and face["ones"] < 1e-12
+
+
+def test_noisy_roll_verifies_without_a_facial_lift(on_roll):
+    mvu = on_roll
+    assert mvu.solve_info_["status"] == "optimal"
+    assert mvu.dual_lift_ == 0.0 and not np.any(mvu.dual_low_)
+    assert mvu.exposing_dual_ is None and mvu.face_basis_ is None
+    report = verify_estimator(mvu)
+    assert report.ok and not report.extended_precision and report.face is None
+    value, bound, gap, _ = independent_check(mvu, dtype=np.float64)
+    assert report.value == pytest.approx(value, rel=1e-12)
+    assert report.bound == pytest.approx(bound, rel=1e-6)
+    assert report.gap == pytest.approx(mvu.solve_info_["gap"], abs=1e-9)
+
+
+def _tampered(mvu, **change):
+    arrays = estimator_certificate(mvu)
+    arrays.update(change)
+    info = mvu.solve_info_
+    return verify_certificate(**arrays, claimed={"value": info["value"],
+                                                 "bound": info["bound"]})
+
+
+def test_dropping_or_perturbing_the_multipliers_fails(on_helix):
+    mvu = on_helix
+    dropped = _tampered(mvu, dual_low=None)
+    assert not dropped.ok and not dropped.certified and dropped.gap > 0.2
+    assert any("gap" in p for p in dropped.problems)
+    rng = np.random.default_rng(0)
+    nudged = _tampered(mvu, dual=mvu.dual_ * (1 + 1e-9 * rng.standard_normal(len(mvu.dual_))))
+    assert not nudged.ok and nudged.gap > 1e-3
+
+
+def test_tampered_factor_fails(on_helix, on_roll):
+    for mvu in (on_helix, on_roll):
+        F = mvu.kernel_factor_
+        stretched = _tampered(mvu, kernel_factor=1.01 * F)
+        assert not stretched.ok and not stretched.consistent  # value beyond the bound
+        assert stretched.violation > 1e-2 and stretched.agrees is False
+        shrunk = _tampered(mvu, kernel_factor=0.999 * F)
+        assert not shrunk.certified and shrunk.violation > 1e-3

@@ -1,0 +1,70 @@
+"""``harness verify``: a solver-table record's certificate re-checked from the arrays
+kept beside it, and a tampered one rejected."""
+
+import json
+
+import numpy as np
+import pytest
+
+from harness.cli import main
+from harness.config import validate_config
+from harness.jobs import Job
+from harness.problems.verify import certificate_path, load_certificate, save_certificate
+from harness.records import read_record
+from harness.runner import run_job
+
+
+@pytest.fixture(scope="module")
+def facial_record(tmp_path_factory):
+    """A real solve: the noise-free roll, n = 40, k = 4 (the facial path)."""
+    tmp = tmp_path_factory.mktemp("verify")
+    section = {"backends": ["native"], "n": [40], "n_per_backend": {}, "k": 4,
+               "extra_noise_dims": 0}
+    config = validate_config({"profile": "unit", "results_dir": str(tmp / "results"),
+                              "results": {"solver_table": section}})
+    return run_job(config, Job("solver_table", "equality/native/n40"))
+
+
+def test_record_keeps_its_certificate_beside_it(facial_record):
+    record = read_record(facial_record)
+    assert record["verdict"] == "optimal"
+    assert record["certificate_file"] == "n40.certificate.npz"
+    arrays = load_certificate(certificate_path(facial_record))
+    assert arrays["kernel_factor"].shape[0] == 40 and arrays["variant"] == "equality"
+    assert arrays["dual"].shape == (record["problem"]["m"],)
+    assert arrays["dual_lift"] > 0 and arrays["face_basis"].shape[0] == 40
+    assert "certificate_arrays" not in record  # the JSON stays small
+
+
+def test_cli_verifies_the_record(facial_record, capsys):
+    assert main(["verify", str(facial_record)]) == 0
+    out = capsys.readouterr().out
+    claimed = read_record(facial_record)["certificate"]
+    assert ": certified: " in out and f"value={claimed['value']:.10g}" in out
+    assert main(["verify", "--json", str(facial_record)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] and report["agrees"]
+    assert report["bound"] == pytest.approx(claimed["bound"], rel=1e-12)
+    assert report["gap"] == pytest.approx(claimed["gap"], abs=1e-12)
+
+
+def test_cli_rejects_a_tampered_certificate(facial_record, tmp_path, capsys):
+    arrays = load_certificate(certificate_path(facial_record))
+    record = read_record(facial_record)
+    copy = tmp_path / "n40.json"
+    copy.write_text(json.dumps(record))
+    arrays["dual"] = arrays["dual"] * (1.0 + 1e-3 * np.random.default_rng(0).standard_normal(
+        len(arrays["dual"])))
+    save_certificate(certificate_path(copy), arrays)
+    assert main(["verify", str(copy)]) == 1
+    out = capsys.readouterr().out
+    assert "NOT CERTIFIED" in out
+    assert "bound" in out.splitlines()[-1] and "claimed" in out.splitlines()[-1]
+    assert any(line.strip().startswith("gap") for line in out.splitlines()[1:])
+
+
+def test_cli_names_a_record_without_a_certificate(tmp_path, capsys):
+    path = tmp_path / "n40.json"
+    path.write_text(json.dumps({"status": "skipped", "certificate": None}))
+    assert main(["verify", str(path)]) == 2
+    assert "keeps no certificate arrays" in capsys.readouterr().err
