@@ -318,8 +318,17 @@ class RemoteDataset(DatasetPlugin):
 
     def fetch(self) -> str:
         """Download every file into the cache (pooch), from its sources in turn,
-        verify each, pin a hash where none was published."""
-        return "\n".join(self._fetch_file(remote) for remote in self.remote_files())
+        verify each, pin a hash where none was published. Every file is tried; if
+        any fails, the error names each failure (and what did arrive)."""
+        done, failed = [], []
+        for remote in self.remote_files():
+            try:
+                done.append(self._fetch_file(remote))
+            except DataUnavailableError as exc:
+                failed.append(str(exc))
+        if failed:
+            raise DataUnavailableError("\n".join(failed + done))
+        return "\n".join(done)
 
     @abc.abstractmethod
     def parse(self, path: Path, **params) -> tuple[np.ndarray, np.ndarray | None, dict]:

@@ -157,3 +157,34 @@ def test_cli_fetch_file(cache, tmp_path, monkeypatch, capsys):
     assert f"toy: {cache / 'toy.json'} from {good}, verified" in capsys.readouterr().out
     assert main(["fetch", "toy", "other", "--file", str(good)]) == 2
     assert "--file needs exactly one data set name" in capsys.readouterr().err
+
+
+def _downloaded_plugins():
+    """Every registered data set filled from URLs (those rebuilt from a package have
+    their own tests: their first source is a package client)."""
+    from datasets._package_rebuild import PackageRebuiltDataset
+    from harness import registry
+
+    return sorted(name for name, cls in registry.datasets().items()
+                  if issubclass(cls, RemoteDataset) and not issubclass(cls, PackageRebuiltDataset))
+
+
+@pytest.mark.parametrize("name", _downloaded_plugins())
+def test_offline_fetch_of_every_data_set_names_each_source_and_why(name, cache, monkeypatch,
+                                                                   capsys):
+    from harness import registry
+
+    _serve(monkeypatch, {url: ConnectionError(f"no route to {url}")
+                         for remote in registry.get_dataset(name)().remote_files()
+                         for url in remote.urls()})
+    assert main(["fetch", name]) == 1
+    err = capsys.readouterr().err
+    for remote in registry.get_dataset(name)().remote_files():
+        for url in remote.urls():
+            assert f"{url}: download failed (ConnectionError: no route to {url})" in err
+    assert f"harness fetch {name} --file PATH" in err and _leftovers(cache) == []
+
+
+def test_the_downloaded_plugins_include_the_thesis_image_sets():
+    assert {"frey", "isolet", "olivetti", "teapot", "usps", "yale_b"} <= set(
+        _downloaded_plugins())
