@@ -219,7 +219,9 @@ class RemoteDataset(DatasetPlugin):
             converted = form if form != Path(src) else None
         except Exception as exc:  # a wrong file fails to convert in many ways
             raise DataUnavailableError(
-                f"{origin} is not {remote.filename} ({type(exc).__name__}: {exc})") from None
+                f"{origin} is not {remote.filename} (expected "
+                f"{remote.expected_hash() or 'a file to pin'}; found {type(exc).__name__}: "
+                f"{exc})") from None
         try:
             expected = remote.expected_hash()
             if expected is not None:

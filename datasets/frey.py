@@ -89,7 +89,13 @@ class Frey(RemoteDataset):
         with open(src, "rb") as fh:
             if fh.read(6) == b"MATLAB":
                 return src
-        pixels = read_rda_pixels(src)
+        try:
+            pixels = read_rda_pixels(src)
+        except ValueError:
+            raise
+        except Exception as exc:  # rdata's errors for a file that is not R data vary
+            raise ValueError(f"{src} is neither a MATLAB file (Roweis' frey_rawface.mat) "
+                             f"nor R data (frey.rda): {type(exc).__name__}: {exc}") from None
         folder = data_dir() / ".downloads"
         folder.mkdir(parents=True, exist_ok=True)
         converted = folder / f"frey_rawface.{uuid.uuid4().hex}.mat"

@@ -161,7 +161,9 @@ def cmd_fetch(args) -> int:
             print(registry.get_dataset(name)().fetch())
         except DataUnavailableError as exc:
             failed += 1
-            print(f"{name}: {exc}", file=sys.stderr)
+            message = str(exc)
+            print(message if message.startswith(f"{name}:") else f"{name}: {message}",
+                  file=sys.stderr)
     return 1 if failed else 0
 
 

@@ -145,3 +145,11 @@ def test_frey_the_r_mirror_is_converted_and_verified(cache, monkeypatch):
     message = Frey().fetch()
     assert f"from {Frey.mirrors[0]}, verified (content-sha256:2438ba4f" in message
     assert Frey().load().X.shape == (1965, 560)
+
+
+def test_frey_a_file_of_another_data_set_is_refused_naming_both_forms(cache):
+    with pytest.raises(DataUnavailableError) as info:
+        Frey().install(real_file("usps.t.bz2"))
+    text = str(info.value)
+    assert "expected content-sha256:2438ba4f" in text
+    assert "neither a MATLAB file (Roweis' frey_rawface.mat) nor R data (frey.rda)" in text
