@@ -11,6 +11,9 @@ from scipy.ndimage import zoom
 from datasets._remote import RemoteDataset
 
 SIDE = (38, 31)  # 38 x 31 = 1178, the thesis' input dimension
+N_PEOPLE, N_PER_PERSON, ORIGINAL = 40, 10, (112, 92)
+_MEMBER = re.compile(r"(?:^|/)s(\d+)/(\d+)\.pgm$")
+GITHUB = "https://raw.githubusercontent.com/"
 
 
 def _read_pgm(blob: bytes) -> np.ndarray:
@@ -25,15 +28,59 @@ def _read_pgm(blob: bytes) -> np.ndarray:
     return np.frombuffer(blob, np.uint8, width * height, start).reshape(height, width)
 
 
+def read_faces(path) -> tuple[np.ndarray, np.ndarray]:
+    """The 400 AT&T images of a zip, in the canonical order s1/1.pgm .. s40/10.pgm.
+
+    Parameters
+    ----------
+    path : str or Path
+        A zip holding ``s<person>/<image>.pgm`` (at any folder depth).
+
+    Returns
+    -------
+    images : numpy.ndarray
+        uint8, shape (400, 112, 92).
+    people : numpy.ndarray
+        The person of each image, 0..39.
+
+    Raises
+    ------
+    ValueError
+        If the zip does not hold exactly the 40 x 10 images of 112 x 92 pixels.
+    """
+    with zipfile.ZipFile(path) as archive:
+        keys = {tuple(map(int, m.groups())): name for name in archive.namelist()
+                if (m := _MEMBER.search(name))}
+        wanted = [(p, i) for p in range(1, N_PEOPLE + 1) for i in range(1, N_PER_PERSON + 1)]
+        missing = [f"s{p}/{i}.pgm" for p, i in wanted if (p, i) not in keys]
+        if missing or len(keys) != len(wanted):
+            raise ValueError(f"{path}: found {len(keys)} face images s<p>/<i>.pgm, expected "
+                             f"the 400 of s1..s40 / 1..10 (missing: {missing[:5]})")
+        images = [_read_pgm(archive.read(keys[key])) for key in wanted]
+    shapes = {image.shape for image in images}
+    if shapes != {ORIGINAL}:
+        raise ValueError(f"{path}: images of {sorted(shapes)} pixels, expected {ORIGINAL}")
+    return np.stack(images), np.repeat(np.arange(N_PEOPLE), N_PER_PERSON)
+
+
 class Olivetti(RemoteDataset):
     """The AT&T (Olivetti) faces: 400 images, 40 people x 10, here at 38 x 31 pixels.
 
     The thesis' input dimension 1178 = 38 x 31 is matched by the AT&T 112 x 92
     originals downscaled by about 3 (an inference, unverified: ``../shared/DATA.md``);
     scikit-learn's 64 x 64 copy cannot give 1178. The parser reads ``s<p>/<i>.pgm``
-    from ``att_faces.zip`` and resamples each image to 38 x 31 by linear
-    interpolation (:func:`scipy.ndimage.zoom`, order 1). No hash was ever published
-    for the zip: the first download pins one. ``y`` is the person (0..39).
+    from ``att_faces.zip`` (:func:`read_faces`) and resamples each image to 38 x 31 by
+    linear interpolation (:func:`scipy.ndimage.zoom`, order 1). ``y`` is the person
+    (0..39).
+
+    Verification: no hash was ever published for the zip, its canonical host is gone
+    (2023), and the public copies differ in their zip bytes while their 400 PGM files
+    are byte-identical. The data set is therefore pinned by its *content*: the sha256
+    of the 400 decoded images as one uint8 array (400, 112, 92), in the order s1/1 ..
+    s1/10, s2/1 .. s40/10 (computed from the copy in ``../shared/data/real/``). Every
+    source (the canonical URL, then two public copies on GitHub, each at a fixed
+    commit) is verified by that hash, and so is a copy given with
+    ``harness fetch olivetti --file att_faces.zip``.
     """
 
     name = "olivetti"
@@ -41,19 +88,21 @@ class Olivetti(RemoteDataset):
     tasks = ("embedding", "classification")
     description = "AT&T/Olivetti faces, 400 images resampled to 38 x 31 (downloaded)"
     url = "https://www.cl.cam.ac.uk/Research/DTG/attarchive/pub/data/att_faces.zip"
+    mirrors = (
+        GITHUB + "kunempire/Face-Recognition-PCA/8d5af33a266e897b298193811be1772d2bb78c7b/"
+                 "att_faces.zip",
+        GITHUB + "CHC278Cao/class-ML/2d2d9d9a85a717ed7b34cecbb60006dd96a3799e/SVM/"
+                 "att_faces.zip",
+    )
     filename = "att_faces.zip"
-    known_hash = None
+    known_hash = "content-sha256:2e4844a9f4fa4397058f69d6208047170f2e9d399cda18b55c1e8d28f0a83431"
+
+    def content(self, path) -> np.ndarray:
+        return read_faces(path)[0]
 
     def parse(self, path, **params):
-        images, people = [], []
-        with zipfile.ZipFile(path) as zf:
-            names = [n for n in zf.namelist() if re.search(r"s(\d+)/(\d+)\.pgm$", n)]
-            names.sort(key=lambda n: tuple(map(int, re.search(r"s(\d+)/(\d+)\.pgm$", n).groups())))
-            for name in names:
-                img = _read_pgm(zf.read(name)).astype(np.float64) / 255.0
-                factors = (SIDE[0] / img.shape[0], SIDE[1] / img.shape[1])
-                images.append(zoom(img, factors, order=1).ravel())
-                people.append(int(re.search(r"s(\d+)/", name).group(1)) - 1)
-        if len(images) != 400:
-            raise ValueError(f"{path}: found {len(images)} face images, expected 400")
-        return np.vstack(images), np.asarray(people), {"image_shape": list(SIDE)}
+        images, people = read_faces(path)
+        factors = (SIDE[0] / ORIGINAL[0], SIDE[1] / ORIGINAL[1])
+        X = np.vstack([zoom(image.astype(np.float64) / 255.0, factors, order=1).ravel()
+                       for image in images])
+        return X, people, {"image_shape": list(SIDE)}

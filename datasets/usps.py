@@ -28,7 +28,9 @@ class USPS(RemoteDataset):
     """USPS digits: 16 x 16 grey images (p = 256), 7291 training + 2007 test.
 
     Files: libsvm's ``usps.bz2`` and ``usps.t.bz2`` (``../shared/DATA.md``), checked
-    against the md5 sums torchvision publishes for them (the only published hashes).
+    against the sha256 sums torchvision's prototype USPS builder publishes for them
+    (its older loader pins md5 ``ec16c51d...`` and ``8ea070ee...``). The test file is
+    also on GitHub (kpriors, at a fixed commit), tried after libsvm's URL.
     Each row is ``label index:value ...`` with labels 1-10 = digits 0-9 (torchvision's
     reading; the libsvm page does not say) and pixel values in [-1, 1], kept as they
     are.
@@ -54,11 +56,14 @@ class USPS(RemoteDataset):
     description = "USPS digits, 7291 + 2007 images of 16 x 16 pixels (downloaded, libsvm copy)"
     url = LIBSVM + "usps.bz2"
     filename = "usps.bz2"
-    known_hash = "md5:ec16c51db3855ca6c91edd34d0e9b197"
-    extra_files = (RemoteFile(LIBSVM + "usps.t.bz2", "usps.t.bz2",
-                              "md5:8ea070ee2aca1ac39742fdd1ef5ed118"),)
+    known_hash = "sha256:3771e9dd6ba685185f89867b6e249233dd74652389f263963b3b741e994b034f"
+    extra_files = (RemoteFile(
+        LIBSVM + "usps.t.bz2", "usps.t.bz2",
+        "sha256:a9c0164e797d60142a50604917f0baa604f326e9a689698763793fa5d12ffc4e",
+        mirrors=("https://raw.githubusercontent.com/team-approx-bayes/kpriors/"
+                 "7113fe83a025bc6eba02b4d9fa8c9f10e04c6366/data/usps.t.bz2",)),)
     params = {"digits": None, "part": "both"}
-    table_note = ("usps: libsvm's copy (7291 training + 2007 test images, md5-checked); "
+    table_note = ("usps: libsvm's copy (7291 training + 2007 test images, sha256-checked); "
                   "digit labels 0-9 = file labels 1-10.")
 
     def parse(self, path, digits: list[int] | None = None, part: str = "both"):

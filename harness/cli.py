@@ -14,6 +14,7 @@ Examples
     harness verify results/quick/records/solver_table/equality/native/n40.json
                                                   # re-check a record's certificate
     harness fetch teapot                          # download and verify a data set
+    harness fetch olivetti --file att_faces.zip   # install a copy you have (no network)
     harness doctor                                # installed packages, solvers, BLAS
     harness asv-offline .asv/html                 # the asv dashboard, opening offline
 """
@@ -161,6 +162,23 @@ def cmd_fetch(args) -> int:
     from harness import registry
     from harness.plugin import DataUnavailableError
 
+    if args.files:
+        if len(args.names) != 1:
+            print("harness: error: --file needs exactly one data set name, e.g. "
+                  "`harness fetch olivetti --file att_faces.zip`", file=sys.stderr)
+            return 2
+        dataset = registry.get_dataset(args.names[0])()
+        if not hasattr(dataset, "install"):
+            print(f"harness: error: {args.names[0]} is not a downloaded data set; it takes "
+                  f"no --file", file=sys.stderr)
+            return 2
+        try:
+            for path in args.files:
+                print(dataset.install(path))
+        except DataUnavailableError as exc:
+            print(str(exc), file=sys.stderr)
+            return 1
+        return 0
     names = args.names or list(registry.datasets())
     failed = 0
     for name in names:
@@ -168,7 +186,9 @@ def cmd_fetch(args) -> int:
             print(registry.get_dataset(name)().fetch())
         except DataUnavailableError as exc:
             failed += 1
-            print(f"{name}: {exc}", file=sys.stderr)
+            message = str(exc)
+            print(message if message.startswith(f"{name}:") else f"{name}: {message}",
+                  file=sys.stderr)
     return 1 if failed else 0
 
 
@@ -255,6 +275,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_verify)
     p = sub.add_parser("fetch", help="download and verify data sets")
     p.add_argument("names", nargs="*", metavar="NAME", help="data set names (default: all)")
+    p.add_argument("--file", dest="files", action="append", metavar="PATH",
+                   help="install a copy you already have (no network): verified like a "
+                        "download, by content where the data set is pinned by content, and "
+                        "written into the cache; repeat for a data set of several files")
     p.set_defaults(func=cmd_fetch)
     sub.add_parser("doctor", help="what is installed and usable").set_defaults(func=cmd_doctor)
     p = sub.add_parser("asv-offline", help="make the page `asv publish` wrote load its "

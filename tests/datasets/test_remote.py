@@ -3,12 +3,10 @@ a good file, a corrupt one, a missing one, and trust on first use."""
 
 import hashlib
 
-import numpy as np
 import pytest
-from scipy.io import savemat
 
 from datasets._remote import file_hash
-from datasets.frey import Frey
+from datasets.isolet import Isolet
 from datasets.teapot import Teapot
 from harness.plugin import DataUnavailableError
 
@@ -47,9 +45,12 @@ def test_corrupt_file_is_reported_and_never_used(cache):
 
 
 def test_good_file_loads_and_trust_on_first_use_pins(cache, monkeypatch):
-    ff = (np.arange(560 * 1965) % 256).astype(np.uint8).reshape(560, 1965)
-    source = cache / "upstream.mat"
-    savemat(source, {"ff": ff})
+    """A data set without a published hash (isolet): the first download pins its
+    sha256, a later change of the file is caught."""
+    from tests.datasets.test_remote_plugins import _isolet_zip
+
+    source = cache / "upstream.zip"
+    source.write_bytes(_isolet_zip())
 
     import pooch
 
@@ -58,13 +59,12 @@ def test_good_file_loads_and_trust_on_first_use_pins(cache, monkeypatch):
         return str(path / fname)
 
     monkeypatch.setattr(pooch, "retrieve", fake_retrieve)
-    message = Frey().fetch()
+    message = Isolet().fetch()
     digest = hashlib.sha256(source.read_bytes()).hexdigest()
     assert "pinned sha256" in message and digest in message
-    data = Frey().load()
-    assert data.X.shape == (1965, 560) and data.X.max() == 1.0
+    data = Isolet().load(n_components=None)
+    assert data.X.shape == (38, 617)
     assert data.meta["sha256"] == digest and data.meta["hash_pinned_on_first_use"]
-    # a later change of the file is caught by the pinned hash
-    (cache / "frey_rawface.mat").write_bytes(b"tampered")
+    (cache / "isolet.zip").write_bytes(b"tampered")
     with pytest.raises(DataUnavailableError, match="corrupt"):
-        Frey().load()
+        Isolet().load()

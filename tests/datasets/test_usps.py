@@ -98,14 +98,17 @@ def test_a_missing_second_file_names_file_url_hash_and_place(tmp_path, monkeypat
         b"not checked before the test file").hexdigest())
     ok, reason = USPS().available()
     assert not ok
-    for part in ("usps.t.bz2", USPS.extra_files[0].url, "8ea070ee", str(tmp_path),
+    for part in ("usps.t.bz2", USPS.extra_files[0].url, "a9c0164e", str(tmp_path),
                  "harness fetch usps"):
         assert part in reason
 
 
-def test_the_published_hashes_are_the_torchvision_md5s():
-    assert USPS.known_hash == "md5:ec16c51db3855ca6c91edd34d0e9b197"
-    assert USPS.extra_files[0].known_hash == "md5:8ea070ee2aca1ac39742fdd1ef5ed118"
+def test_the_published_hashes_are_torchvisions_sha256s():
+    assert USPS.known_hash == (
+        "sha256:3771e9dd6ba685185f89867b6e249233dd74652389f263963b3b741e994b034f")
+    assert USPS.extra_files[0].known_hash == (
+        "sha256:a9c0164e797d60142a50604917f0baa604f326e9a689698763793fa5d12ffc4e")
+    assert USPS.extra_files[0].urls()[1].endswith("/data/usps.t.bz2")
 
 
 def test_fetch_downloads_every_file_and_pins_those_without_a_hash(tmp_path, monkeypatch):

@@ -1,0 +1,155 @@
+"""Every loader with a real copy of its data file (``real_files.py``): the USPS test
+split, the AT&T faces, Frey's pixels. The pinned hashes must be theirs, each loader
+must give the thesis' sizes, and ``harness fetch NAME --file PATH`` must accept the
+real file (in each of its public forms) and refuse a damaged one."""
+
+import zipfile
+
+import numpy as np
+import pytest
+from scipy.io import savemat
+
+from datasets._hashes import content_sha256, file_hash
+from datasets.frey import Frey, read_rda_pixels
+from datasets.olivetti import Olivetti, read_faces
+from datasets.usps import USPS, read_libsvm_digits
+from harness.cli import main
+from harness.plugin import DataUnavailableError
+from tests.datasets.real_files import real_file
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_usps_test_split_is_the_published_file():
+    path = real_file("usps.t.bz2")
+    assert USPS.extra_files[0].known_hash == "sha256:" + file_hash(path, "sha256")
+    X, y = read_libsvm_digits(path)
+    assert X.shape == (2007, 256) and sorted(set(y)) == list(range(10))
+    assert X.min() == -1.0 and X.max() == 1.0
+    assert np.bincount(y).tolist() == [359, 264, 198, 166, 200, 160, 170, 147, 166, 177]
+
+
+def test_usps_fetch_file_installs_the_test_split(cache):
+    path = real_file("usps.t.bz2")
+    message = USPS().install(path)
+    assert "usps.t.bz2" in message and "verified (sha256:a9c0164e" in message
+    assert file_hash(cache / "usps.t.bz2", "sha256") == file_hash(path, "sha256")
+
+
+def test_olivetti_content_hash_and_loader():
+    path = real_file("att_faces.zip")
+    images, people = read_faces(path)
+    assert images.shape == (400, 112, 92) and images.dtype == np.uint8
+    assert Olivetti.known_hash == "content-sha256:" + content_sha256(images)
+    assert np.bincount(people).tolist() == [10] * 40
+
+
+def test_olivetti_loads_from_the_real_zip(cache):
+    path = real_file("att_faces.zip")
+    assert "verified (content-sha256:2e4844a9" in Olivetti().install(path)
+    data = Olivetti().load()
+    assert data.X.shape == (400, 38 * 31) and data.meta["image_shape"] == [38, 31]
+    assert sorted(set(data.y)) == list(range(40)) and np.bincount(data.y).min() == 10
+    assert 0.0 <= data.X.min() and data.X.max() <= 1.0
+    assert data.meta["hash_checked"] == Olivetti.known_hash
+
+
+def test_olivetti_other_zip_bytes_same_images_are_accepted(cache, tmp_path):
+    """A re-zipped copy (other bytes, other folder, other compression) verifies."""
+    path = real_file("att_faces.zip")
+    other = tmp_path / "faces.zip"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(other, "w", zipfile.ZIP_STORED) as dst:
+        for name in src.namelist():
+            if name.endswith(".pgm"):
+                dst.writestr("orl_faces/" + name.split("/", 1)[1], src.read(name))
+    assert file_hash(other, "sha256") != file_hash(path, "sha256")
+    assert "verified" in Olivetti().install(other)
+
+
+def test_olivetti_a_damaged_copy_is_refused_naming_expected_and_found(cache, tmp_path):
+    path = real_file("att_faces.zip")
+    other = tmp_path / "att_faces.zip"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(other, "w") as dst:
+        for name in src.namelist():
+            data = src.read(name)
+            if name.endswith("s7/3.pgm"):
+                data = data[:-1] + bytes([data[-1] ^ 1])  # one pixel off by one
+            if not name.endswith("s40/10.pgm"):
+                dst.writestr(name, data)
+    with pytest.raises(DataUnavailableError, match=r"missing: \['s40/10.pgm'\]"):
+        Olivetti().install(other)
+    with zipfile.ZipFile(other, "a") as dst, zipfile.ZipFile(path) as src:
+        dst.writestr("att_faces/s40/10.pgm", src.read("att_faces/s40/10.pgm"))
+    with pytest.raises(DataUnavailableError) as info:
+        Olivetti().install(other)
+    assert "expected content sha256 2e4844a9" in str(info.value)
+    assert "of a (400, 112, 92) uint8 array" in str(info.value)
+    assert not (cache / "att_faces.zip").exists()
+
+
+def _frey_pixels():
+    return read_rda_pixels(real_file("frey.rda"))
+
+
+def test_frey_content_hash_is_that_of_the_r_pixels():
+    pixels = _frey_pixels()
+    assert pixels.shape == (560, 1965) and pixels.dtype == np.uint8
+    assert (pixels.min(), pixels.max()) == (8, 238)
+    assert Frey.known_hash == "content-sha256:" + content_sha256(pixels.T)
+
+
+def test_frey_roweis_mat_form_gives_the_same_pixels(cache, tmp_path):
+    pixels = _frey_pixels()
+    mat = tmp_path / "frey_rawface.mat"
+    savemat(mat, {"ff": pixels})  # Roweis' layout: ff, 560 x 1965 uint8
+    assert "verified (content-sha256:2438ba4f" in Frey().install(mat)
+    data = Frey().load()
+    assert data.X.shape == (1965, 560) and data.meta["image_shape"] == [28, 20]
+    np.testing.assert_array_equal(np.rint(data.X * 255).astype(np.uint8), pixels.T)
+    assert data.X[0, :3].tolist() == pytest.approx([81 / 255, 136 / 255, 167 / 255])
+
+
+def test_frey_r_form_is_converted_into_the_mat_the_loader_reads(cache, capsys):
+    path = real_file("frey.rda")
+    assert main(["fetch", "frey", "--file", str(path)]) == 0
+    assert "verified (content-sha256:2438ba4f" in capsys.readouterr().out
+    assert (cache / "frey_rawface.mat").read_bytes()[:6] == b"MATLAB"
+    assert sorted(p.name for p in cache.rglob("*") if p.is_file()) == ["frey_rawface.mat"]
+    assert Frey().load().X.shape == (1965, 560)
+
+
+def test_frey_a_wrong_shape_is_refused(cache, tmp_path):
+    mat = tmp_path / "frey_rawface.mat"
+    savemat(mat, {"ff": _frey_pixels()[:, :100]})
+    with pytest.raises(DataUnavailableError, match=r"shape \(560, 100\), expected \(560, 1965\)"):
+        Frey().install(mat)
+
+
+def test_frey_the_r_mirror_is_converted_and_verified(cache, monkeypatch):
+    """Offline: the canonical host fails, the mirror serves the real .rda bytes."""
+    import pooch
+
+    rda = real_file("frey.rda").read_bytes()
+
+    def retrieve(url, known_hash, fname, path, progressbar):
+        if url == Frey.url:
+            raise ConnectionError("host gone")
+        (path / fname).write_bytes(rda)
+        return str(path / fname)
+
+    monkeypatch.setattr(pooch, "retrieve", retrieve)
+    message = Frey().fetch()
+    assert f"from {Frey.mirrors[0]}, verified (content-sha256:2438ba4f" in message
+    assert Frey().load().X.shape == (1965, 560)
+
+
+def test_frey_a_file_of_another_data_set_is_refused_naming_both_forms(cache):
+    with pytest.raises(DataUnavailableError) as info:
+        Frey().install(real_file("usps.t.bz2"))
+    text = str(info.value)
+    assert "expected content-sha256:2438ba4f" in text
+    assert "neither a MATLAB file (Roweis' frey_rawface.mat) nor R data (frey.rda)" in text
