@@ -34,7 +34,10 @@ include: "rules/report.smk"
 
 
 rule reproduce_all:
-    """Every thesis result of the profile, and the report."""
+    """Every thesis result of the profile, and the report; and every job record, so
+    that a deleted record is made again and its results rewritten (Snakemake ignores
+    a missing input of an up-to-date output, not one of this rule, which has none)."""
     default_target: True
     input:
         HARNESS.all_outputs(),
+        records=HARNESS.all_records(),

@@ -26,13 +26,16 @@ from harness.records import read_record
 from harness.results import get_result
 from harness.sources import source_closure
 
-__all__ = ["Job", "parse_job", "section", "profile_results", "result_jobs", "job_params",
+__all__ = ["Job", "parse_job", "check_job", "section", "profile_results", "result_jobs",
+           "job_params",
            "params_hash", "records_dir", "record_path", "result_record_paths", "result_input_records",
            "read_job_record", "job_sources",
            "hard_limit", "runtime_minutes", "JOB_PATTERN"]
 
 # what a job id looks like (the Snakemake wildcard constraint)
 JOB_PATTERN = r"[A-Za-z0-9_]+/[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*"
+# how many of a result's keys a refused job's message names (then their number)
+_KEYS_SHOWN = 6
 
 
 @dataclasses.dataclass(frozen=True)
@@ -100,8 +103,35 @@ def result_jobs(config: dict, result: str) -> list[Job]:
     return [Job(result, key) for key in get_result(result).keys(config)]
 
 
+def check_job(config: dict, job: Job) -> None:
+    """Refuse a job that is not one of its result's jobs in the profile (a key its
+    ``keys(config)`` does not list, e.g. ``fig_2_20/trial99`` when the profile has
+    five trials): its record would be a stray file that no table reads.
+
+    Raises
+    ------
+    ConfigError
+        The profile does not run the result, or not that key; the message names the
+        valid keys (the first few and their number when there are many).
+    """
+    keys = [j.key for j in result_jobs(config, job.result)]
+    if job.key in keys:
+        return
+    if not keys:
+        valid = "it has none"
+    elif len(keys) <= _KEYS_SHOWN:
+        valid = f"its keys: {', '.join(keys)}"
+    else:
+        valid = (f"its keys: {', '.join(keys[:_KEYS_SHOWN])}, ... ({len(keys)} in all; "
+                 f"`snakemake -n` lists them)")
+    raise ConfigError(f"job {job.id} is not a job of {job.result} in the profile "
+                      f"{config.get('profile')!r} ({valid}); to run it, change the "
+                      f"profile's results.{job.result} section so that it lists it")
+
+
 def job_params(config: dict, job: Job) -> dict:
-    """The job's resolved parameters (any valid key, listed in the profile or not)."""
+    """The job's resolved parameters (any valid key, listed in the profile or not: the
+    asv suite asks for them; running a job checks the key first, :func:`check_job`)."""
     section(config, job.result)
     return job.module.params(config, job.key)
 

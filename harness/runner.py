@@ -24,7 +24,7 @@ import resource
 import time
 from pathlib import Path
 
-from harness.jobs import Job, hard_limit, job_params, params_hash, record_path
+from harness.jobs import Job, check_job, hard_limit, job_params, params_hash, record_path
 from harness.provenance import provenance
 from harness.records import write_json_atomic
 from harness.results import load_module
@@ -104,12 +104,14 @@ def job_record(config: dict, job: Job) -> dict:
     Raises
     ------
     harness.errors.ConfigError
-        The profile does not run the job's result, or the key is not valid.
+        The profile does not run the job's result, or not that key
+        (:func:`harness.jobs.check_job`, naming the keys it does).
     JobCrashed
         An unexpected exception in the work.
     """
     module = job.module
-    params = job_params(config, job)
+    params = job_params(config, job)  # first: a malformed key's own message
+    check_job(config, job)
     body = run_limited(_module_work, module.__name__, getattr(module, "__file__", None),
                        params, limit=hard_limit(params), label=f"job {job.id}")
     if hasattr(module, "finish"):
@@ -121,7 +123,8 @@ def job_record(config: dict, job: Job) -> dict:
 
 def run_job(config: dict, job: Job) -> Path:
     """Run one job of a validated profile and write its record; return its path.
-    Nothing is written when it crashes (:class:`JobCrashed`).
+    Nothing is written when it crashes (:class:`JobCrashed`) or is not one of the
+    profile's jobs (:class:`harness.errors.ConfigError`, see :func:`job_record`).
 
     A body's ``certificate_arrays`` (an MVU certificate,
     :func:`harness.problems.verify.certificate_arrays`) is written beside the record

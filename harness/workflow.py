@@ -18,6 +18,7 @@ from harness import claims, registry
 from harness.config import ConfigError, load_config
 from harness.jobs import (
     JOB_PATTERN, job_params, job_sources, parse_job, records_dir, result_input_records,
+    result_record_paths,
     runtime_minutes,
 )
 from harness.outputs import outputs_dir, result_outputs
@@ -188,3 +189,20 @@ class WorkflowConfig:
     def all_outputs(self) -> list[str]:
         """What ``reproduce_all`` builds: every result, then the report."""
         return self.all_result_outputs() + self.report_outputs()
+
+    def all_records(self) -> list[str]:
+        """Every job record of the profile, the other inputs of ``reproduce_all``.
+
+        Snakemake ignores a missing input of an up-to-date output (since 7.7): a
+        deleted record would leave its result as it was. A record missing on disk is
+        a missing input of the default target, a rule with no output, and that
+        Snakemake does not ignore: it schedules the record's job, and after it each
+        write step that reads the record (its result's and those of the results that
+        ``reads`` it) and the report. Nothing is added to the write steps' own
+        params or inputs, so a complete run stays as it was and the write steps'
+        metadata are not touched. (A params entry naming the absent records was
+        tried: Snakemake keeps the value it had when the jobs were planned, before
+        the record was remade, so the next run would rewrite the result again.)
+        """
+        return [p for name in self.result_names
+                for p in map(str, result_record_paths(self.config, name))]

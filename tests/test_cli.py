@@ -65,3 +65,20 @@ def test_fetch_offline_says_what_to_do(capsys, tmp_path, monkeypatch):
     assert "download failed" in err and "frey_rawface.mat" in err and str(tmp_path) in err
     assert main(["fetch", "swiss_roll"]) == 0
     assert "nothing to fetch" in capsys.readouterr().out
+
+
+def test_a_job_the_profile_does_not_list_is_refused(capsys, tmp_path, repo_root):
+    """``fig_2_20/trial99`` is a well-formed key, but the profile has trials 0-4: no
+    stray record; the message names the valid keys."""
+    profile = tmp_path / "p.yaml"
+    profile.write_text(json.dumps({
+        "profile": "cli", "results_dir": str(tmp_path / "r"),
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "results": {"fig_2_20": {"n_samples": 100, "n_trials": 5}},
+    }))
+    assert main(["job", "--config", str(profile), "fig_2_20/trial99"]) == 2
+    assert capsys.readouterr().err == (
+        "harness: error: job fig_2_20/trial99 is not a job of fig_2_20 in the profile "
+        "'cli' (its keys: trial0, trial1, trial2, trial3, trial4); to run it, change the "
+        "profile's results.fig_2_20 section so that it lists it\n")
+    assert not (tmp_path / "r").exists()

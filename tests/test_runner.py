@@ -5,9 +5,10 @@ write nothing."""
 import pytest
 
 from harness.config import validate_config
+from harness.errors import ConfigError
 from harness.jobs import parse_job, record_path
 from harness.records import read_record
-from harness.runner import JobCrashed, run_job
+from harness.runner import JobCrashed, job_record, run_job
 from tests.conftest import BAD_DATASETS, embedding_plugin
 
 
@@ -113,3 +114,17 @@ def test_a_process_that_dies_is_a_failed_record(tmp_path, repo_root, drop_plugin
     assert record["status"] == "failed"
     assert "process died (exit code -9; -9 is usually the out-of-memory killer)" in record["reason"]
     assert record["runs"] == [] and record["method"] == "killed_test"
+
+
+def test_a_key_the_profile_does_not_list_is_refused(tmp_path, repo_root):
+    """isomap is a valid method, but the profile's table lists only pca: the API the
+    command line and Snakemake call refuses it and writes nothing."""
+    config = _config(tmp_path, repo_root, ["swiss_roll"], ["pca"])
+    job = parse_job("table_3_2/swiss_roll/isomap")
+    message = (r"job table_3_2/swiss_roll/isomap is not a job of table_3_2 in the "
+               r"profile 'unit' \(its keys: swiss_roll/pca\)")
+    with pytest.raises(ConfigError, match=message):
+        run_job(config, job)
+    with pytest.raises(ConfigError, match=message):
+        job_record(config, job)
+    assert not (tmp_path / "results").exists()

@@ -217,7 +217,8 @@ def test_an_unexpected_exception_fails_loudly_and_writes_nothing(tmp_path, monke
 
 
 def test_real_hard_time_limit_and_the_dense_cap(tmp_path):
-    config = _config(tmp_path, time_limit_seconds=0.01, grace_seconds=0)
+    config = _config(tmp_path, time_limit_seconds=0.01, grace_seconds=0,
+                     n_per_backend={**SECTION["n_per_backend"], "clarabel": [40, 400]})
     record = read_record(run_job(config, _job("clarabel", 40)))
     assert record["status"] == "timeout" and record["verdict"] == "timeout"
     # the dense cap is also decided in the parent (harness.results._mvu_solve_point.
@@ -231,8 +232,9 @@ def test_real_hard_time_limit_and_the_dense_cap(tmp_path):
 # ---- the command line ------------------------------------------------------------
 def test_cli_bad_points_name_the_bad_thing(tmp_path, capsys):
     profile = tmp_path / "p.yaml"
+    section = {**SECTION, "n_per_backend": {**SECTION["n_per_backend"], "mosek": [400]}}
     profile.write_text(json.dumps({"profile": "cli", "results_dir": str(tmp_path / "r"),
-                                   "results": {"solver_table": SECTION}}))
+                                   "results": {"solver_table": section}}))
 
     def job(key):
         return main(["job", "--config", str(profile), f"solver_table/{key}"])
@@ -245,6 +247,14 @@ def test_cli_bad_points_name_the_bad_thing(tmp_path, capsys):
     assert "unknown variant 'x'" in capsys.readouterr().err
     assert job("native/40") == 2
     assert "must look like VARIANT/BACKEND/nN" in capsys.readouterr().err
+    # a valid point the profile does not list: refused, the first keys named
+    assert job("equality/native/n60") == 2
+    assert ("job solver_table/equality/native/n60 is not a job of solver_table in the "
+            "profile 'cli' (its keys: equality/native/n40, equality/native/n100, "
+            "equality/clarabel/n40, equality/clarabel/n100, equality/scs/n40, "
+            "equality/sdpa/n40, ... (8 in all; `snakemake -n` lists them))"
+            in capsys.readouterr().err)
+    assert not (tmp_path / "r").exists()
     assert job("equality/mosek/n400") == 0
     assert "solver_table/equality/mosek/n400: skipped" in capsys.readouterr().out
     assert (tmp_path / "r" / "cli" / "records" / "solver_table" / "equality" / "mosek"
