@@ -1,8 +1,9 @@
 """Solve an MVU problem with a general-purpose SDP solver through cvxpy, and judge
 the answer ourselves.
 
-Every solve runs in a child process (harness.timelimit) with one BLAS thread and a hard time limit
-(:mod:`harness.timelimit`), whether or not the solver has a limit of its own. The
+Every solve runs in a child process with one BLAS thread and a hard CPU budget
+(:mod:`harness.timelimit`: killed at ``time_limit`` CPU seconds, or at the wall cap
+for a runaway), whether or not the solver has a limit of its own. The
 child returns the factor F of the solver's K (eigendecomposition, negative
 eigenvalues clipped) and the edge multipliers w (the constraint duals; cvxpy's sign
 convention makes w = +dual for the maximisation variants and -dual for minimum
