@@ -82,7 +82,8 @@ def solve_cvxpy(problem: MVUProblem, backend: str, *, time_limit: float = 600.0,
 
     With ``cost``, minimise ``<C, K>`` over the feasible set of ``problem`` (variant
     ``equality``) instead. Unusable backends (not installed, MOSEK without a licence) give ``skipped``;
-    solver errors ``failed``; the hard limit ``timeout``; all with the reason.
+    solver errors ``failed``; the CPU budget or the wall cap ``timeout``; all with the
+    reason.
     """
     if backend not in CVXPY_NAMES:
         raise ValueError(f"unknown cvxpy backend {backend!r}; valid: {', '.join(CVXPY_NAMES)}")
