@@ -139,3 +139,15 @@ def test_a_process_that_dies_is_a_failed_record(tmp_path, repo_root, drop_plugin
     assert record["status"] == "failed"
     assert "process died (exit code -9; -9 is usually the out-of-memory killer)" in record["reason"]
     assert record["runs"] == [] and record["method"] == "killed_test"
+
+
+def test_budget_wall_cap_and_the_schedulers_runtime():
+    from harness.jobs import cpu_budget, runtime_minutes, wall_cap
+
+    params = {"time_limit_seconds": 900, "grace_seconds": 60}
+    assert cpu_budget(params) == 960
+    assert wall_cap(params) == 2880  # max(3 x 960, 960 + 600)
+    assert runtime_minutes(params) == 49  # the wall cap, not the budget
+    config = {"wall_cap": {"factor": 1.5, "extra_seconds": 60}}
+    assert wall_cap(params, config) == 1440 and runtime_minutes(params, config) == 25
+    assert wall_cap({"time_limit_seconds": 10}) == 610
