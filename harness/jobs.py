@@ -25,12 +25,13 @@ from harness.errors import ConfigError
 from harness.records import read_record
 from harness.results import get_result
 from harness.sources import source_closure
+from harness.timelimit import WALL_CAP_EXTRA_SECONDS, WALL_CAP_FACTOR, wall_cap_for
 
 __all__ = ["Job", "parse_job", "check_job", "section", "profile_results", "result_jobs",
            "job_params",
            "params_hash", "records_dir", "record_path", "result_record_paths", "result_input_records",
            "read_job_record", "job_sources",
-           "hard_limit", "runtime_minutes", "JOB_PATTERN"]
+           "cpu_budget", "hard_limit", "wall_cap", "runtime_minutes", "JOB_PATTERN"]
 
 # what a job id looks like (the Snakemake wildcard constraint)
 JOB_PATTERN = r"[A-Za-z0-9_]+/[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*"
@@ -192,12 +193,31 @@ def job_sources(config: dict, job: Job, params: dict | None = None) -> list[str]
     return source_closure("harness.runner", *code, *extra)
 
 
-def hard_limit(params: dict) -> float:
-    """Seconds after which the job's process is killed: ``time_limit_seconds`` plus
-    ``grace_seconds`` (0 when the result has none)."""
+def cpu_budget(params: dict) -> float:
+    """CPU seconds of the job's process (all its threads) after which it is killed:
+    ``time_limit_seconds`` plus ``grace_seconds`` (0 when the result has none). CPU,
+    not wall, so that a job's outcome does not depend on what else the machine runs
+    (:mod:`harness.timelimit`)."""
     return float(params["time_limit_seconds"]) + float(params.get("grace_seconds", 0))
 
 
-def runtime_minutes(params: dict) -> int:
-    """A scheduler's runtime request: the hard limit, rounded up, plus one minute."""
-    return math.ceil(hard_limit(params) / 60) + 1
+#: The former name of :func:`cpu_budget` (a wall-clock limit until the budget became
+#: CPU seconds).
+hard_limit = cpu_budget
+
+
+def wall_cap(params: dict, config: dict | None = None) -> float:
+    """Wall seconds after which the job's process is killed as a runaway (it waits
+    instead of computing): ``max(factor x budget, budget + extra_seconds)`` of
+    :func:`cpu_budget`, with the profile's ``wall_cap: {factor, extra_seconds}``
+    (defaults 3 and 600: :func:`harness.timelimit.wall_cap_for`). The cap is not part
+    of the job's params: it bounds runaways and changes no result that finishes."""
+    settings = (config or {}).get("wall_cap") or {}
+    return wall_cap_for(cpu_budget(params), float(settings.get("factor", WALL_CAP_FACTOR)),
+                        float(settings.get("extra_seconds", WALL_CAP_EXTRA_SECONDS)))
+
+
+def runtime_minutes(params: dict, config: dict | None = None) -> int:
+    """A scheduler's runtime request: the job's :func:`wall_cap`, rounded up to
+    minutes, plus one minute."""
+    return math.ceil(wall_cap(params, config) / 60) + 1

@@ -1,19 +1,22 @@
 """Run one job of a thesis result in a child process and write its record.
 
 The one runner of every job (:mod:`harness.jobs`): the result module's
-``work(params)`` runs in a child process (:mod:`harness.timelimit`) so that a hard
-time limit holds whatever the code does (BLAS, ARPACK and solvers do not return to
+``work(params)`` runs in a child process (:mod:`harness.timelimit`) so that its
+limits hold whatever the code does (BLAS, ARPACK and solvers do not return to
 Python to be interrupted), so that peak memory is that of the job alone, and so that
-the parent can check what the child hands back. The child's wall and CPU seconds and
-peak memory are added to the body as ``timing``; the module's optional
+the parent can check what the child hands back. The limits: a budget of **CPU
+seconds** of the job's process (:func:`harness.jobs.cpu_budget`: the same whatever
+else the machine runs) and a generous wall cap for runaways
+(:func:`harness.jobs.wall_cap`). The child's wall and CPU seconds, peak memory, CPU
+budget and wall cap are added to the body as ``timing``; the module's optional
 ``finish(params, body)`` then runs in the parent (the solver table recomputes its
 certificate there). The record -- ``job``, ``result``, ``key``, ``profile``, the
 resolved ``params`` and their hash, the ``provenance`` and the body -- is written
 atomically to ``records/RESULT/KEY.json``.
 
 Expected failures become records with a status and a reason: the module's own
-(data unavailable offline, bad input, a solver that failed), the hard limit
-(``timeout``) and a child process that died, e.g. killed for memory (``failed``).
+(data unavailable offline, bad input, a solver that failed), a limit (``timeout``,
+with ``limit`` ``"cpu"`` or ``"wall"`` and a reason naming it) and a child process that died, e.g. killed for memory (``failed``).
 An exception raised in the child is a bug of the harness or a plugin: the job fails
 loudly (:class:`JobCrashed`) and writes nothing.
 """
@@ -24,14 +27,17 @@ import resource
 import time
 from pathlib import Path
 
-from harness.jobs import Job, check_job, hard_limit, job_params, params_hash, record_path
+from harness.jobs import (
+    Job, check_job, cpu_budget, job_params, params_hash, record_path, wall_cap,
+)
 from harness.provenance import provenance
 from harness.records import write_json_atomic
 from harness.results import load_module
-from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
+from harness.timelimit import (ChildCrashed, TimeLimitExceeded, call_with_time_limit,
+                               wall_cap_for)
 
 __all__ = ["JobCrashed", "run_job", "job_record", "run_limited", "usage_since",
-           "died_reason"]
+           "died_reason", "limit_reason"]
 
 
 class JobCrashed(RuntimeError):
@@ -42,6 +48,16 @@ def died_reason(exit_code: int, process: str = "job's") -> str:
     """Why a ``failed`` record has no result: the ``process`` died with ``exit_code``."""
     return (f"the {process} process died (exit code {exit_code}; -9 is usually the "
             f"out-of-memory killer)")
+
+
+def limit_reason(exc: TimeLimitExceeded) -> str:
+    """What a ``timeout`` record says: which limit fired, with both readings."""
+    cpu = "unknown" if exc.cpu_seconds is None else f"{exc.cpu_seconds:.1f}"
+    if exc.kind == "cpu":
+        return (f"CPU budget of {exc.limit:g} s reached (time_limit_seconds; "
+                f"{exc.elapsed:.0f} s wall)")
+    return (f"wall cap of {exc.limit:g} s reached: killed as a runaway after {cpu} "
+            f"CPU-s of its budget of {exc.budget:g} (waiting, not computing)")
 
 
 def usage_since(wall: float, cpu: float) -> dict:
@@ -68,15 +84,18 @@ def _module_work(module_name: str, module_file: str | None, params: dict) -> dic
     return load_module(module_name, module_file).work(params)
 
 
-def run_limited(fn, *args, limit: float, label: str) -> dict:
+def run_limited(fn, *args, limit: float, label: str, wall_cap: float | None = None) -> dict:
     """``fn(*args)``, which returns a record body, in a child process killed after
-    ``limit`` seconds; its ``timing`` (wall, CPU, peak memory) is added. ``fn`` and
+    ``limit`` CPU seconds or ``wall_cap`` wall seconds (default
+    :func:`harness.timelimit.wall_cap_for` the budget); its ``timing`` (wall, CPU,
+    peak memory, ``cpu_budget_seconds``, ``wall_cap_seconds``) is added. ``fn`` and
     ``args`` must pickle (a module-level function).
 
     Returns
     -------
     dict
-        ``fn``'s body; a ``timeout`` body when the limit was hit; a ``failed`` body
+        ``fn``'s body; a ``timeout`` body when a limit was hit (``limit``: ``"cpu"``
+        or ``"wall"``; its ``timing`` has both clocks' readings); a ``failed`` body
         when the process died (e.g. killed for memory).
 
     Raises
@@ -84,17 +103,19 @@ def run_limited(fn, *args, limit: float, label: str) -> dict:
     JobCrashed
         ``fn`` raised; ``label`` (e.g. ``"job fig_3_28/k7"``) names the work.
     """
+    cap = wall_cap_for(limit) if wall_cap is None else float(wall_cap)
     try:
-        return call_with_time_limit(_timed, fn, *args, limit=limit)
+        body = call_with_time_limit(_timed, fn, *args, limit=limit, wall_cap=cap)
     except TimeLimitExceeded as exc:
-        return {"status": "timeout",
-                "reason": f"time limit of {limit:g} s reached (time_limit_seconds)",
-                "timing": {"wall_seconds": exc.elapsed}}
+        return {"status": "timeout", "limit": exc.kind, "reason": limit_reason(exc),
+                "timing": exc.timing()}
     except ChildCrashed as exc:
         if exc.exitcode is None:
             raise JobCrashed(f"{label} crashed:\n{exc}") from None
         return {"status": "failed", "exit_code": exc.exitcode,
                 "reason": died_reason(exc.exitcode)}
+    body["timing"].update(cpu_budget_seconds=float(limit), wall_cap_seconds=cap)
+    return body
 
 
 def job_record(config: dict, job: Job) -> dict:
@@ -113,7 +134,8 @@ def job_record(config: dict, job: Job) -> dict:
     params = job_params(config, job)  # first: a malformed key's own message
     check_job(config, job)
     body = run_limited(_module_work, module.__name__, getattr(module, "__file__", None),
-                       params, limit=hard_limit(params), label=f"job {job.id}")
+                       params, limit=cpu_budget(params), wall_cap=wall_cap(params, config),
+                       label=f"job {job.id}")
     if hasattr(module, "finish"):
         body = module.finish(params, body)
     return {"job": job.id, "result": job.result, "key": job.key,

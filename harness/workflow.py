@@ -136,8 +136,8 @@ class WorkflowConfig:
         return self._data_present[name]
 
     def job_runtime_minutes(self, wildcards) -> int:
-        """The scheduler's runtime: the job's hard limit, rounded up, + 1 minute."""
-        return runtime_minutes(self.params_of(wildcards.job))
+        """The scheduler's runtime: the job's wall cap, rounded up, + 1 minute."""
+        return runtime_minutes(self.params_of(wildcards.job), self.config)
 
     def job_memory_mb(self, wildcards) -> int:
         """The scheduler's memory: the result's ``MEMORY_MB`` (default 4000)."""

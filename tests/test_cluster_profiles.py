@@ -114,7 +114,8 @@ def test_cluster_generic_profile_end_to_end(tmp_path, repo_root, monkeypatch):
     # Two cells went through the scheduler, the table was written locally.
     assert len(re.findall(r"Submitted job \d+ with external jobid '\d+'", run.stderr)) == 2
     submitted = (work / "submitted.log").read_text().splitlines()
-    runtime = math.ceil(120 / 60) + 1  # the rule's runtime from tiny.yaml's time limit
+    # the rule's runtime: the wall cap of tiny.yaml's CPU budget, max(3 x 120, 120 + 600)
+    runtime = math.ceil(720 / 60) + 1
     assert len(submitted) == 2
     for line in submitted:  # resources from the profile (cpus) and the rule (time, memory)
         assert f"--cpus-per-task=1 --mem=4000 --time={runtime} " in line, line
@@ -152,7 +153,7 @@ def test_slurm_profile_dry_run(tmp_path, repo_root, monkeypatch):
         found = re.search(r"resources: (.*)", block)
         asked.setdefault(rule, []).append(dict(kv.split("=", 1)
                                                for kv in found.group(1).split(", ")))
-    runtime = str(math.ceil(120 / 60) + 1)
+    runtime = str(math.ceil(720 / 60) + 1)  # the wall cap of the 120 s CPU budget
     assert len(asked["job"]) == 2 and len(asked["write_table_3_2"]) == 1
     for job in asked["job"]:
         assert (job["runtime"], job["mem_mb"], job["cpus_per_task"]) == (runtime, "4000", "1")

@@ -12,9 +12,9 @@ from harness.runner import JobCrashed, job_record, run_job
 from tests.conftest import BAD_DATASETS, embedding_plugin
 
 
-def _config(tmp_path, repo_root, datasets, methods, **table):
+def _config(tmp_path, repo_root, datasets, methods, wall_cap=None, **table):
     return validate_config({
-        "profile": "unit",
+        "profile": "unit", **({"wall_cap": wall_cap} if wall_cap else {}),
         "results_dir": str(tmp_path / "results"),
         "reference_dir": str(repo_root / "results" / "reference"),
         "datasets": {"swiss_roll": {"n_samples": 300}},
@@ -82,15 +82,41 @@ def test_neighbours_not_below_n_is_a_marked_record(tmp_path, repo_root):
     assert "n_neighbors=400 must satisfy 1 <= n_neighbors < n_samples=300" in record["reason"]
 
 
-def test_time_limit_gives_timeout_record(tmp_path, repo_root, drop_plugin):
+def test_the_cpu_budget_gives_a_timeout_record(tmp_path, repo_root, drop_plugin):
+    drop_plugin("methods", "busy_test",
+                embedding_plugin("busy_test", "while True: pass"))
+    config = _config(tmp_path, repo_root, ["swiss_roll"], ["busy_test"],
+                     time_limit_seconds=1.5)
+    record = read_record(run_job(config, parse_job("table_3_2/swiss_roll/busy_test")))
+    assert record["status"] == "timeout" and record["limit"] == "cpu"
+    assert record["reason"].startswith("CPU budget of 1.5 s reached (time_limit_seconds")
+    timing = record["timing"]
+    assert timing["cpu_budget_seconds"] == 1.5 and timing["wall_cap_seconds"] == 601.5
+    assert 1.5 <= timing["cpu_seconds"] < 30 and timing["wall_seconds"] < 30
+
+
+def test_the_wall_cap_gives_a_timeout_record(tmp_path, repo_root, drop_plugin):
+    """A job that waits (no CPU) is killed at the profile's wall cap, not at its CPU
+    budget: here max(1 x 1.5, 1.5 + 1.5) = 3 s."""
     drop_plugin("methods", "sleepy_test",
                 embedding_plugin("sleepy_test", "time.sleep(60)", imports="import time"))
     config = _config(tmp_path, repo_root, ["swiss_roll"], ["sleepy_test"],
-                     time_limit_seconds=1.5)
+                     wall_cap={"factor": 1, "extra_seconds": 1.5}, time_limit_seconds=1.5)
     record = read_record(run_job(config, parse_job("table_3_2/swiss_roll/sleepy_test")))
-    assert record["status"] == "timeout"
-    assert "1.5 s" in record["reason"]
-    assert record["timing"]["wall_seconds"] < 30
+    assert record["status"] == "timeout" and record["limit"] == "wall"
+    assert record["reason"].startswith("wall cap of 3 s reached: killed as a runaway")
+    timing = record["timing"]
+    assert timing["cpu_budget_seconds"] == 1.5 and timing["wall_cap_seconds"] == 3
+    assert 3 <= timing["wall_seconds"] < 30 and timing["cpu_seconds"] < 1.5
+
+
+def test_a_record_states_its_cpu_budget_and_wall_cap(tmp_path, repo_root):
+    config = _config(tmp_path, repo_root, ["swiss_roll"], ["pca"], time_limit_seconds=100)
+    record = read_record(run_job(config, parse_job("table_3_2/swiss_roll/pca")))
+    assert record["status"] == "ok"
+    timing = record["timing"]
+    assert timing["cpu_budget_seconds"] == 100 and timing["wall_cap_seconds"] == 700
+    assert 0 < timing["cpu_seconds"] < 100 and timing["wall_seconds"] > 0
 
 
 def test_a_bug_fails_loudly_and_writes_nothing(tmp_path, repo_root, drop_plugin):
@@ -128,3 +154,15 @@ def test_a_key_the_profile_does_not_list_is_refused(tmp_path, repo_root):
     with pytest.raises(ConfigError, match=message):
         job_record(config, job)
     assert not (tmp_path / "results").exists()
+
+
+def test_budget_wall_cap_and_the_schedulers_runtime():
+    from harness.jobs import cpu_budget, runtime_minutes, wall_cap
+
+    params = {"time_limit_seconds": 900, "grace_seconds": 60}
+    assert cpu_budget(params) == 960
+    assert wall_cap(params) == 2880  # max(3 x 960, 960 + 600)
+    assert runtime_minutes(params) == 49  # the wall cap, not the budget
+    config = {"wall_cap": {"factor": 1.5, "extra_seconds": 60}}
+    assert wall_cap(params, config) == 1440 and runtime_minutes(params, config) == 25
+    assert wall_cap({"time_limit_seconds": 10}) == 610

@@ -194,11 +194,18 @@ def _fake_child(monkeypatch, exc):
 def test_hard_kill_and_dead_process_become_records(tmp_path, monkeypatch):
     config = _config(tmp_path)
     job = _job("native", 40)
-    _fake_child(monkeypatch, TimeLimitExceeded(120.0, 120.5))
+    _fake_child(monkeypatch, TimeLimitExceeded(660.0, 1200.5, "cpu", 660.0, 660.0, 1980.0))
     record = read_record(run_job(config, job))
-    assert record["status"] == "timeout" and "hard limit of 660 s" in record["reason"]
-    assert record["verdict"] == "timeout"
-    assert record["timing"]["wall_seconds"] == 120.5 and record["certificate"] is None
+    assert record["status"] == "timeout" and "CPU budget of 660 s" in record["reason"]
+    assert record["verdict"] == "timeout" and record["limit"] == "cpu"
+    assert record["timing"] == {"wall_seconds": 1200.5, "cpu_seconds": 660.0,
+                                "cpu_budget_seconds": 660.0, "wall_cap_seconds": 1980.0}
+    assert record["certificate"] is None
+    _fake_child(monkeypatch, TimeLimitExceeded(1980.0, 1980.2, "wall", 12.5, 660.0, 1980.0))
+    record = read_record(run_job(config, job))
+    assert record["status"] == "timeout" and record["limit"] == "wall"
+    assert record["reason"].startswith("wall cap of 1980 s reached: killed as a runaway "
+                                       "after 12.5 CPU-s of its budget of 660")
     _fake_child(monkeypatch, ChildCrashed("died", exitcode=-9))
     record = read_record(run_job(config, job))
     assert record["status"] == "failed" and "exit code -9" in record["reason"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from typing import TYPE_CHECKING
 from typing import NamedTuple
 
 import numpy as np
@@ -33,6 +34,9 @@ from harness.problems.mvu_certificate import (
     float64_extreme, trace_bound, trace_dual_bound,
     weighted_laplacian,
 )
+
+if TYPE_CHECKING:
+    from harness.timelimit import Deadline
 
 __all__ = ["exposing_vector", "face_basis", "independent_edges", "FacialReduction",
            "reduce", "remove_cross_term", "slack_null_space", "lift_multipliers", "Lift",
@@ -370,7 +374,7 @@ def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndar
                      max_rounding: float = 1e-5, T: float | None = None,
                      max_marked_rounding: float = MARKED_ROUNDING,
                      extended: bool = True, extended_slack: float = EXTENDED_SLACK,
-                     deadline: float | None = None) -> Lift:
+                     deadline: Deadline | None = None) -> Lift:
     """Multipliers of the full problem from the reduced one's w (full length, zero
     off the kept edges) and the candidate F.
 
@@ -392,8 +396,9 @@ def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndar
     ``mu >= 1 - extended_slack`` (resp. ``nu <= 1 + extended_slack``) is returned.
     A t whose float64 reading is farther from that than twice its rounding margin is
     not tried (measured: the stalled face of n = 2000, k = 5 reads mu = -1e5), nor
-    any after ``deadline`` (``time.perf_counter()``; one test costs n^3 / 3
-    extended-precision flops: 1.2 s at n = 1000, 10 s at n = 2000).
+    any after ``deadline`` (a :class:`harness.timelimit.Deadline`: CPU seconds; one
+    test costs n^3 / 3 extended-precision flops: 1.2 s at n = 1000, 10 s at n =
+    2000).
 
     Without a working t, the t of the grid with the best dual bound (the
     certificate's formula with the trace bound ``T``) among those with ``eps t
@@ -431,7 +436,7 @@ def lift_multipliers(problem: MVUProblem, reduction: FacialReduction, w: np.ndar
         def proven(i):
             if sign * (target - eig(i)) > 2.0 * margins[i]:  # float64 already refutes it
                 return None
-            if deadline is not None and time.perf_counter() > deadline:
+            if deadline is not None and deadline.expired():
                 return None
             high, low = xp.exact_lift(w, sign * T_GRID[i], reduction.w_Y)
             dense = xp.dense_laplacian(problem.n, problem.edges, [high, low])

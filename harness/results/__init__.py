@@ -24,9 +24,10 @@ What a result module declares (the engine, :mod:`harness.jobs` and
 ``params(config, key)``     one job's resolved, JSON-serialisable parameters
                             (the Snakemake rerun trigger); must hold
                             ``time_limit_seconds`` and ``blas_threads``, and may
-                            hold ``grace_seconds`` (added to the hard limit)
-``work(params)``            the job's work, in a child process with the hard
-                            limit: returns the record body (``status``,
+                            hold ``grace_seconds`` (added to the CPU budget,
+                            :func:`harness.jobs.cpu_budget`)
+``work(params)``            the job's work, in a child process with the CPU
+                            budget and wall cap: returns the record body (``status``,
                             ``reason``, numbers)
 ``write(config)``           its outputs from the records; returns their paths
 optional

@@ -4,7 +4,8 @@ A figure's job is one solve (Fig. 3.24: one data set x one SDP variant; Fig. 3.2
 one k). Its resolved parameters are plain JSON (the Snakemake rerun trigger), built by
 :func:`mvu_point_params`; the engine (:func:`harness.runner.run_job`) runs the
 figure's ``work`` -- by default :func:`mvu_point_work` -- in a child process with a
-hard time limit and writes its record to ``results/<profile>/records/<figure>/<key>.json``.
+CPU budget (and a wall cap) and writes its record to
+``results/<profile>/records/<figure>/<key>.json``.
 
 The work (thesis 3.1.4, 3.1.9, 3.1.11): load the data set (optionally a seeded
 subsample), fit :class:`methods.mvu.MVU` through the embedding task
@@ -46,7 +47,7 @@ __all__ = ["MEASURES", "METHOD", "SOLVER_BUDGET", "N_SPECTRUM", "dataset_choice"
            "measures_by_dimension", "mvu_point_work", "mvu_sources"]
 
 METHOD = "mvu"
-# the SDP solver gets this share of the point's hard time limit, so that a solver
+# the SDP solver gets this share of the point's CPU budget, so that a solver
 # with its own limit (native) stops first and reports a timeout with its reason
 SOLVER_BUDGET = 0.9
 N_SPECTRUM = 20  # normalised eigenvalues kept in a record

@@ -12,11 +12,14 @@ One job runs as follows (:func:`harness.runner.run_job`):
 1. The child process (:func:`work`) builds the problem; a dense cvxpy backend beyond
    its size cap (``MVU.skip``: ``methods.mvu.DENSE_SOLVER_MAX_N``) is ``skipped`` at
    once. Otherwise it solves it with :func:`harness.solvers.mvu.dispatch.solve_mvu`, with
-   ``blas_threads`` BLAS threads and the budget ``time_limit_seconds``; the engine
-   kills it at ``time_limit_seconds + grace_seconds``, so a solver that stops at its
-   own limit can still hand back its best iterate. The engine measures the child's
-   wall and CPU time and peak memory (the solve's own: a cvxpy solve requested inside
-   the child runs in it).
+   ``blas_threads`` BLAS threads and the budget ``time_limit_seconds`` of CPU seconds
+   (the solver's own limit counts the process' CPU time, so the verdict does not
+   depend on the machine's load); the engine kills it at ``time_limit_seconds +
+   grace_seconds`` CPU seconds, so a solver that stops at its own limit can still
+   hand back its best iterate, or at the profile's wall cap as a runaway. The engine
+   measures the child's wall and CPU time and peak memory (the solve's own: a cvxpy
+   solve requested inside the child runs in it) and records the CPU budget and the
+   wall cap.
 2. The parent (:func:`finish`) rebuilds the problem and *recomputes* the certificate
    from the returned factor F and edge multipliers w
    (:func:`harness.problems.mvu_certificate.certify`), and judges the solve from it
@@ -217,7 +220,9 @@ def _judged(problem: MVUProblem, body: dict, params: dict) -> dict:
                    "solve_seconds": result.solve_seconds,
                    "process_wall_seconds": usage["wall_seconds"],
                    "cpu_seconds": usage["cpu_seconds"],
-                   "peak_memory_mb": usage["peak_memory_mb"]},
+                   "peak_memory_mb": usage["peak_memory_mb"],
+                   "cpu_budget_seconds": usage.get("cpu_budget_seconds"),
+                   "wall_cap_seconds": usage.get("wall_cap_seconds")},
     }
     if result.F is None:
         return judged
@@ -227,7 +232,7 @@ def _judged(problem: MVUProblem, body: dict, params: dict) -> dict:
     judged["timing"]["certify_seconds"] = time.perf_counter() - start
     verdict, reason = judge(cert, params["tol_gap"], params["tol_violation"])
     if result.status == "timeout" and verdict != "optimal":
-        verdict, reason = "timeout", (f"stopped at its time limit of "
+        verdict, reason = "timeout", (f"stopped at its CPU time limit of "
                                       f"{params['time_limit_seconds']:g} s; best iterate: {reason}")
     judged.update(verdict=verdict, reason=reason, certificate=cert.as_dict(),
                   rank=int(result.F.shape[1]),
@@ -242,11 +247,15 @@ def _verdict_of(body: dict, params: dict) -> dict:
     """The body of a solve that did not come back: skipped, killed, or died."""
     if body["status"] == "timeout":
         hard = float(params["time_limit_seconds"]) + float(params["grace_seconds"])
-        return {"verdict": "timeout", "timing": body.get("timing", {}),
-                "reason": (f"killed at the hard limit of {hard:g} s (time_limit_seconds "
-                           f"{params['time_limit_seconds']:g} + grace_seconds "
-                           f"{params['grace_seconds']:g}); the solver did not stop at "
-                           f"its own limit, so no iterate was certified")}
+        if body.get("limit") == "wall":
+            why = f"{body['reason']}; no iterate was certified"
+        else:
+            why = (f"killed at its CPU budget of {hard:g} s (time_limit_seconds "
+                   f"{params['time_limit_seconds']:g} + grace_seconds "
+                   f"{params['grace_seconds']:g}); the solver did not stop at its own "
+                   f"limit, so no iterate was certified")
+        return {"verdict": "timeout", "limit": body.get("limit", "cpu"),
+                "timing": body.get("timing", {}), "reason": why}
     if body["status"] == "failed":
         return {"verdict": "failed", "reason": died_reason(body["exit_code"], "solver")}
     return {"verdict": body["verdict"], "reason": body["reason"]}

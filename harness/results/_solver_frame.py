@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from harness.jobs import Job, read_job_record
+from harness.jobs import Job, read_job_record, wall_cap
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_text_atomic
 from harness.results._mvu_solve_point import solver_points
@@ -227,6 +227,8 @@ def _threads_line(config: dict, records: list[dict]) -> str:
 
 def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[str]) -> list[str]:
     s = config["results"][TABLE]
+    budget = s["time_limit_seconds"] + s["grace_seconds"]
+    cap = wall_cap({"time_limit_seconds": budget}, config)
     edges = ", ".join(f"n = {n}: {int(m)}" for n, m in
                       frame.dropna(subset=["m"]).groupby("n")["m"].first().items())
     lines = [
@@ -253,8 +255,11 @@ def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[st
         f"k = {s['k']} nearest neighbours (3.1.4), duplicate edges removed "
         f"(edges m: {edges or 'no records yet'}).",
         *[f"Variant {VARIANT_TEXT[v]}." for v in s["variants"]],
-        f"Time limit: {s['time_limit_seconds']:g} s per solve (the solver's budget); its "
-        f"process is killed at {s['time_limit_seconds'] + s['grace_seconds']:g} s. Dense "
+        f"Time limit: {s['time_limit_seconds']:g} CPU seconds per solve (the solver's "
+        f"own limit, on the CPU clock of its process, all threads: the verdict does not "
+        f"depend on what else the machine runs); its process is killed at "
+        f"{budget:g} CPU-s, or as a runaway at a wall cap of {cap:g} s. The grids show "
+        f"wall time; the CSV also has CPU seconds. Dense "
         f"cvxpy backends are skipped beyond their size cap (methods.mvu.DENSE_SOLVER_MAX_N).",
         "Time relative to native: wall time / the native solver's wall time at the same "
         "variant and n, where both solves completed (optimal or inaccurate).",

@@ -150,7 +150,7 @@ SCHEMA = yaml.safe_load(f"""
         type: number
         exclusiveMinimum: 0
         default: 900
-        description: hard time limit of one job (the LMNN fit and its evaluation)
+        description: CPU budget of one job in CPU seconds (the LMNN fit and its evaluation)
 """)
 
 

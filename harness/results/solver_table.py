@@ -86,14 +86,18 @@ SCHEMA = yaml.safe_load("""
         type: number
         exclusiveMinimum: 0
         default: 600
-        description: time budget of one solve, passed to the solver
+        description: >-
+          CPU seconds of one solve, the solver's own limit (on the process' CPU
+          clock, harness.timelimit.Deadline: a verdict that does not depend on the
+          machine's load)
       grace_seconds:
         type: number
         minimum: 0
         default: 60
         description: >-
-          extra seconds before the hard kill of the solve's process, so that a
-          solver that stops at its own limit can return its best certified iterate
+          extra CPU seconds before the kill of the solve's process (its CPU budget
+          is time_limit_seconds + grace_seconds), so that a solver that stops at its
+          own limit can return its best certified iterate
       tol_gap:
         type: number
         exclusiveMinimum: 0

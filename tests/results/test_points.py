@@ -65,9 +65,10 @@ def test_disconnected_graph_and_time_limit_are_records(profile):
                         "fig_3_28/k3")  # measured: components of 36 and 4
     assert disconnected["status"] == "failed"
     assert "2 connected components" in disconnected["reason"]
-    # the child alone needs more than 0.3 s to import and solve (a 2-4 s solve)
+    # the child alone needs more than 0.3 CPU-s to import and solve (a 2-4 s solve)
     slow = _run(profile(fig_3_28={**section, "time_limit_seconds": 0.3}), "fig_3_28/k4")
-    assert slow["status"] == "timeout" and "time limit of 0.3 s" in slow["reason"]
+    assert slow["status"] == "timeout" and "CPU budget of 0.3 s" in slow["reason"]
+    assert slow["limit"] == "cpu" and slow["timing"]["cpu_seconds"] >= 0.3
     assert "measures" not in slow and slow["timing"]["wall_seconds"] >= 0.3
 
 

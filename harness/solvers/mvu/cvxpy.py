@@ -1,8 +1,9 @@
 """Solve an MVU problem with a general-purpose SDP solver through cvxpy, and judge
 the answer ourselves.
 
-Every solve runs in a child process (harness.timelimit) with one BLAS thread and a hard time limit
-(:mod:`harness.timelimit`), whether or not the solver has a limit of its own. The
+Every solve runs in a child process with one BLAS thread and a hard CPU budget
+(:mod:`harness.timelimit`: killed at ``time_limit`` CPU seconds, or at the wall cap
+for a runaway), whether or not the solver has a limit of its own. The
 child returns the factor F of the solver's K (eigendecomposition, negative
 eigenvalues clipped) and the edge multipliers w (the constraint duals; cvxpy's sign
 convention makes w = +dual for the maximisation variants and -dual for minimum
@@ -123,7 +124,8 @@ def solve_cvxpy(problem: MVUProblem, backend: str, *, time_limit: float = 600.0,
     With ``cost``, minimise ``<C, K>`` over the feasible set of ``problem`` (variant
     ``equality``) instead. Unusable backends (not installed, MOSEK without a licence) give ``skipped``;
     solver errors and answers that cannot be certified (no multipliers, non-finite
-    values) ``failed``; the hard limit ``timeout``; all with the reason.
+    values) ``failed``; the CPU budget or the wall cap ``timeout``; all with the
+    reason.
     """
     if backend not in CVXPY_NAMES:
         raise ValueError(f"unknown cvxpy backend {backend!r}; valid: {', '.join(CVXPY_NAMES)}")

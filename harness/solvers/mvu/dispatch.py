@@ -66,7 +66,7 @@ def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_ga
     result.status, result.reason = judge(result.certificate, tol_gap, tol_violation)
     if native.status == "timeout" and result.status != "optimal":
         result.status = "timeout"
-        result.reason = f"time limit of {time_limit:g} s reached; best iterate: {result.reason}"
+        result.reason = f"CPU time limit of {time_limit:g} s reached; best iterate: {result.reason}"
     return result
 
 
@@ -81,7 +81,9 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
     solver : str
         One of :data:`MVU_SOLVERS`.
     time_limit : float
-        Wall-clock seconds (a cvxpy solve runs in a child process killed at the limit).
+        CPU seconds (:mod:`harness.timelimit`): the native solver's own limit
+        (:class:`harness.timelimit.Deadline`), a cvxpy solve's child process' budget
+        (killed at it, or at the wall cap for a runaway).
     tol_gap, tol_violation : float
         The certified relative gap and relative violation at which a solve is
         ``optimal`` (:func:`harness.solvers.mvu.result.judge`).

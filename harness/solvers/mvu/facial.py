@@ -22,6 +22,7 @@ from harness.problems import facial_reduction as fr
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify, trace_bound
 from harness.solvers.mvu.result import NativeResult, final_status, judge
+from harness.timelimit import Deadline
 
 __all__ = ["solve_facial", "FACIAL_VARIANTS"]
 
@@ -44,7 +45,8 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
         Tolerances on the full problem's recomputed certificate; the interior-point
         iteration stops as soon as the lifted certificate meets them.
     time_limit : float
-        Wall-clock seconds for the interior-point iteration.
+        CPU seconds of this process (:class:`harness.timelimit.Deadline`) for the
+        reduction, the interior-point iteration and the lift.
     rel_tol, face_tol : float
         Zero-eigenvalue tolerances of the clique Grams and of ``L(w_Y)``
         (:func:`harness.problems.facial_reduction.reduce`).
@@ -69,7 +71,8 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
 
     if problem.variant not in FACIAL_VARIANTS:
         return None
-    t0 = time.perf_counter()
+    t0 = time.perf_counter()  # wall seconds, for the result
+    deadline = Deadline(time_limit)
     red = fr.reduce(problem, rel_tol, face_tol) if reduction is None else reduction
     if red.face_dim >= problem.n - 1:
         return None
@@ -90,7 +93,7 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
     def full_w(w_sub, F):
         w = np.zeros(problem.m)
         w[kept] = w_sub
-        return fr.lift_multipliers(problem, red, w, F, T=T, deadline=t0 + time_limit)
+        return fr.lift_multipliers(problem, red, w, F, T=T, deadline=deadline)
 
     def accept(F, w_sub):
         if problem.violation(F) > tol_violation:  # cheap: O(m), no eigenvalues
@@ -107,7 +110,7 @@ def solve_facial(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: f
                      iterations=0, history=[{"time": 0.0, "primal": 0.0, "dual": 0.0}])
     else:
         run = run_ipm(sub, basis=np.sqrt(c2) * red.U,
-                      time_limit=max(0.0, time_limit - (time.perf_counter() - t0)),
+                      time_limit=max(0.0, deadline.left()),
                       accept=accept, check_below=min(tol_gap, tol_violation),
                       verbose=verbose)
     lift = last["lift"] if run.status == "accepted" else full_w(c2 * run.w, run.F)

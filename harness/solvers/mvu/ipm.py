@@ -66,6 +66,7 @@ from harness.problems.linear_cost import LinearCost, certify_cost
 from harness.problems.mvu_certificate import certify, trace_bound, weighted_laplacian
 from harness.solvers.mvu._schur_kernel import numba_threads_like_blas, schur_matrix
 from harness.solvers.mvu.result import NativeResult, final_status, judge
+from harness.timelimit import Deadline
 
 __all__ = ["solve_ipm", "run_ipm", "IPMRun", "IPM_VARIANTS", "IPM_MEMORY_BUDGET",
            "schur_bytes", "SCHUR_PRECISIONS"]
@@ -435,7 +436,8 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
         Orthonormal columns orthogonal to the ones vector spanning a face that holds
         every feasible ``K``; default: the whole complement of the ones vector.
     time_limit, max_iter : float, int
-        Wall-clock seconds and iterations.
+        CPU seconds of this process (:class:`harness.timelimit.Deadline`: the
+        harness' one clock, independent of the machine's load) and iterations.
     tol : float
         Stop when the iteration's own relative gap and infeasibilities are below it.
     accept : callable ``(F, w) -> bool``, optional
@@ -470,8 +472,8 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
              or (schur_precision == "auto" and problem.m >= MIXED_FROM_M))
     if check_below is not None:
         check_gap = check_infeasibility = check_below
-    t0 = time.perf_counter()
-    deadline = t0 + time_limit
+    t0 = time.perf_counter()  # the history's times are wall seconds
+    deadline = Deadline(time_limit)
     ops = _Operators(problem.n, np.asarray(problem.edges), basis)
     scale = float(problem.sq_lengths.mean())
     b = problem.sq_lengths / scale
@@ -521,7 +523,7 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
             if accept(_factor_of(ops, X, scale), multipliers()):
                 status = "accepted"
                 break
-        if time.perf_counter() > deadline:
+        if deadline.expired():
             status = "timeout"
             break
         if _stalled(history):
@@ -555,7 +557,8 @@ def solve_ipm(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: floa
         "optimal" only if its relative gap and violation are below them, and the
         iteration stops as soon as they are.
     time_limit : float
-        Wall-clock seconds; the last iterate is certified on expiry.
+        CPU seconds of this process (:class:`harness.timelimit.Deadline`); the last
+        iterate is certified on expiry.
     max_iter : int
         Interior-point iterations.
     tol : float

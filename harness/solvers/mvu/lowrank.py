@@ -51,6 +51,7 @@ from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
 from harness.problems.mvu_certificate import certify, trace_bound, weighted_laplacian
 from harness.problems.sparse_inertia import bottom_at_least, certified_bottom
 from harness.solvers.mvu.result import NativeResult, final_status
+from harness.timelimit import Deadline
 
 __all__ = ["solve_lowrank"]
 
@@ -322,7 +323,8 @@ def _pcg(hessp, g: np.ndarray, precond, tol: float, max_iter: int):
     return z, max_iter, False
 
 
-def _newton(sub: _Subproblem, x: np.ndarray, gtol: float, max_iter: int, deadline: float):
+def _newton(sub: _Subproblem, x: np.ndarray, gtol: float, max_iter: int,
+            deadline: Deadline):
     """Line-search Newton minimisation of ``sub`` from ``x`` until |grad| <= gtol.
 
     Returns ``x, |grad|, Newton iterations``.
@@ -333,7 +335,7 @@ def _newton(sub: _Subproblem, x: np.ndarray, gtol: float, max_iter: int, deadlin
     it = 0
     for it in range(1, max_iter + 1):
         gn = np.linalg.norm(g)
-        if gn <= gtol or time.perf_counter() > deadline:
+        if gn <= gtol or deadline.expired():
             it -= 1
             break
         forcing = max(gn * min(0.1, np.sqrt(gn / g0)), 0.3 * gtol)
@@ -576,7 +578,7 @@ def _penalty_start(ops, b, Y, sigma, inequality, c, extra_columns, seed, deadlin
     sub = _Subproblem(ops, b, np.zeros(ops.m), sigma, inequality, Y.shape[1], c)
 
     def fun(x):
-        if time.perf_counter() > deadline:
+        if deadline.expired():
             raise TimeoutError
         return sub.value(x), sub.grad(x)
 
@@ -625,8 +627,8 @@ def solve_lowrank(problem: MVUProblem, *, rank: int | None = None, tol_gap: floa
         Targets for the relative gap and the relative constraint violation of the
         certificate; the solver stops when both are met.
     time_limit : float
-        Wall-clock seconds; on expiry the best certified iterate is returned with
-        status "timeout".
+        CPU seconds of this process (:class:`harness.timelimit.Deadline`); on expiry
+        the best certified iterate is returned with status "timeout".
     seed : int
         Seed of the random vectors in the eigensolver and the Laplacian basis.
     verbose : bool
@@ -668,8 +670,8 @@ def solve_lowrank(problem: MVUProblem, *, rank: int | None = None, tol_gap: floa
     if problem.variant not in NATIVE_VARIANTS:
         raise ValueError(f"solve_lowrank supports the variants {NATIVE_VARIANTS}, "
                          f"got {problem.variant!r}")
-    t0 = time.perf_counter()
-    deadline = t0 + time_limit
+    t0 = time.perf_counter()  # the history's times are wall seconds
+    deadline = Deadline(time_limit)
     inequality = problem.variant == "inequality"
     maximize = problem.maximize
     c = -1.0 if maximize else 1.0
@@ -723,7 +725,7 @@ def solve_lowrank(problem: MVUProblem, *, rank: int | None = None, tol_gap: floa
         if entry["gap"] <= tol_gap and entry["violation"] <= tol_violation:
             status = "optimal"
             break
-        if time.perf_counter() > deadline:
+        if deadline.expired():
             status = "timeout"
             break
         Y, escaped = _escape(ops, b, w, sigma, inequality, c, Y, neg_vals, neg_vecs)

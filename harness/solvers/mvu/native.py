@@ -20,8 +20,6 @@ certificate is recomputed from the problem data;
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from harness.problems.facial_reduction import QR_MAX_DIM, FacialReduction
@@ -32,6 +30,7 @@ from harness.solvers.mvu.ipm import (IPM_MEMORY_BUDGET, IPM_VARIANTS, MIXED_FROM
                                      schur_bytes, solve_ipm)
 from harness.solvers.mvu.lowrank import solve_lowrank
 from harness.solvers.mvu.result import NativeResult
+from harness.timelimit import Deadline
 
 __all__ = ["NativeResult", "solve_native", "starts_lowrank", "SUPPORTED_VARIANTS",
            "METHODS", "ipm_fits", "face_details", "FACIAL_MODES", "FACIAL_MAX_KEPT"]
@@ -134,8 +133,10 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
         Targets for the relative gap and the relative constraint violation of the
         certificate; the solver stops when both are met.
     time_limit : float
-        Wall-clock seconds for the whole solve (a hand-over gets the time left); on
-        expiry the best certified iterate is returned with status "timeout".
+        CPU seconds of this process for the whole solve (:class:`harness.timelimit.
+        Deadline`: the same clock as the job's budget, so the verdict does not
+        depend on the machine's load; a hand-over gets the CPU time left); on expiry
+        the best certified iterate is returned with status "timeout".
     verbose : bool
         Print one line per iteration.
     seed, rank, n_basis, sigma0, max_outer, init, extra_columns, max_inner, segment
@@ -174,7 +175,7 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
     if facial not in FACIAL_MODES:
         raise ValueError(f"facial={facial!r} is not one of {FACIAL_MODES}")
     if facial == "auto" and method != "lowrank" and problem.variant in FACIAL_VARIANTS:
-        t_face = time.perf_counter()
+        deadline = Deadline(time_limit)
         reduction = reduce_to_face(problem)
         face = face_details(problem, reduction)
         reduced = None
@@ -185,12 +186,12 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
                                    verbose=verbose)
             reduced.details.update(method="facial", face=face)
             if (reduced.status == "optimal" or _no_interior(reduced, reduction, tol_violation)
-                    or time.perf_counter() - t_face >= time_limit):
+                    or deadline.left() <= 0):
                 return reduced
         # no face, one too large to pay off, or one the certificate rejects (e.g. too
         # loose a tolerance on noisy data): the full problem gets the time left
         full = solve_native(problem, rank=rank, tol_gap=tol_gap, tol_violation=tol_violation,
-                            time_limit=time_limit - (time.perf_counter() - t_face),
+                            time_limit=deadline.left(),
                             seed=seed, verbose=verbose, n_basis=n_basis, sigma0=sigma0,
                             max_outer=max_outer, init=init, extra_columns=extra_columns,
                             max_inner=max_inner, segment=segment, method=method,
@@ -200,11 +201,11 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
             return full
         return reduced
     if not starts_lowrank(problem, method, memory_budget):
-        t_ipm = time.perf_counter()
+        deadline = Deadline(time_limit)
         ipm = solve_ipm(problem, tol_gap=tol_gap, tol_violation=tol_violation,
                         time_limit=time_limit, memory_budget=memory_budget,
                         verbose=verbose)
-        left = time_limit - (time.perf_counter() - t_ipm)
+        left = deadline.left()
         if (method == "ipm" or ipm.status == "optimal" or left <= 0
                 or (init is None and not problem.maximize)):
             return ipm
