@@ -48,7 +48,7 @@ __all__ = ["GRAPHS", "METHODS", "SOLVER_BUDGET", "small_world_graph", "point_par
 GRAPHS = ("small_world",)
 #: The table's rows: our name -> the lecture's row label (reference CSV).
 METHODS = {"kpca": "kPCA", "sde": "SDE(MVU)", "mve": "MVE"}
-#: Share of the job's hard limit the SDP solves get (MVU first, MVE the rest).
+#: Share of the job's CPU budget the SDP solves get (MVU first, MVE the rest).
 SOLVER_BUDGET = 0.9
 N_SPECTRUM = 10
 MAX_TRIES = 100

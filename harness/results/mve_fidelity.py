@@ -80,7 +80,7 @@ SCHEMA = yaml.safe_load(f"""
       tol_gap: {{type: number, exclusiveMinimum: 0, default: 1.0e-6, description: certified gap of every SDP for optimal}}
       tol_violation: {{type: number, exclusiveMinimum: 0, default: 1.0e-6, description: relative violation of every SDP for optimal}}
       solver: {{enum: {["native", *CVXPY_NAMES]}, default: native, description: SDP backend of SDE and MVE}}
-      time_limit_seconds: {{type: number, exclusiveMinimum: 0, default: 3600, description: hard limit of one column's job}}
+      time_limit_seconds: {{type: number, exclusiveMinimum: 0, default: 3600, description: CPU budget of one column's job (seconds)}}
       low_fidelity: {{type: number, minimum: 0, maximum: 1, default: 0.5, description: "'stretched': SDE's star fidelity below this"}}
       high_fidelity: {{type: number, minimum: 0, maximum: 1, default: 0.95, description: "'kept in two': MVE's star fidelity at least this"}}
       tie: {{type: number, minimum: 0, default: 0.001, description: "MVE counts as more than SDE if MVE >= SDE - tie (the lecture's roll is a tie at 99.9%)"}}

@@ -51,6 +51,7 @@ import numpy as np
 from harness.problems.linear_cost import mve_cost, spectral_objective
 from harness.problems.mvu import CONNECTIVITIES, MVUProblem
 from harness.solvers.mvu import solve_mvu
+from harness.timelimit import Deadline
 
 __all__ = ["AFFINITY_KERNELS", "INITS", "MVEResult", "affinity_factor", "fidelity",
            "kernel_eigenvalues", "iterate_mve", "relative_change", "top_embedding",
@@ -272,7 +273,7 @@ def iterate_mve(problem: MVUProblem, F0: np.ndarray, d: int = 2, *, solver: str 
     tol_gap, tol_violation : float
         Each SDP's certificate tolerances (its status is the harness' verdict).
     time_limit : float
-        CPU seconds of this process (``time.process_time()``) for the whole
+        CPU seconds of this process (:class:`harness.timelimit.Deadline`) for the whole
         iteration; each SDP gets what is left as its limit.
     seed : int
         For a kernel of rank below d (:func:`harness.problems.linear_cost.mve_cost`).
@@ -293,10 +294,10 @@ def iterate_mve(problem: MVUProblem, F0: np.ndarray, d: int = 2, *, solver: str 
     lam = kernel_eigenvalues(F)
     history = [{"iteration": 0, "objective": spectral_objective(lam, d),
                 "fidelity": fidelity(lam, d), "trace": float(lam.sum())}]
-    deadline = time.process_time() + time_limit  # CPU seconds (module doc)
+    deadline = Deadline(time_limit)  # CPU seconds of this process (module doc)
     status, reason, info = "max_iter", f"no convergence to eps = {eps:g} in {max_iter} SDPs", {}
     for t in range(1, max_iter + 1):
-        left = deadline - time.process_time()
+        left = deadline.left()
         if left <= 0:
             status, reason = "timeout", (f"CPU time limit of {time_limit:g} s reached after "
                                          f"{t - 1} SDPs")
