@@ -191,7 +191,8 @@ def test_deadline_is_cpu_time(monkeypatch):
     problem = mve.points_problem(X, F0, 5, "knn")
     result = mve.iterate_mve(problem, F0, 2, eps=1e-12, max_iter=5, time_limit=250.0)
     assert result.status == "timeout" and "CPU time limit of 250 s" in result.reason
-    assert result.attempted == 1 and result.history[1]["cpu_seconds"] == 100.0
+    # the SDP's own deadline reads the same fake clock (Deadline), so it used >= 100 s
+    assert result.attempted == 1 and result.history[1]["cpu_seconds"] >= 100.0
 
 
 def test_mvu_start_falls_back_to_the_affinity_kernel_and_says_so(monkeypatch):
