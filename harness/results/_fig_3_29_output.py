@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
+from harness.results._format import fmt_number
 from harness.results._figure import gap_mark, read_point, save_png, write_figure_files
 from harness.results._mvu_point import MEASURES
 from harness.results._tables import Footnotes
@@ -23,11 +24,6 @@ SHORT = {"local_continuity": "C", "local_trust": "T", "neighborhood_intersection
 
 def _conf(config: dict) -> dict:
     return config["results"][NAME]
-
-
-def _fmt(value, digits: int = 3) -> str:
-    return "-" if value is None or (isinstance(value, float) and not math.isfinite(value)) \
-        else f"{value:.{digits}f}"
 
 
 def cut_consistency(config: dict) -> str:
@@ -51,16 +47,15 @@ def mvu_table(frame: pd.DataFrame, notes: Footnotes) -> str:
             shown.append({"MVU": row.stage, "top-2 share": f"{gap_mark(row.status)}"
                                                            f"{notes.mark(row.reason)}"})
             continue
-        gap = "-" if row.solve_gap is None or pd.isna(row.solve_gap) else f"{row.solve_gap:.1e}"
         shown.append({
-            "MVU": row.stage, "edges cut": int(row.n_cut), "top-2 share": _fmt(row.top2_share),
-            "λ1..λ3 / Σλ": " ".join(_fmt(getattr(row, f"ev{i}")) for i in (1, 2, 3)),
-            "vs true 2-D: C T N (hm)": " ".join(_fmt(getattr(row, f"truth_{q}"))
+            "MVU": row.stage, "edges cut": int(row.n_cut), "top-2 share": fmt_number(row.top2_share, '.3f'),
+            "λ1..λ3 / Σλ": " ".join(fmt_number(getattr(row, f"ev{i}"), '.3f') for i in (1, 2, 3)),
+            "vs true 2-D: C T N (hm)": " ".join(fmt_number(getattr(row, f"truth_{q}"), '.3f')
                                                for q in MEASURES)
-            + f" ({_fmt(row.truth_harmonic_mean)})",
-            "vs input: C T N": " ".join(_fmt(getattr(row, f"input_{q}")) for q in MEASURES),
-            "solve": f"{row.solve_status}, gap {gap}",
-            "wall s": _fmt(row.wall_seconds, 1)})
+            + f" ({fmt_number(row.truth_harmonic_mean, '.3f')})",
+            "vs input: C T N": " ".join(fmt_number(getattr(row, f"input_{q}"), '.3f') for q in MEASURES),
+            "solve": f"{row.solve_status}, {row.solve_certificate}",
+            "wall s": fmt_number(row.wall_seconds, '.1f')})
     return tabulate(pd.DataFrame(shown).astype(object).fillna(""), headers="keys",
                     tablefmt="github", showindex=False)
 
@@ -77,8 +72,8 @@ def sweep_table(frame: pd.DataFrame, notes: Footnotes) -> str:
         shown.append({
             "rolls": f"{row.stage} ({rolls})", "edges": int(row.n_edges),
             "bad edges": int(row.n_bad), "cut": int(row.n_cut),
-            "bad cut": int(row.true_positives), "recall": _fmt(row.recall, 2),
-            "precision": _fmt(row.precision, 2),
+            "bad cut": int(row.true_positives), "recall": fmt_number(row.recall, '.2f'),
+            "precision": fmt_number(row.precision, '.2f'),
             "good cut": f"{row.good_cut_fraction:.1%}",
             "disconnected": (int(row.components_after_cut > 1) if row.part == "detection"
                              else int(row.rolls_disconnected))})
@@ -151,7 +146,7 @@ def _input_spectrum(frame) -> str:
     if not values or not all(pd.notna(v) for v in values):
         return ""
     return ("; this run's input (the before record) has the PCA spectrum "
-            + " ".join(_fmt(v) for v in values))
+            + " ".join(fmt_number(v, '.3f') for v in values))
 
 
 def choices(config: dict, frame: pd.DataFrame | None = None) -> list[str]:
@@ -267,7 +262,7 @@ def _plot(frame: pd.DataFrame, config: dict, path) -> None:
         else:
             ax.text(0.5, 0.5, gap_mark(record["status"]), ha="center", transform=ax.transAxes)
         row = frame[(frame["part"] == "mvu") & (frame["stage"] == stage)].iloc[0]
-        ax.set_title(f"MVU {stage} the cut: top-2 share {_fmt(row.top2_share)}", fontsize=8)
+        ax.set_title(f"MVU {stage} the cut: top-2 share {fmt_number(row.top2_share, '.3f')}", fontsize=8)
     ax = fig.add_subplot(spec[1, 2])
     mvu = frame[frame["part"] == "mvu"]
     for offset, row in zip((-0.2, 0.2), mvu.itertuples()):

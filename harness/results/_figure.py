@@ -10,18 +10,20 @@ import io
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from harness import registry
 from harness.errors import ConfigError
 from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_bytes_atomic, write_text_atomic
+from harness.results._format import certificate_text, fmt_number
 from harness.results._tables import GAP_MARKS
 from harness.solvers.mvu import MVU_SOLVERS
 
 __all__ = [
     "KIND", "figure_paths", "section_of", "read_point", "gap_mark", "save_png",
-    "point_line", "harmonic_mean", "check_registered_dataset", "check_datasets_section",
+    "measured_frame", "point_line", "harmonic_mean", "check_registered_dataset", "check_datasets_section",
     "thesis_column", "write_figure_files", "dataset_notes", "missing_column_reason",
     "check_dataset_keys", "check_mvu_solver", "parse_int_key", "claim_lines",
 ]
@@ -61,6 +63,15 @@ def gap_mark(status: str) -> str:
     return GAP_MARKS.get(status, status)
 
 
+def measured_frame(rows: list[dict], measured) -> pd.DataFrame:
+    """``pd.DataFrame(rows)`` with a column for every name in ``measured`` (NaN where
+    no record has it): a figure whose jobs all timed out, died or were skipped still
+    has the columns its claims and plots read, and renders its gaps."""
+    frame = pd.DataFrame(rows)
+    missing = [name for name in measured if name not in frame.columns]
+    return frame.reindex(columns=[*frame.columns, *missing])
+
+
 def harmonic_mean(values) -> float:
     """Harmonic mean of non-negative scores; 0 if one is 0, NaN if one is missing
     (thesis Fig. 3.28 shows the harmonic mean of the three metrics)."""
@@ -87,12 +98,11 @@ def point_line(record: dict) -> str:
     git = (record.get("provenance") or {}).get("git", {})
     parts = [f"{record.get('job', '?')}: {record['status']}"]
     if solve:
-        gap = solve.get("gap")
-        parts.append(f"solve={solve.get('status')} gap={'-' if gap is None else f'{gap:.1e}'}")
+        parts.append(f"solve={solve.get('status')} {certificate_text(solve)}")
     if record.get("n_samples") is not None:
         parts.append(f"n={record['n_samples']}")
     if wall is not None:
-        parts.append(f"wall={wall:.1f}s")
+        parts.append(f"wall={fmt_number(wall, '.1f')}s")
     if git:
         parts.append(f"commit={git.get('commit', '')[:10]}" + (" (dirty)" if git.get("dirty") else ""))
     return ", ".join(parts)

@@ -18,6 +18,7 @@ from harness.claims import make_claim
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_text_atomic
 from harness.reference import load_reference
+from harness.results._format import fmt_number
 from harness.results._figure import gap_mark, point_line, read_point
 from harness.results._mve_point import METHODS
 from harness.results._tables import Footnotes
@@ -256,8 +257,7 @@ def _iterations(config: dict, name: str, keys: list[str]) -> list[str]:
 
 
 def _num(value, spec: str) -> str:
-    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) \
-        else format(value, spec)
+    return fmt_number(value, spec, missing="–")
 
 
 def _data_lines(config: dict, name: str, keys: list[str]) -> list[str]:

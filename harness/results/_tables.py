@@ -19,6 +19,7 @@ from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_text_atomic
 from harness.reference import reference_value
+from harness.results._format import fmt_number, solve_summary
 from harness.results._grid import grid_cells
 from harness.results._table_spec import TableSpec
 
@@ -179,9 +180,8 @@ def _solver_note(record: dict) -> str:
         info = run.get("info", {}).get("solve_info")
         if info and info.get("status") != "optimal":
             notes.append(f"the SDP solve ({info.get('solver')}) is not certified optimal: "
-                         f"{info.get('status')}, certified gap {info.get('gap', math.nan):.1e}, "
-                         f"violation {info.get('violation', math.nan):.1e}; the metrics are "
-                         f"those of its best iterate")
+                         f"{solve_summary(info)}; the metrics are those of its best "
+                         f"iterate")
     return "; ".join(dict.fromkeys(notes))
 
 
@@ -242,9 +242,7 @@ def _attach_deviation_notes(frame: pd.DataFrame, table: str,
 
 
 def _fmt(value: float, signed: bool = False, decimals: int = 3) -> str:
-    if value is None or not np.isfinite(value):
-        return "–"
-    return f"{value:+.{decimals}f}" if signed else f"{value:.{decimals}f}"
+    return fmt_number(value, f"{'+' if signed else ''}.{decimals}f", missing="–")
 
 
 class Footnotes:
@@ -266,7 +264,7 @@ def _cell_text(row: pd.Series, notes: Footnotes, decimals: int = 3) -> str:
         return f"{thesis} / {mark}{notes.mark(row['reason'])}"
     ours = _fmt(row["ours"], decimals=decimals)
     if row["n_runs"] > 1:
-        ours += f"±{row['ours_std']:.{decimals}f}"
+        ours += f"±{_fmt(row['ours_std'], decimals=decimals)}"
     text = f"{thesis} / {ours} / {_fmt(row['delta'], signed=True, decimals=decimals)}"
     if row["deviation_note"]:
         symbol = {UNEXPLAINED: "!", WITHIN_SPREAD: "~"}.get(row["deviation_note"], "‡")
@@ -380,6 +378,17 @@ def _notes(config: dict, spec: TableSpec, frame: pd.DataFrame) -> list[str]:
             lines.append(note)
     for name in dict.fromkeys(frame.loc[frame["stand_in"], "dataset"]):
         lines.append(stand_in_note(name))
+    return lines + _fit_notes(config, table)
+
+
+def _fit_notes(config: dict, table: str) -> list[str]:
+    """One line per cell whose method says its fit did something differently (a
+    run's ``fit_note``, e.g. hLLE's dense eigensolver after ARPACK failed)."""
+    lines = []
+    for cell in grid_cells(config, table):
+        runs = _load(config, cell).get("runs") or []
+        notes = dict.fromkeys(n for n in (r.get("info", {}).get("fit_note") for r in runs) if n)
+        lines += [f"{cell.id}: {note}" for note in notes]
     return lines
 
 
@@ -411,7 +420,7 @@ def _params_lines(config: dict, spec: TableSpec) -> list[str]:
                        f"runs={params['n_runs']}")
         lines.append(
             f"{cell.id}: {setting}, status={record['status']}, "
-            f"wall={record.get('timing', {}).get('wall_seconds', float('nan')):.1f}s, "
+            f"wall={fmt_number(record.get('timing', {}).get('wall_seconds'), '.1f')}s, "
             f"commit={record['provenance']['git']['commit'][:10]}"
             + (" (dirty)" if record["provenance"]["git"]["dirty"] else "")
         )

@@ -42,7 +42,7 @@ from harness.errors import ConfigError
 from harness.reference import CLAIMS_FILE, thesis_claim_values
 from harness.results import _circles_point
 from harness.results._figure import (
-    claim_lines, gap_mark, read_point, save_png, write_figure_files,
+    claim_lines, gap_mark, measured_frame, read_point, save_png, write_figure_files,
 )
 from harness.results._tables import Footnotes
 
@@ -201,6 +201,11 @@ def _thesis(config: dict) -> dict[int, float]:
     return {c: v / 100.0 for c, v in enumerate(values, start=1)}
 
 
+#: What an ``ok`` record measured, one column each (NaN for a gap)
+MEASURED = ("loo_error", "loo_error_dense", "euclidean_loo_error", "loss", "single_loss",
+            "n_active", "n_iter", "converged", "fit_seconds")
+
+
 def build(config: dict) -> pd.DataFrame:
     """One row per job: seed, number of metrics, status, the LOO errors (ours under
     2.17, its dense recomputation, the Euclidean one), the loss and solver state and
@@ -217,18 +222,15 @@ def build(config: dict) -> pd.DataFrame:
                "reason": record.get("reason", ""), "thesis_loo_error": thesis.get(c, np.nan),
                "n_samples": 2 * conf["n_per_circle"]}
         if record["status"] == "ok":
-            row.update({name: record[name] for name in (
-                "loo_error", "loo_error_dense", "euclidean_loo_error", "loss", "single_loss",
-                "n_active", "n_iter", "converged", "fit_seconds")})
+            row.update({name: record[name] for name in MEASURED})
         rows.append(row)
-    frame = pd.DataFrame(rows)
+    frame = measured_frame(rows, MEASURED)
     frame["circle_gap"] = conf["outer_radius"] - conf["inner_radius"]
     frame["inner_spacing"] = _spacing(conf)
-    if "loss" in frame:
-        frame["loss_ratio"] = frame["loss"] / frame["single_loss"]
-        by_c = frame.groupby("n_metrics")
-        frame["mean_loo_error"] = by_c["loo_error"].transform("mean")
-        frame["mean_loss_ratio"] = by_c["loss_ratio"].transform("mean")
+    frame["loss_ratio"] = frame["loss"] / frame["single_loss"]
+    by_c = frame.groupby("n_metrics")
+    frame["mean_loo_error"] = by_c["loo_error"].transform("mean")
+    frame["mean_loss_ratio"] = by_c["loss_ratio"].transform("mean")
     return frame
 
 

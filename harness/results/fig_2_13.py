@@ -44,7 +44,7 @@ from harness.claims import make_claim
 from harness.reference import CLAIMS_FILE, thesis_claim
 from harness.results import _balltree_figure as common
 from harness.results import _balltree_point
-from harness.results._figure import gap_mark, read_point, save_png
+from harness.results._figure import gap_mark, measured_frame, read_point, save_png
 from harness.results._tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "METHODS", "THESIS_IDS",
@@ -128,6 +128,13 @@ def thesis_speedups(config: dict) -> dict[int, float]:
 
 
 # ---- aggregation ---------------------------------------------------------------------
+#: The columns of a measured row (NaN for a gap)
+MEASURED = ("n_train", "n_test", "seconds", "naive784_seconds", "brute784_seconds", "speedup",
+            "speedup_vs_brute784", "exact", "reference", "naive784_exact",
+            "naive784_reference", "brute784_exact", "brute784_reference", "same_indices",
+            "knn_error", "build_seconds")
+
+
 def build(config: dict) -> pd.DataFrame:
     """One row per (r, method): seconds, speed-ups over the naive and the brute-force
     784-D search, exactness; a gap is one row per method with its status."""
@@ -155,7 +162,7 @@ def build(config: dict) -> pd.DataFrame:
                     same_indices=entry["same_indices"], knn_error=record["knn_error"],
                     build_seconds=entry.get("build_seconds"))
             rows.append(row)
-    return pd.DataFrame(rows)
+    return measured_frame(rows, MEASURED)
 
 
 def _reference(entry: dict, before: str) -> str:

@@ -43,7 +43,7 @@ from tabulate import tabulate
 from harness.claims import Reading, make_claim, readings_claim
 from harness.results import _balltree_figure as common
 from harness.results import _balltree_point
-from harness.results._figure import gap_mark, read_point, save_png
+from harness.results._figure import gap_mark, measured_frame, read_point, save_png
 from harness.results._tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "check", "keys", "params",
@@ -105,6 +105,11 @@ sources = _balltree_point.sources
 
 
 # ---- aggregation ---------------------------------------------------------------------
+#: The columns of a measured row, one per (r, scale) (NaN for a gap)
+MEASURED = ("scale", "blocked_seconds", "tree_seconds", "identical", "pairs", "speedup",
+            "n_train", "knn_tree_speedup", "knn_tree_gain", "knn_exact")
+
+
 def build(config: dict) -> pd.DataFrame:
     """One row per (r, scale): both searches' seconds, the speed-up, the pairs found,
     whether both found the same; and the 3-NN ball-tree speed-up at that r. A gap is
@@ -121,7 +126,7 @@ def build(config: dict) -> pd.DataFrame:
                          "knn_tree_speedup": record["knn_tree_speedup"],
                          "knn_tree_gain": record["knn_tree_gain"],
                          "knn_exact": bool(all(e["exact"] for e in record["knn"].values()))})
-    return pd.DataFrame(rows)
+    return measured_frame(rows, MEASURED)
 
 
 def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:

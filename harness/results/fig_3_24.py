@@ -29,6 +29,7 @@ from tabulate import tabulate
 from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
+from harness.results._format import fmt_number
 from harness.results._figure import (
     check_datasets_section, check_registered_dataset, dataset_notes, gap_mark, missing_column_reason, read_point,
     save_png, thesis_column, write_figure_files,
@@ -357,10 +358,6 @@ def _plot(frame: pd.DataFrame, config: dict, path) -> None:
     plt.close(fig)
 
 
-def _fmt(value) -> str:
-    return "–" if value is None or not np.isfinite(value) else f"{value:.3f}"
-
-
 def _ratio_table(frame: pd.DataFrame, notes: Footnotes) -> str:
     grid = {}
     for dataset, part in frame.groupby("dataset", sort=False):
@@ -370,8 +367,10 @@ def _ratio_table(frame: pd.DataFrame, notes: Footnotes) -> str:
                 cells[LABELS[row.measure]] = f"{gap_mark(row.status)}{notes.mark(row.reason)}"
             else:
                 flag = "" if row.certified else "†"
-                cells[LABELS[row.measure]] = (f"{row.ratio:.3f} ({_fmt(row.min_trace_value)} / "
-                                              f"{_fmt(row.max_trace_value)}){flag}")
+                cells[LABELS[row.measure]] = (f"{row.ratio:.3f} ("
+                                              f"{fmt_number(row.min_trace_value, '.3f', '–')} / "
+                                              f"{fmt_number(row.max_trace_value, '.3f', '–')})"
+                                              f"{flag}")
         first = part.iloc[0]
         cells["n, dims, k, l"] = (f"{'?' if pd.isna(first.get('n_samples')) else int(first['n_samples'])}, "
                                   f"{int(first['n_components'])}, "

@@ -27,6 +27,7 @@ from tabulate import tabulate
 
 from harness.claims import make_claim
 from harness.errors import ConfigError
+from harness.results._format import certificate_text
 from harness.results._figure import (
     check_mvu_solver, check_registered_dataset, gap_mark, harmonic_mean, parse_int_key,
     read_point, save_png,
@@ -183,6 +184,7 @@ def build(config: dict) -> pd.DataFrame:
         face = solve.get("face") or {}
         row.update(kernel_trace=record.get("trace", math.nan),
                    solve_status=solve.get("status"), solve_gap=solve.get("gap"),
+                   solve_certificate=certificate_text(solve) if solve else None,
                    solve_violation=solve.get("violation"),
                    face_dimension=face.get("dimension", math.nan),
                    single_point=face.get("single_point", pd.NA),
@@ -210,9 +212,8 @@ def lock_verdict(frame: pd.DataFrame, threshold: float) -> tuple[float, str]:
         loose = measured[measured["solve_status"] != "optimal"]
         if len(loose):
             caveat += " (" + ", ".join(
-                f"k = {int(r.k)}" + (f": certified gap {r.solve_gap:.1e}"
-                                     if isinstance(r.solve_gap, float)
-                                     and math.isfinite(r.solve_gap) else "")
+                f"k = {int(r.k)}" + (f": certified {r.solve_certificate}"
+                                     if isinstance(r.solve_certificate, str) else "")
                 for r in loose.itertuples()) + " from solves not certified optimal)"
     if locked.empty:
         return math.nan, (f"no lock-up for k = {', '.join(map(str, measured['k']))}: "
@@ -360,8 +361,7 @@ def write(config: dict) -> list:
                              else f"{int(row.face_dimension)}")
         cells["one point"] = ("-" if pd.isna(row.single_point)
                               else ("yes" if row.single_point else "no"))
-        gap = "-" if row.solve_gap is None or pd.isna(row.solve_gap) else f"{row.solve_gap:.1e}"
-        cells["solve"] = f"{row.solve_status}, gap {gap}"
+        cells["solve"] = f"{row.solve_status}, {row.solve_certificate}"
         shown.append(cells)
     n = frame["n_samples"].dropna()
     pca = frame[["input_pca_ev1", "input_pca_ev2", "input_pca_ev3"]].dropna()

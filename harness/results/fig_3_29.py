@@ -34,6 +34,7 @@ from harness.errors import ConfigError
 from harness.problems.bad_edges import BadEdgeRule
 from harness.results import _bad_edge_points as points
 from harness.results._fig_3_29_output import write_outputs
+from harness.results._format import certificate_text
 from harness.results._figure import harmonic_mean, read_point
 from harness.results._mvu_point import MEASURES, dataset_choice, mvu_point_params
 from harness.solvers.mvu import MVU_SOLVERS
@@ -227,6 +228,7 @@ def _mvu_row(config: dict, stage: str) -> dict:
     cut = (record.get("bad_edges") or {})
     row.update(n_cut=cut.get("n_cut", 0 if stage == "before" else math.nan),
                solve_status=solve.get("status"), solve_gap=solve.get("gap"),
+               solve_certificate=certificate_text(solve) if solve else None,
                solve_violation=solve.get("violation"),
                wall_seconds=(record.get("timing") or {}).get("wall_seconds"))
     return row

@@ -32,6 +32,7 @@ from tabulate import tabulate
 from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
+from harness.results._format import certificate_text, fmt_number
 from harness.results._figure import (
     check_dataset_keys, check_mvu_solver, check_registered_dataset, dataset_notes,
     gap_mark, missing_column_reason, read_point, thesis_column, write_figure_files,
@@ -245,6 +246,7 @@ def _row(config: dict, dataset: str, kernel: str) -> dict:
         row[f"n_to_{round(100 * level)}pct"] = math.nan if value is None else value
     row["n_eigenvalues_computed"] = record.get("n_eigenvalues_computed", math.nan)
     row.update(solve_status=solve.get("status"), solve_gap=solve.get("gap", math.nan),
+               solve_certificate=certificate_text(solve) if solve else None,
                solve_violation=solve.get("violation", math.nan),
                solve_seconds=solve.get("wall_seconds", math.nan),
                fit_seconds=record.get("fit_seconds", math.nan),
@@ -383,8 +385,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
 
 # ---- outputs ---------------------------------------------------------------------
 def _fmt(value, spec: str = ".3f") -> str:
-    return "–" if value is None or (isinstance(value, float) and not math.isfinite(value)) \
-        else format(value, spec)
+    return fmt_number(value, spec, missing="–")
 
 
 def _table(frame: pd.DataFrame, notes: Footnotes) -> list[str]:
@@ -404,7 +405,8 @@ def _table(frame: pd.DataFrame, notes: Footnotes) -> list[str]:
                                                              f"{notes.mark(r.reason)}"})
                 continue
             solve = "-" if r.kernel != "mvu" else (
-                f"{r.solve_status}, gap {_fmt(r.solve_gap, '.1e')}, {_fmt(r.solve_seconds, '.1f')} s")
+                f"{r.solve_status}, {r.solve_certificate}, "
+                f"{_fmt(r.solve_seconds, '.1f')} s")
             shown.append({"kernel": r.kernel, "setting": r.setting,
                           "top 1": _fmt(r.top1_share), "top 2": _fmt(r.top2_share),
                           "top 3": _fmt(r.top3_share), "n 90%": _fmt(r.n_to_90pct, ".0f"),

@@ -37,6 +37,7 @@ from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results import _spectrum_point
+from harness.results._format import certificate_text, fmt_number
 from harness.results._figure import (
     check_dataset_keys, check_mvu_solver, check_registered_dataset, claim_lines, dataset_notes,
     gap_mark, missing_column_reason, read_point, save_png, thesis_column, write_figure_files,
@@ -201,6 +202,7 @@ def build(config: dict) -> pd.DataFrame:
                         negative_ratio=spectrum["negative_ratio"],
                         negative_share=-spectrum["negative_sum"] / spectrum["positive_sum"],
                         solve_status=solve.get("status"), solve_gap=solve.get("gap"),
+                        solve_certificate=certificate_text(solve) if solve else None,
                         solve_violation=solve.get("violation"),
                         fit_seconds=record.get("fit_seconds"))
             for rank, value in enumerate(spectrum["leading"][:m], start=1):
@@ -223,8 +225,8 @@ def _mvu_text(row, psd: float) -> str:
     cert = (f"certified {row.solve_status}" if row.solve_status == "optimal" else
             f"solve not certified ({row.solve_status})")
     sanity = "rounding" if row.negative_ratio >= -psd else f"below -{psd:g}"
-    return (f"{row.dataset} MVU {cert}, gap {_number(row.solve_gap, '.1e')}, violation "
-            f"{_number(row.solve_violation, '.1e')} (most negative / largest "
+    return (f"{row.dataset} MVU {cert}, {row.solve_certificate}, violation "
+            f"{fmt_number(row.solve_violation, '.1e')} (most negative / largest "
             f"{row.negative_ratio:+.3g}: {sanity}; PSD by construction, not counted)")
 
 
@@ -340,10 +342,6 @@ def _plot(frame: pd.DataFrame, config: dict, path) -> None:
     plt.close(fig)
 
 
-def _number(value, spec: str) -> str:
-    return "-" if value is None or pd.isna(value) else format(value, spec)
-
-
 def _table(frame: pd.DataFrame, notes: Footnotes, m: int) -> str:
     rows = []
     for r in _summaries(frame).itertuples():
@@ -357,8 +355,8 @@ def _table(frame: pd.DataFrame, notes: Footnotes, m: int) -> str:
                 "negative / positive sum": f"{r.negative_share:.3g}",
                 f"leading {m} (λ / λmax)": " ".join(f"{v:+.3f}" for v in part["normalised"]),
                 "solve": "-" if r.method != "mvu" else
-                f"{r.solve_status}, gap {_number(r.solve_gap, '.1e')}, "
-                f"{_number(r.fit_seconds, '.0f')}s"})
+                f"{r.solve_status}, {r.solve_certificate}, "
+                f"{fmt_number(r.fit_seconds, '.0f')}s"})
         rows.append(cells)
     return tabulate(pd.DataFrame(rows).astype(object).fillna(""), headers="keys",
                     tablefmt="github", showindex=False)

@@ -44,6 +44,7 @@ from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths
 from harness.report.sections import read_long_table
 from harness.results import _kernel_svm
+from harness.results._format import certificate_text, fmt_number, solve_summary
 from harness.results._figure import check_dataset_keys, check_mvu_solver, point_line
 from harness.results._mvu_point import SOLVER_BUDGET
 from harness.results._table_claims import TableClaim, Values, compare_pairs, table_claims
@@ -310,9 +311,7 @@ def _solver_note(records: list[dict], kernel: str) -> str:
         solve = (record.get("kernels", {}).get(kernel) or {}).get("solve")
         if solve and solve.get("status") != "optimal":
             notes.append(f"draw {i}: the MVU SDP solve ({solve.get('solver')}) is not "
-                         f"certified optimal: {solve.get('status')}, certified gap "
-                         f"{solve.get('gap') or math.nan:.1e}, violation "
-                         f"{solve.get('violation') or math.nan:.1e}; the kernel is its "
+                         f"certified optimal: {solve_summary(solve)}; the kernel is its "
                          f"best iterate")
     return "; ".join(notes)
 
@@ -470,8 +469,8 @@ def _cell_lines(config: dict) -> list[str]:
         for kernel, info in record.get("kernels", {}).items():
             solve = info.get("solve")
             if solve:
-                line += (f", {kernel}: {solve.get('status')} gap {solve.get('gap') or 0:.1e} "
-                         f"in {solve.get('wall_seconds') or math.nan:.1f}s")
+                line += (f", {kernel}: {solve.get('status')} {certificate_text(solve)} "
+                         f"in {fmt_number(solve.get('wall_seconds'), '.1f')}s")
         lines.append(line)
     return lines
 

@@ -45,8 +45,9 @@ def run_embedding(method_cls: type, dataset: Dataset, params: dict, seed: int,
     Returns ``{"measures": {...}, "fit_seconds", "fit_cpu_seconds", "info": {...}}``,
     and ``"embedding": Y`` with ``keep_embedding`` (for callers that measure more).
     ``info`` holds the method's fitted ``reconstruction_error_``,
-    ``explained_variance_``, ``eigenvalues_``, ``solve_info_`` and ``bad_edges_``
-    where it has them (not None).
+    ``explained_variance_``, ``eigenvalues_``, ``solve_info_``, ``bad_edges_``,
+    ``eigen_solver_used_`` and ``fit_note_`` (what the fit did differently, e.g. a
+    fallback eigensolver; the table's notes show it) where it has them (not None).
     """
     _check(dataset, params)
     estimator = method_cls(**params["method_params"])
@@ -64,7 +65,7 @@ def run_embedding(method_cls: type, dataset: Dataset, params: dict, seed: int,
     measures = embedding_quality(dataset.X, Y, n_neighbors=params["eval_neighbors"])
     info = {"output_shape": list(Y.shape)}
     for attr in ("reconstruction_error_", "explained_variance_", "eigenvalues_",
-                 "solve_info_", "bad_edges_"):
+                 "solve_info_", "bad_edges_", "eigen_solver_used_", "fit_note_"):
         if getattr(estimator, attr, None) is not None:
             info[attr.rstrip("_")] = getattr(estimator, attr)
     result = {"measures": measures, "fit_seconds": fit_seconds, "fit_cpu_seconds": fit_cpu,
