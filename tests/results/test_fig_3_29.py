@@ -120,8 +120,8 @@ def _mvu_body(spectrum, truth, cut=None):
             "solve": {"status": "optimal", "gap": 1e-4, "violation": 0.0}}
 
 
-@pytest.fixture
-def config(profile):
+def profile_with_records(profile):
+    """A profile of Fig. 3.29 whose four jobs have fabricated records."""
     config = profile(fig_3_29={"dataset_params": {"noise": 0.75, "seed": 3}})
     write_point(config, "fig_3_29/graph", **_graph_body())
     write_point(config, "fig_3_29/sweep",
@@ -130,6 +130,11 @@ def config(profile):
     write_point(config, "fig_3_29/after", **_mvu_body([9, 1, 0.01], (0.8, 0.9, 0.7),
                                                       cut=[[2, 3], [3, 4]]))
     return config
+
+
+@pytest.fixture
+def config(profile):
+    return profile_with_records(profile)
 
 
 def test_rows_of_the_aggregation(config):

@@ -19,7 +19,7 @@ from tests.results.test_fig_2_10 import SMALL as SMALL_2_10
 from tests.results.test_fig_2_10 import _write as records_2_10
 from tests.results.test_fig_2_13_16 import SECTION as SECTION_2_13
 from tests.results.test_fig_2_13_16 import _hinge_record, _knn_record
-from tests.results.test_fig_3_29 import _graph_body, _mvu_body, _rolls
+from tests.results.test_fig_3_29 import profile_with_records
 from tests.results.test_fig_3_37 import MVU_SOLVE
 from tests.results.test_fig_3_37 import SECTION as SECTION_3_37
 from tests.results.test_fig_3_37 import _ok as ok_3_37
@@ -50,17 +50,6 @@ def _fig_2_17(profile):
     records_2_17(config, base=2.41, pca={15: 3.07, 25: 2.52, 35: 2.21},
                  rec={15: 2.46, 25: 1.83, 35: 1.71}, sq={15: 2.93, 25: 2.44, 35: 1.86},
                  n=(10000, 2000))
-    return config
-
-
-def _fig_3_29(profile):
-    config = profile(fig_3_29={"dataset_params": {"noise": 0.75, "seed": 3}})
-    write_point(config, "fig_3_29/graph", **_graph_body())
-    write_point(config, "fig_3_29/sweep",
-                rolls=_rolls(0.75, [2, 2, 1, 2]) + _rolls(1.0, [1, 0, 1, 0]))
-    write_point(config, "fig_3_29/before", **_mvu_body([6, 2, 2], (0.8, 0.3, 0.5)))
-    write_point(config, "fig_3_29/after", **_mvu_body([9, 1, 0.01], (0.8, 0.9, 0.7),
-                                                      cut=[[2, 3], [3, 4]]))
     return config
 
 
@@ -100,7 +89,7 @@ def _fig_3_37(profile):
     return config
 
 
-CASES = {"fig_2_3_4": _fig_2_3_4, "fig_2_17": _fig_2_17, "fig_3_29": _fig_3_29,
+CASES = {"fig_2_3_4": _fig_2_3_4, "fig_2_17": _fig_2_17, "fig_3_29": profile_with_records,
          "fig_2_13": _fig_2_13, "fig_2_16": _fig_2_16, "fig_2_10": _fig_2_10,
          "fig_3_37": _fig_3_37, "mve_fidelity": config_mve}
 
