@@ -189,6 +189,8 @@ def test_real_data_mvu_budgets_come_from_the_frey_measurement(repo_root, monkeyp
     assert swiss["method_params"].get("time_limit", 600) != 800
     fig = job_params(config, parse_job("fig_3_22/frey"))
     assert fig["time_limit_seconds"] == 900 and fig["method_params"]["time_limit"] == 810
+    olivetti = job_params(config, parse_job("fig_3_22/olivetti"))
+    assert olivetti["method_params"]["connect_components"] == "thesis"
 
 
 def test_time_limit_by_dataset_overrides_the_point_budget(repo_root, monkeypatch):
