@@ -189,6 +189,9 @@ def test_real_data_mvu_budgets_come_from_the_frey_measurement(repo_root, monkeyp
     assert swiss["method_params"].get("time_limit", 600) != 800
     fig = job_params(config, parse_job("fig_3_22/frey"))
     assert fig["time_limit_seconds"] == 900 and fig["method_params"]["time_limit"] == 810
+    for variant in ("max_trace", "min_trace"):
+        assert job_params(config, parse_job(f"fig_3_24/frey/{variant}"))[
+            "time_limit_seconds"] == 900
     olivetti = job_params(config, parse_job("fig_3_22/olivetti"))
     assert olivetti["method_params"]["connect_components"] == "thesis"
 
