@@ -35,6 +35,7 @@ from sklearn.neighbors import NearestNeighbors
 
 from harness.problems.bad_edges import (BadEdgeDetection, BadEdgeRule, detect_bad_edges,
                                         neighbour_graph)
+from harness.problems.link_components import link_components
 
 __all__ = ["MVUProblem", "clique_edges", "clique_graph", "neighbourhood_cliques",
            "knn_edges", "VARIANTS", "NATIVE_VARIANTS", "CONNECTIVITIES"]
@@ -168,6 +169,10 @@ class MVUProblem:
     bad_edges : BadEdgeDetection, optional
         What :meth:`from_points` cut (3.1.12), ``None`` if nothing was asked. Not part
         of equality.
+    linked_edges : ndarray of shape (p, 2), optional
+        The artificial links :meth:`from_points` added between the graph's connected
+        components (3.1.12, :mod:`harness.problems.link_components`); they are also
+        rows of ``edges``. ``None`` if no linking was asked. Not part of equality.
     """
 
     n: int
@@ -179,6 +184,8 @@ class MVUProblem:
     cliques: np.ndarray | None = dataclasses.field(default=None, compare=False, repr=False)
     bad_edges: BadEdgeDetection | None = dataclasses.field(default=None, compare=False,
                                                            repr=False)
+    linked_edges: np.ndarray | None = dataclasses.field(default=None, compare=False,
+                                                        repr=False)
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
@@ -198,23 +205,40 @@ class MVUProblem:
 
     @classmethod
     def from_points(cls, X, n_neighbors: int, bad_edges: BadEdgeRule | None = None,
-                    connectivity: str = "clique", **kwargs) -> "MVUProblem":
+                    connectivity: str = "clique", link: str | None = None,
+                    link_seed: int = 0, **kwargs) -> "MVUProblem":
         """Build the clique graph of ``X`` (3.1.4; with ``bad_edges``, after cutting
         the bad edges, :func:`neighbourhood_cliques`) and the problem on it; with
         ``connectivity="knn"`` the k-nearest-neighbour pairs only (no cliques: nothing
-        for facial reduction to read)."""
+        for facial reduction to read). With ``link`` (``"thesis"`` or ``"shortest"``,
+        :func:`~harness.problems.link_components.link_components`, seeded by
+        ``link_seed``) a disconnected graph gets artificial edges between its
+        components (3.1.12) before the problem is built."""
         if connectivity not in CONNECTIVITIES:
             raise ValueError(f"connectivity must be one of {CONNECTIVITIES}, got "
                              f"{connectivity!r}")
+        groups, detection = np.zeros((0, n_neighbors + 1), np.int64), None
         if connectivity == "knn":
             if bad_edges is not None:
                 raise ValueError("bad_edges cuts edges of the clique graph; use it with "
                                  "connectivity='clique'")
             edges, b = knn_edges(X, n_neighbors)
-            return cls(n=len(X), edges=edges, sq_lengths=b, **kwargs)
-        edges, b, groups, detection = neighbourhood_cliques(X, n_neighbors, bad_edges)
+        else:
+            edges, b, groups, detection = neighbourhood_cliques(X, n_neighbors, bad_edges)
+        linked = None
+        if link is not None:
+            X = np.asarray(X, dtype=np.float64)
+            linked = link_components(X, edges, link, link_seed)
+            if len(linked):
+                keys = np.unique(_pair_keys(np.concatenate([edges[:, 0], linked[:, 0]]),
+                                            np.concatenate([edges[:, 1], linked[:, 1]]),
+                                            len(X)))
+                edges = np.column_stack([keys // len(X), keys % len(X)]).astype(np.int64)
+                diff = X[edges[:, 0]] - X[edges[:, 1]]
+                b = np.einsum("ij,ij->i", diff, diff)
         return cls(n=len(X), edges=edges, sq_lengths=b,
-                   cliques=groups if len(groups) else None, bad_edges=detection, **kwargs)
+                   cliques=groups if len(groups) else None, bad_edges=detection,
+                   linked_edges=linked, **kwargs)
 
     @property
     def m(self) -> int:

@@ -145,7 +145,10 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
     per-dataset values in the profile win; otherwise the thesis' Table 3.2 rows ``k``
     (``neighbors_from: table``) or 15 (``neighbors_from: text``) and ``output_dim``,
     looked up under the data set's thesis name (a stand-in uses its original's).
-    Method-specific constructor arguments in ``methods:`` override both.
+    Method-specific constructor arguments in ``methods:`` override both, and the
+    section's ``method_params[dataset][method]`` override those (e.g. MVU's solver
+    ``time_limit`` on a thesis-size real data set). ``time_limit_by_dataset[dataset]``,
+    when given, replaces ``time_limit_seconds`` as the cell's CPU budget.
     """
     tconf = config["results"][cell.table]
     dataset_cls = registry.get_dataset(cell.dataset)
@@ -159,7 +162,8 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
         "method": cell.method,
         "seed": config["seed"],
         "n_runs": tconf.get("n_runs", 1),
-        "time_limit_seconds": tconf["time_limit_seconds"],
+        "time_limit_seconds": tconf.get("time_limit_by_dataset", {}).get(
+            cell.dataset, tconf["time_limit_seconds"]),
         "blas_threads": config["blas_threads"],
         "dataset_params": {**dataset_cls.params, **config["datasets"].get(cell.dataset, {})},
     }
@@ -189,6 +193,7 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
                        f"{thesis_fixed['n_neighbors']} in this table"
         method_kwargs.update(thesis_fixed)
         method_kwargs.update(config["methods"].get(cell.method, {}))
+        method_kwargs.update(tconf["method_params"].get(cell.dataset, {}).get(cell.method, {}))
         params.update(
             eval_neighbors=tconf["eval_neighbors"],
             n_neighbors_source=k_source if method_cls.uses_neighbors else "not used",

@@ -86,9 +86,12 @@ def mvu_point_params(config: dict, figure_conf: dict, *, figure: str, key: str,
 
     ``dataset`` comes from :func:`dataset_choice`; ``figure_conf`` is the figure's
     validated profile section (``solver``, ``eval_neighbors``,
-    ``time_limit_seconds``); ``extra`` is kept as is (figure-specific values).
+    ``time_limit_seconds``, and ``time_limit_by_dataset``, per data set budgets that
+    replace it where the figure's schema has them); ``extra`` is kept as is
+    (figure-specific values).
     """
-    limit = float(figure_conf["time_limit_seconds"])
+    limit = float(figure_conf.get("time_limit_by_dataset", {}).get(
+        dataset["dataset"], figure_conf["time_limit_seconds"]))
     return {
         "figure": figure, "point": f"{figure}/{key}", **dataset,
         "seed": config["seed"], "blas_threads": config["blas_threads"],

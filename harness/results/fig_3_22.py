@@ -96,6 +96,19 @@ SCHEMA = yaml.safe_load("""
       eval_neighbors: {$ref: "#/$defs/eval_neighbors"}
       solver: {$ref: "#/$defs/fig_solver"}
       time_limit_seconds: {$ref: "#/$defs/fig_time_limit"}
+      connect_components:
+        enum: [none, thesis, shortest]
+        default: thesis
+        description: >-
+          how MVU joins a disconnected k-NN graph (olivetti at k = 5: 390 + 10 images):
+          the thesis' artificial links (3.1.12, methods.mvu.MVU), the shortest edges
+          between components, or none (a disconnected graph is then a marked gap), as
+          in Table 3.2
+      time_limit_by_dataset:
+        $ref: "#/$defs/per_dataset_budget"
+        description: >-
+          per data set, the point's CPU budget (overrides time_limit_seconds; the
+          solver gets 90% of it)
       monotone_tolerance:
         type: number
         minimum: 0
@@ -152,18 +165,23 @@ def keys(config: dict) -> list[str]:
 
 def params(config: dict, key: str) -> dict:
     """Resolved parameters of the job ``fig_3_22/<dataset>`` (any registered data set):
-    one MVU point fitted with r = max_dimension and swept over r = 1 .. max_dimension."""
+    one MVU point fitted with r = max_dimension and swept over r = 1 .. max_dimension;
+    a disconnected graph is joined as the section's ``connect_components`` says (the
+    thesis' 3.1.12 links by default, as Table 3.2)."""
     if "/" in key:
         raise ConfigError(f"job {NAME}/{key}: must be {NAME}/DATASET, e.g. {NAME}/frey")
     check_registered_dataset(key, f"job {NAME}/{key}")
     conf = _conf(config)
     choice = dataset_choice(config, key, conf["n_samples"].get(key),
                             conf["dataset_params"].get(key))
-    return mvu_point_params(config, conf, figure=NAME, key=key, dataset=choice,
-                            variant="equality", n_neighbors=conf["n_neighbors"],
-                            n_components=conf["max_dimension"],
-                            sweep_dimensions=dimensions(conf),
-                            thesis_dataset=thesis_column(key))
+    point = mvu_point_params(config, conf, figure=NAME, key=key, dataset=choice,
+                             variant="equality", n_neighbors=conf["n_neighbors"],
+                             n_components=conf["max_dimension"],
+                             sweep_dimensions=dimensions(conf),
+                             thesis_dataset=thesis_column(key))
+    link = conf["connect_components"]
+    point["method_params"]["connect_components"] = None if link == "none" else link
+    return point
 
 
 work = mvu_point_work  # one MVU solve and its r sweep per job (harness.results._mvu_point)

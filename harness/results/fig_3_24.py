@@ -89,6 +89,11 @@ SCHEMA = yaml.safe_load("""
       eval_neighbors: {$ref: "#/$defs/eval_neighbors"}
       solver: {$ref: "#/$defs/fig_solver"}
       time_limit_seconds: {$ref: "#/$defs/fig_time_limit"}
+      time_limit_by_dataset:
+        $ref: "#/$defs/per_dataset_budget"
+        description: >-
+          per data set, the point's CPU budget (overrides time_limit_seconds; the
+          solver gets 90% of it)
       equal_tolerance:
         type: number
         minimum: 0

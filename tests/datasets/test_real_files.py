@@ -153,3 +153,45 @@ def test_frey_a_file_of_another_data_set_is_refused_naming_both_forms(cache):
     text = str(info.value)
     assert "expected content-sha256:2438ba4f" in text
     assert "neither a MATLAB file (Roweis' frey_rawface.mat) nor R data (frey.rda)" in text
+
+
+def test_olivetti_k5_graph_has_two_components_the_thesis_link_joins(cache):
+    """Table 3.2's MVU graph (k = 5) of the 400 faces: components of 390 and 10 (all of
+    person 6, y = 5), the same for the clique graph and the symmetric k-NN graph; the
+    thesis' artificial link (3.1.12), seed 0, joins them by one edge."""
+    from harness.problems.link_components import components
+    from harness.problems.mvu import MVUProblem, knn_edges
+
+    Olivetti().install(real_file("att_faces.zip"))
+    data = Olivetti().load()
+    clique = MVUProblem.from_points(data.X, 5)
+    knn, _ = knn_edges(data.X, 5)
+    for edges in (clique.edges, knn):
+        labels = components(400, edges)
+        assert sorted(np.bincount(labels).tolist()) == [10, 390]
+    small = np.flatnonzero(labels != labels[0])
+    assert small.tolist() == list(range(50, 60)) and set(data.y[small]) == {5}
+    linked = MVUProblem.from_points(data.X, 5, link="thesis", link_seed=0)
+    assert linked.linked_edges.tolist() == [[50, 222]] and linked.m == clique.m + 1
+
+
+@pytest.mark.parametrize("resample, normalise, k, sizes", [
+    ("linear", "none", 6, [390, 10]),
+    ("nearest", "none", 5, [390, 10]),
+    ("cubic", "none", 5, [390, 10]),
+    ("block3", "none", 5, [375, 15, 10]),
+    ("block3", "none", 6, [390, 10]),
+    ("linear", "centre_unit", 5, [400]),
+    ("block3", "centre_unit", 5, [385, 15]),
+])
+def test_olivetti_components_under_each_reading(cache, resample, normalise, k, sizes):
+    """The sweep of the plugin's docstring: with pixels / 255 no resampling connects
+    the k = 5 or 6 graph; only a per-image normalisation the thesis never names does."""
+    from harness.problems.link_components import components
+    from harness.problems.mvu import MVUProblem
+
+    Olivetti().install(real_file("att_faces.zip"))
+    X = Olivetti().load(resample=resample, normalise=normalise).X
+    assert X.shape == (400, 1178)
+    labels = components(400, MVUProblem.from_points(X, k).edges)
+    assert sorted(np.bincount(labels).tolist(), reverse=True) == sizes

@@ -62,6 +62,26 @@ def test_disconnected_graph_is_named():
         MVU(n_neighbors=4, solver="clarabel").fit(X)
 
 
+def test_disconnected_graph_is_linked_by_the_thesis_rule_when_asked():
+    """3.1.12's artificial link: the two clouds 100 apart get one edge, preserved like
+    every other, and the solve is certified on the linked graph."""
+    X = np.random.default_rng(0).standard_normal((30, 3))
+    X[15:] += 100
+    mvu = MVU(n_neighbors=4, solver="native", connect_components="thesis",
+              random_state=0).fit(X)
+    assert mvu.linked_edges_.shape == (1, 2)
+    i, j = mvu.linked_edges_[0]
+    assert i < 15 <= j
+    assert mvu.solve_info_["linked_edges"] == [[i, j]]
+    assert mvu.solve_info_["status"] == "optimal" and mvu.solve_info_["gap"] <= 1e-3
+    F = mvu.kernel_factor_
+    assert np.sum((F[i] - F[j]) ** 2) == pytest.approx(np.sum((X[i] - X[j]) ** 2), rel=1e-4)
+    # the hinge lets the clouds swing apart: more variance than the input's
+    assert mvu.eigenvalues_.sum() > np.sum((X - X.mean(0)) ** 2)
+    assert MVU(n_neighbors=4).requires_connected_graph
+    assert not mvu.requires_connected_graph
+
+
 def test_unknown_solver():
     X = SwissRoll().load(n_samples=30, seed=0).X
     with pytest.raises(ValueError, match="solver must be one of"):
