@@ -138,8 +138,9 @@ class RemoteDataset(DatasetPlugin):
         """The decoded content of a file whose hash is a ``content-sha256``: an array
         of fixed shape and dtype in a canonical order; raise ``ValueError`` naming
         what is wrong if ``path`` does not hold it. Plugins pinned by content
-        override this."""
-        raise NotImplementedError(f"{self.name} defines no content hash")
+        override this; any other plugin has no content to hash (a plugin bug)."""
+        raise TypeError(f"{self.name} pins no content hash: only a plugin whose file has a "
+                        f"content-sha256 hash defines content(path); override it there")
 
     def cache_form(self, src: Path) -> Path:
         """The file in the form the cache keeps (and :meth:`parse` reads). Default:
