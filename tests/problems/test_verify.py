@@ -82,25 +82,48 @@ def on_roll():
     return MVU(n_neighbors=5).fit(noisy_roll(60))
 
 
+def _needs_a_low_part(mvu):
+    """Skip where the facial lift came out exact in float64: which t the lift takes
+    (2^47 on numpy's SkylakeX kernel here, 2^37 under OPENBLAS_CORETYPE=Haswell) is
+    decided by eigenvalue tests whose rounding depends on the BLAS kernel, and with a
+    small t there is no low part and nothing for extended precision to show."""
+    if not np.any(mvu.dual_low_):
+        pytest.skip(f"the lift t = 2^{np.frexp(mvu.dual_lift_)[1] - 1} is exact in "
+                    f"float64 on this BLAS kernel (dual_low_ = 0)")
+
+
+def _bound_tolerance(mvu):
+    """How closely two checkers' bounds can agree: each proves mu only up to the
+    rounding of L(w) in the precision the certificate needs (longdouble with a low
+    part, else float64), eps |L(w)|_inf, so the bounds may differ by twice that
+    (relative); at least 1e-4."""
+    low = np.any(mvu.dual_low_)
+    L = _laplacian(60, mvu.edges_, [mvu.dual_, mvu.dual_low_], np.float64)
+    eps = np.finfo(np.longdouble if low else np.float64).eps
+    return float(max(1e-4, 2 * eps * np.abs(L).sum(axis=1).max()))
+
+
 def test_helix_certificate_is_checkable_from_the_attributes_alone(on_helix):
     mvu = on_helix
     info = mvu.solve_info_
     assert info["status"] == "optimal" and info["method"] == "facial"
-    # the facial path's whole certificate is public
-    assert mvu.dual_lift_ >= 2.0**40 and np.frexp(mvu.dual_lift_)[0] == 0.5
-    assert np.any(mvu.dual_low_) and mvu.face_basis_.shape == (60, 3)
+    # the facial path's whole certificate is public; t is a power of two
+    assert mvu.dual_lift_ >= 2.0**30 and np.frexp(mvu.dual_lift_)[0] == 0.5
+    assert mvu.face_basis_.shape == (60, 3)
     assert mvu.exposing_dual_.shape == mvu.dual_.shape
     value, bound, gap, mu = independent_check(mvu)
     assert value == pytest.approx(info["value"], rel=1e-12)
     assert value == pytest.approx(613.32, rel=1e-4)
     # the rounding margin eps_ext |L|_inf is ~6e-5 here (t = 2^47): both checkers
     # prove mu only to that
-    assert bound == pytest.approx(info["bound"], rel=1e-4)
-    assert 0 < gap <= 1e-3 and gap == pytest.approx(info["gap"], abs=1e-4)
+    tol = _bound_tolerance(mvu)
+    assert bound == pytest.approx(info["bound"], rel=tol)
+    assert 0 < gap <= 1e-3 and gap == pytest.approx(info["gap"], abs=tol)
     assert mu == pytest.approx(1.0, abs=1e-4)
     # what an outside checker made of the old attributes (dual_ alone, in float64)
     # is no bound at all: float64 resolves L(w) only to eps t |L(w_Y)| ~ 0.03, and
     # the factorisation's rounding is worse (here a "bound" of 538, below the value)
+    _needs_a_low_part(mvu)
     _, old_bound, _, _ = independent_check(mvu, np.float64, with_low=False)
     assert abs(old_bound - bound) > 0.1 * bound
 
@@ -110,6 +133,7 @@ def test_helix_needs_extended_precision(on_helix):
     alone is eps |L|_inf, t = 2^47 times |L(w_Y)|, and a Cholesky factorisation's is
     a multiple of it, so the float64 "mu" is off by over 0.1 (either way)."""
     mvu = on_helix
+    _needs_a_low_part(mvu)
     L = _laplacian(60, mvu.edges_, [mvu.dual_, mvu.dual_low_], np.float64)
     assert np.finfo(float).eps * np.abs(L).sum(axis=1).max() > 1e-3
     assert abs(_proven_mu(L) - 1.0) > 0.1
@@ -121,10 +145,12 @@ def test_verify_reproduces_the_harness_and_the_independent_check(on_helix):
     mvu = on_helix
     report = verify_estimator(mvu)
     value, bound, gap, _ = independent_check(mvu)
-    assert report.ok and report.certified and report.agrees and report.extended_precision
+    assert report.ok and report.certified and report.agrees
+    assert report.extended_precision == bool(np.any(mvu.dual_low_))
     assert report.value == pytest.approx(value, rel=1e-12)
-    assert report.bound == pytest.approx(bound, rel=1e-4)
-    assert report.gap == pytest.approx(gap, abs=1e-4)
+    tol = _bound_tolerance(mvu)
+    assert report.bound == pytest.approx(bound, rel=tol)
+    assert report.gap == pytest.approx(gap, abs=tol)
     face = report.face
     assert face["dimension"] == 3 and face["lift"] == mvu.dual_lift_
     assert face["exposure"] < 1e-15 and face["null_residual"] < 1e-12
@@ -154,12 +180,13 @@ def _tampered(mvu, **change):
 
 def test_dropping_or_perturbing_the_multipliers_fails(on_helix):
     mvu = on_helix
-    dropped = _tampered(mvu, dual_low=None)
-    assert not dropped.ok and not dropped.certified and dropped.gap > 0.2
-    assert any("gap" in p for p in dropped.problems)
     rng = np.random.default_rng(0)
     nudged = _tampered(mvu, dual=mvu.dual_ * (1 + 1e-9 * rng.standard_normal(len(mvu.dual_))))
     assert not nudged.ok and nudged.gap > 1e-3
+    _needs_a_low_part(mvu)
+    dropped = _tampered(mvu, dual_low=None)
+    assert not dropped.ok and not dropped.certified and dropped.gap > 0.2
+    assert any("gap" in p for p in dropped.problems)
 
 
 def test_tampered_factor_fails(on_helix, on_roll):
