@@ -216,16 +216,25 @@ def test_missing_mnist_is_a_marked_gap(profile, tmp_path, monkeypatch):
     assert "harness fetch mnist" in md and "n/a[1]" in md
 
 
+
+def write_fig_2_13_points(config, tree_seconds, sizes, naive, brute, reduced):
+    """Fabricated Fig. 2.13 records, one per r of ``tree_seconds`` ({r: ball-tree
+    seconds}): 784-D naive and brute-force baselines of ``naive`` / ``brute`` seconds,
+    the other r-D searches ``reduced`` seconds, every search exact, measured on
+    ``sizes`` = (training, test) digits."""
+    for r, seconds in tree_seconds.items():
+        write_point(config, f"fig_2_13/r{r}", n_train=sizes[0], n_test=sizes[1],
+                    knn_error=2.0,
+                    baseline={"naive": {"seconds": naive, "exact": True},
+                              "brute": {"seconds": brute, "exact": True}},
+                    reduced={m: {"seconds": seconds if m == "balltree" else reduced,
+                                 "exact": True, "same_indices": True}
+                             for m in ("naive", "brute", "balltree")})
+
 def test_ball_tree_speedups_on_top_come_from_fig_2_13(profile):
     config = profile(fig_2_17=SECTION, fig_2_13={"dimensions": [15, 25]})
     assert fig.reads(config) == ["fig_2_13"]
-    for r, tree_seconds in ((15, 0.5), (25, 2.0)):
-        write_point(config, f"fig_2_13/r{r}", n_train=60000, n_test=10000, knn_error=2.0,
-                    baseline={"naive": {"seconds": 10.0, "exact": True},
-                              "brute": {"seconds": 5.0, "exact": True}},
-                    reduced={m: {"seconds": tree_seconds if m == "balltree" else 4.0,
-                                 "exact": True, "same_indices": True}
-                             for m in ("naive", "brute", "balltree")})
+    write_fig_2_13_points(config, {15: 0.5, 25: 2.0}, (60000, 10000), 10.0, 5.0, 4.0)
     assert fig.ball_tree_speedups(config) == {15: 20.0, 25: 5.0}
     _write_all(config, base=2.30, pca={15: 3.0, 25: 2.5, 35: 2.2},
                rec={15: 2.45, 25: 1.80, 35: 1.70}, sq={15: 2.9, 25: 2.4, 35: 1.8})

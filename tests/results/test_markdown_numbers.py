@@ -15,6 +15,7 @@ from tests.results.test_fig_2_3_4 import SECTION as SECTION_2_3_4
 from tests.results.test_fig_2_3_4 import _write_records as records_2_3_4
 from tests.results.test_fig_2_17 import SECTION as SECTION_2_17
 from tests.results.test_fig_2_17 import _write_all as records_2_17
+from tests.results.test_fig_2_17 import write_fig_2_13_points
 from tests.results.test_fig_2_10 import SMALL as SMALL_2_10
 from tests.results.test_fig_2_10 import _write as records_2_10
 from tests.results.test_fig_2_13_16 import SECTION as SECTION_2_13
@@ -40,13 +41,7 @@ def _fig_2_3_4(profile):
 
 def _fig_2_17(profile):
     config = profile(fig_2_17=SECTION_2_17, fig_2_13={"dimensions": [15, 25]})
-    for r, tree_seconds in ((15, 0.7), (25, 2.3)):
-        write_point(config, f"fig_2_13/r{r}", n_train=10000, n_test=1000, knn_error=2.0,
-                    baseline={"naive": {"seconds": 10.4, "exact": True},
-                              "brute": {"seconds": 5.1, "exact": True}},
-                    reduced={m: {"seconds": tree_seconds if m == "balltree" else 4.2,
-                                 "exact": True, "same_indices": True}
-                             for m in ("naive", "brute", "balltree")})
+    write_fig_2_13_points(config, {15: 0.7, 25: 2.3}, (10000, 1000), 10.4, 5.1, 4.2)
     records_2_17(config, base=2.41, pca={15: 3.07, 25: 2.52, 35: 2.21},
                  rec={15: 2.46, 25: 1.83, 35: 1.71}, sq={15: 2.93, 25: 2.44, 35: 1.86},
                  n=(10000, 2000))
