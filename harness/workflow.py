@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import shlex
 import sys
 from pathlib import Path
@@ -138,6 +139,14 @@ class WorkflowConfig:
     def job_runtime_minutes(self, wildcards) -> int:
         """The scheduler's runtime: the job's wall cap, rounded up, + 1 minute."""
         return runtime_minutes(self.params_of(wildcards.job), self.config)
+
+    def job_threads(self, wildcards) -> int:
+        """The job's cores: 1, or every core of the machine for a result that declares
+        ``EXCLUSIVE = True`` (its jobs time computations, and no other job of the run may
+        compete with them; Snakemake lowers it to ``--cores``)."""
+        if getattr(parse_job(wildcards.job).module, "EXCLUSIVE", False):
+            return os.cpu_count() or 1
+        return 1
 
     def job_memory_mb(self, wildcards) -> int:
         """The scheduler's memory: the result's ``MEMORY_MB`` (default 4000)."""

@@ -3,7 +3,8 @@
 # holds the job's resolved parameters (deterministic), so that a change of profile
 # values reruns exactly the jobs it affects; the source files of the code the job runs
 # (the result's module, the plugins it names, every project module they import) are
-# its inputs, so editing shared code reruns exactly the jobs computed with it.
+# its inputs, so editing shared code reruns exactly the jobs computed with it. A job
+# of a result that times computations (EXCLUSIVE = True) reserves every core.
 
 
 rule job:
@@ -15,7 +16,7 @@ rule job:
         resolved=HARNESS.job_params_json,
     wildcard_constraints:
         job=JOB_PATTERN,
-    threads: 1
+    threads: HARNESS.job_threads
     resources:
         runtime=HARNESS.job_runtime_minutes,
         mem_mb=HARNESS.job_memory_mb,

@@ -48,6 +48,9 @@ optional
 ``section(config)``         its report section (default: from its outputs, by
                             ``KIND``; :mod:`harness.report.sections`)
 ``MEMORY_MB``               memory of one job for cluster schedulers (4000)
+``EXCLUSIVE``               true if its jobs time computations: the workflow runs
+                            each with every core reserved, so that no other job
+                            of the run competes with the timing
 ``SIDECAR``                 true if ``write`` also writes ``NAME.json``, what the
                             report shows (:mod:`harness.outputs`)
 ==========================  =====================================================

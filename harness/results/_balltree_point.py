@@ -1,6 +1,20 @@
 r"""One job of Figs. 2.13 and 2.16 (thesis 2.1.9, "Ball trees"): timings on MNIST
-after PCA to ``r`` dimensions, every timing of a job in one run (so its ratios share
-the machine's state), one BLAS thread, best of ``repeats``.
+after PCA to ``r`` dimensions, every timing of a job in one run, one BLAS thread.
+
+**How a search is timed** (:func:`cpu_timings`), so that a ratio does not move with
+the machine's load: the clock is the process' CPU time (every search runs in this
+thread: one BLAS and one OpenMP thread, numba without ``parallel``), not the wall
+clock, which counts the time other processes held the CPU (measured: under two
+competing processes the wall times of these searches grew 2.4x, unevenly between
+searches, their CPU times 7-35 %). The searches of one comparison are timed in
+interleaved rounds (naive, brute, tree, naive, brute, tree, ...), so that a change of
+the machine's state falls on all of them; in each round a search runs as many times as
+it takes to use ``min_seconds`` CPU seconds, and its time is the best round's per-call
+CPU time. Each entry records ``seconds`` (that CPU time), ``wall_seconds`` (the best
+round's per-call wall time), ``calls`` and ``spread`` (the rounds' CPU times, max /
+min - 1); the job records ``contention``, its timed sections' wall / CPU time (1 when
+the job had a core to itself). The results that read these jobs declare ``EXCLUSIVE``:
+the workflow runs them with every core reserved, so no other job of the run competes.
 
 Fig. 2.13 (:func:`knn_work`): exact 3-NN search of the test digits among the training
 digits, by
@@ -62,7 +76,7 @@ from harness.results._mvu_point import load_dataset
 from methods._lmnn_core import target_sq_distances
 from methods._lmnn_impostors import LEAF_SIZE, impostor_pairs
 
-__all__ = ["DATASET", "K", "FULL", "naive_knn", "full_knn", "best_time", "pca_rotation",
+__all__ = ["DATASET", "K", "FULL", "naive_knn", "full_knn", "cpu_timings", "pca_rotation",
            "exact_sq_distances", "exact_knn_check", "check_against",
            "knn_work", "hinge_work", "sources"]
 
@@ -71,6 +85,11 @@ K = 3  # the thesis' 3-NN (Fig. 2.13) and k = 3 target neighbours (2.1.6)
 _EXACT_RTOL = 1e-9
 #: the name of the exhaustive reference search (:func:`full_knn`) in the records
 FULL = "full"
+#: CPU seconds a search runs per timing round (several calls when one is shorter)
+MIN_SECONDS = 0.2
+#: what every ``seconds`` of these jobs measures (recorded as ``clock``)
+CLOCK = "process CPU time, best of interleaved rounds"
+_WALL_FACTOR = 20.0
 
 
 @njit(cache=True, nogil=True)
@@ -130,14 +149,50 @@ def full_knn(train, test, k):
     return idx, dist
 
 
-def best_time(fn, repeats: int):
-    """``(best wall seconds over repeats, fn's last result)``."""
-    best, out = np.inf, None
-    for _ in range(int(repeats)):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return float(best), out
+def cpu_timings(searches: dict, rounds: int, min_seconds: float = MIN_SECONDS
+                ) -> tuple[dict[str, dict], dict[str, Any], float]:
+    """Time ``searches`` (name -> callable) in ``rounds`` interleaved rounds by CPU time.
+
+    In each round every search runs, in the given order, until it has used
+    ``min_seconds`` CPU seconds (at least once; or until ``20 min_seconds`` of wall time
+    passed, for a call that waits rather than computes); its per-call CPU and wall
+    times are that round's totals over its calls.
+
+    Returns
+    -------
+    timings : dict
+        name -> ``{"seconds": best per-call CPU time, "wall_seconds": best per-call wall
+        time, "calls": calls per round (of the last), "spread": max / min - 1 of the
+        rounds' CPU times}``.
+    outputs : dict
+        name -> the search's last return value.
+    contention : float
+        Wall / CPU time of all calls: 1 when the process had a core to itself.
+    """
+    if rounds < 1:
+        raise ValueError(f"rounds = {rounds}: give at least 1")
+    cpu = {name: [] for name in searches}
+    wall = {name: [] for name in searches}
+    calls, outputs = {}, {}
+    total_cpu = total_wall = 0.0
+    for _ in range(int(rounds)):
+        for name, fn in searches.items():
+            n, c0, w0 = 0, time.process_time(), time.perf_counter()
+            while True:
+                outputs[name] = fn()
+                n += 1
+                used, elapsed = time.process_time() - c0, time.perf_counter() - w0
+                if used >= min_seconds or elapsed >= _WALL_FACTOR * min_seconds:
+                    break
+            total_cpu, total_wall = total_cpu + used, total_wall + elapsed
+            cpu[name].append(used / n)
+            wall[name].append(elapsed / n)
+            calls[name] = n
+    timings = {name: {"seconds": float(min(cpu[name])), "wall_seconds": float(min(wall[name])),
+                      "calls": int(calls[name]),
+                      "spread": float(max(cpu[name]) / max(min(cpu[name]), 1e-12) - 1.0)}
+               for name in searches}
+    return timings, outputs, float(total_wall / max(total_cpu, 1e-12))
 
 
 def pca_rotation(X_train: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -199,24 +254,26 @@ def check_against(train, test, entry: dict, reference: str, ref_idx) -> None:
                                                  == np.sort(ref_idx, axis=1), axis=1)))
 
 
-def _knn_methods(train, test, repeats, with_tree=True) -> dict[str, dict]:
+def _knn_methods(train, test, repeats, with_tree=True) -> tuple[dict[str, dict], float]:
     """Time the naive search, scikit-learn's brute force and (optionally) the ball tree
-    on one (train, test) pair; each entry's seconds, its neighbours and its check
-    against an independent reference: the exhaustive :func:`full_knn` with the tree
-    (the r-D searches), else each other (the 784-D baselines, naive and brute)."""
+    on one (train, test) pair in interleaved rounds (:func:`cpu_timings`); each entry's
+    timings, its neighbours and its check against an independent reference: the
+    exhaustive :func:`full_knn` with the tree (the r-D searches), else each other (the
+    784-D baselines, naive and brute). Returns ``(entries, contention)``."""
     naive_knn(train[:2], test[:1], 1)  # compile outside the timing
-    seconds, (idx, _) = best_time(lambda: naive_knn(train, test, K), repeats)
-    out = {"naive": {"seconds": seconds, "idx": idx}}
     nn = NearestNeighbors(n_neighbors=K, algorithm="brute").fit(train)
-    seconds, (_, b_idx) = best_time(lambda: nn.kneighbors(test), repeats)
-    out["brute"] = {"seconds": seconds, "idx": b_idx}
+    searches = {"naive": lambda: naive_knn(train, test, K)[0],
+                "brute": lambda: nn.kneighbors(test)[1]}
+    build = None
     if with_tree:
-        start = time.perf_counter()
+        start = time.process_time()
         tree = BallTree(train, leaf_size=LEAF_SIZE)
-        build = time.perf_counter() - start
-        seconds, (_, t_idx) = best_time(lambda: tree.query(test, k=K), repeats)
-        out["balltree"] = {"seconds": seconds, "idx": t_idx, "build_seconds": build}
+        build = time.process_time() - start
+        searches["balltree"] = lambda: tree.query(test, k=K)[1]
+    timings, found, contention = cpu_timings(searches, repeats)
+    out = {name: {**timings[name], "idx": found[name]} for name in searches}
     if with_tree:
+        out["balltree"]["build_seconds"] = build
         full_knn(train[:2], test[:1], 1)  # compile
         ref_idx, _ = full_knn(train, test, K)
         for entry in out.values():
@@ -224,7 +281,7 @@ def _knn_methods(train, test, repeats, with_tree=True) -> dict[str, dict]:
     else:
         check_against(train, test, out["naive"], "brute", out["brute"]["idx"])
         check_against(train, test, out["brute"], "naive", out["naive"]["idx"])
-    return out
+    return out, contention
 
 
 def _public(entries: dict[str, dict]) -> dict[str, dict]:
@@ -240,16 +297,17 @@ def knn_work(params: dict) -> dict:
         Xtr, ytr, Xte, yte, mean, V = split
         r = int(params["r"])
         Rtr, Rte = (Xtr - mean) @ V, (Xte - mean) @ V  # all 784 dims, sorted
-        full = _knn_methods(np.ascontiguousarray(Rtr), np.ascontiguousarray(Rte),
-                            params["repeats"], with_tree=False)
-        low = _knn_methods(np.ascontiguousarray(Rtr[:, :r]), np.ascontiguousarray(Rte[:, :r]),
-                           params["repeats"])
+        full, busy_full = _knn_methods(np.ascontiguousarray(Rtr), np.ascontiguousarray(Rte),
+                                       params["repeats"], with_tree=False)
+        low, busy_low = _knn_methods(np.ascontiguousarray(Rtr[:, :r]),
+                                     np.ascontiguousarray(Rte[:, :r]), params["repeats"])
         votes = ytr[low["balltree"]["idx"]]
         body.update(r=r, baseline=_public(full), reduced=_public(low),
                     references={"reduced": f"{FULL}: exhaustive float64 search in r dims",
                                 "baseline": "naive and brute against each other"},
                     knn_error=float(np.mean([np.bincount(v).argmax() != t
                                              for v, t in zip(votes, yte)])),
+                    clock=CLOCK, contention=max(busy_full, busy_low),
                     blas_during_run=blas_info())
     return body
 
@@ -273,26 +331,31 @@ def hinge_work(params: dict) -> dict:
         Z = np.ascontiguousarray((Xtr - mean) @ V[:, :r])
         codes = np.unique(ytr, return_inverse=True)[1]
         Z1, targets = _scaled_inputs(Z, codes, params["target_distance"])
-        searches = []
+        searches, busy = [], []
         for scale in params["scales"]:
             Zs = Z1 * np.sqrt(scale)
             radius = target_sq_distances(Zs, targets).max(axis=1) + 1.0
+            timings, found, contention = cpu_timings(
+                {method: (lambda m=method: impostor_pairs(Zs, codes, radius, method=m))
+                 for method in ("blocked", "tree")}, params["repeats"])
+            busy.append(contention)
             row = {"scale": float(scale)}
-            found = {}
-            for method in ("blocked", "tree"):
-                seconds, found[method] = best_time(
-                    lambda: impostor_pairs(Zs, codes, radius, method=method), params["repeats"])
-                row[f"{method}_seconds"] = seconds
+            for method, entry in timings.items():
+                row[f"{method}_seconds"] = entry["seconds"]
+                row[f"{method}_wall_seconds"] = entry["wall_seconds"]
+                row[f"{method}_spread"] = entry["spread"]
             row["identical"] = all(np.array_equal(a, b)
                                    for a, b in zip(found["blocked"], found["tree"]))
             row["pairs"] = int(len(found["tree"][0]))
             row["speedup"] = row["blocked_seconds"] / row["tree_seconds"]
             searches.append(row)
         Zte = np.ascontiguousarray((Xte - mean) @ V[:, :r])
-        knn = _public(_knn_methods(Z, Zte, params["repeats"]))
+        entries, contention = _knn_methods(Z, Zte, params["repeats"])
+        knn = _public(entries)
         body.update(r=r, searches=searches, knn=knn,
                     knn_tree_speedup=knn["brute"]["seconds"] / knn["balltree"]["seconds"],
                     knn_tree_gain=knn["naive"]["seconds"] / knn["balltree"]["seconds"],
+                    clock=CLOCK, contention=max(busy + [contention]),
                     blas_during_run=blas_info())
     return body
 
