@@ -1,0 +1,372 @@
+"""Solve an MVU problem with CSDP, the thesis' own solver (3.1.4: "CSDP v4.9"), run
+as the program ``csdp`` (Debian's ``coinor-csdp``, CSDP 6.2), and judge the answer
+ourselves.
+
+One solve: the problem in the chosen formulation
+(:mod:`harness.solvers.mvu.csdp_formulation`) is written as an SDPA sparse file
+(:mod:`harness.solvers.mvu.sdpa_format`) into a temporary directory together with
+CSDP's parameter file ``param.csdp`` (:data:`PARAMETERS`); ``csdp problem
+solution`` runs there and the directory is removed afterwards. CSDP's solution file
+gives X and y; the harness takes ``K = J X J`` and the edge multipliers w
+(:func:`~harness.solvers.mvu.csdp_formulation.kernel_and_multipliers`), recomputes
+the certificate (:func:`harness.problems.mvu_certificate.certify`) and sets the
+status from it alone (:func:`harness.solvers.mvu.result.judge`), as for every backend.
+
+CSDP's return code (its user's guide, "Return Codes") decides only what cannot be
+certified: 1 (primal infeasible) and 2 (dual infeasible: the MVU primal is unbounded,
+e.g. on a disconnected graph) give ``infeasible``; the exit codes 200-206 (no
+problem file, no memory, internal error) and a solution file that cannot be read or
+holds values that are not finite give ``failed``. Every other code -- 0 (solved),
+3 (near optimal), 4 (maximum iterations), 5-8 (stuck, lack of progress, singular),
+9 (NaN/Inf), 10 (stopped by a signal) -- hands a solution to the certificate: a
+code-0 answer above the tolerances is ``inaccurate``, a code-7 answer within them is
+``optimal``. The code and its meaning are kept as ``solver_status``; CSDP's own
+iteration count, objectives and infeasibilities as ``details["csdp"]``, never used to
+judge.
+
+Limits: ``time_limit`` CPU seconds of the CSDP process (all its threads), enforced
+by the kernel (``RLIMIT_CPU`` set on the child, rounded up to whole seconds; this
+build does not catch SIGXCPU, so CSDP dies without an iterate and the solve is a
+``timeout``), and a wall cap for a runaway that waits instead of computing
+(:func:`harness.timelimit.wall_cap_for`). CSDP's BLAS gets this process' BLAS thread
+count (threadpoolctl, e.g. a job's ``blas_threads``) through the usual environment
+variables. CSDP's CPU seconds (its rusage) and peak memory (sampled from ``/proc``)
+are in ``details["csdp"]``.
+
+A missing program is a ``skipped`` solve whose reason says ``apt-get install
+coinor-csdp`` (:data:`harness.solvers.backends.BACKENDS`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_certificate import certify
+from harness.solvers.backends import backend_status
+from harness.solvers.mvu.csdp_formulation import (CSDP_VARIANTS, check_formulation,
+                                                  kernel_and_multipliers, to_sdpa)
+from harness.solvers.mvu.result import SolveResult, judge, psd_factor
+from harness.solvers.mvu.sdpa_format import SDPAProblem, read_solution, write_sdpa
+from harness.timelimit import wall_cap_for
+
+__all__ = ["solve_csdp", "run_csdp", "CSDPRun", "RETURN_CODES", "PARAMETERS",
+           "CSDP_MEMORY_BUDGET", "memory_estimate"]
+
+#: CSDP's return codes (``easy_sdp`` and the program's exit code), then the exit
+#: codes of errors that stopped it before or after solving.
+RETURN_CODES = {
+    0: "solved", 1: "primal infeasible", 2: "dual infeasible",
+    3: "solved to near optimality (partial success)", 4: "maximum iterations reached",
+    5: "stuck at edge of primal feasibility", 6: "stuck at edge of dual feasibility",
+    7: "lack of progress", 8: "X, Z or O singular", 9: "NaN or Inf values encountered",
+    10: "stopped by a signal", 200: "no problem file named",
+    201: "could not open the problem file", 202: "could not open the initial solution",
+    203: "could not write the problem file", 204: "could not write the solution file",
+    205: "storage allocation failed", 206: "internal error",
+}
+#: The parameters written to ``param.csdp``: CSDP 6.2's own defaults (its user's
+#: guide, "Parameters"), written out so that what ran is on record and a stray
+#: ``param.csdp`` elsewhere changes nothing (CSDP reads the one in its working
+#: directory, a fresh temporary one). ``printlevel = 1`` makes the log show each
+#: iteration. The stopping tolerances stay at CSDP's 1e-8: its stopping rule (relative
+#: primal infeasibility ``|A(X) - a|_2 / (1 + |a|_2) <= axtol``, dual infeasibility
+#: ``|A^T(y) - C - Z|_F / (1 + |C|_F) <= atytol``, gap ``tr(XZ) / (1 + |pobj| +
+#: |dobj|) <= objtol``) then keeps the harness' certificate (gap about ``2 objtol +
+#: atytol |C|_F``, violation at most ``axtol (1 + |b|_2) / max b``) far inside its
+#: 1e-3 / 1e-4. Loosening them to what the certificate needs does not pay: measured
+#: (noisy roll, k = 5, centred objective, 1 thread) objtol = 1e-4 left CSDP "stuck at
+#: edge of primal feasibility" (return code 3) at n = 60 (certified gap 1.8e-3,
+#: inaccurate) and n = 150 (5.6 s against 3.1 s with the defaults, CSDP's gap 1e-3
+#: against 4e-9); the centring constraint at n = 150 stopped for lack of progress
+#: (code 3, 62 iterations, 8 s) with either setting. ``perturbobj = 1`` (CSDP's
+#: objective perturbation, C - eps I) is what bounds the centred objective's optimal
+#: set (:mod:`harness.solvers.mvu.csdp_formulation`). ``params=`` of
+#: :func:`solve_csdp` replaces any of them.
+PARAMETERS = {"axtol": 1e-8, "atytol": 1e-8, "objtol": 1e-8, "pinftol": 1e8,
+              "dinftol": 1e8, "maxiter": 100, "minstepfrac": 0.90, "maxstepfrac": 0.97,
+              "minstepp": 1e-8, "minstepd": 1e-8, "usexzgap": 1, "tweakgap": 0,
+              "affine": 0, "printlevel": 1, "perturbobj": 1, "fastmode": 0}
+#: Bytes a solve may need (:func:`memory_estimate`); beyond it the solve is skipped.
+CSDP_MEMORY_BUDGET = 8 * 2**30
+_POLL_MAX = 0.2  # seconds between looks at a running CSDP
+_INFEASIBLE = (1, 2)
+
+
+def memory_estimate(sdpa: SDPAProblem) -> int:
+    """Bytes CSDP needs, roughly: its k x k Schur matrix O and ~16 dense copies of the
+    n x n block (X, Z, their inverses' factors, steps, best iterates, work arrays)."""
+    k, n = sdpa.n_constraints, max(abs(s) for s in sdpa.block_sizes)
+    return 8 * (k * k + 16 * n * n)
+
+
+@dataclasses.dataclass
+class CSDPRun:
+    """One run of the ``csdp`` program: exit status, log and resource use.
+
+    Attributes
+    ----------
+    returncode : int
+        CSDP's exit code, or ``-signal`` when a signal ended it.
+    log : str
+        What CSDP printed.
+    wall_seconds, cpu_seconds : float
+        Of the CSDP process (CPU: user + system of all its threads, its rusage).
+    peak_memory_mb : float or None
+        Its peak resident memory, sampled while it runs (at least every 0.2 s).
+    limit : {None, "cpu", "wall"}
+        The limit that ended it, if any.
+    """
+
+    returncode: int
+    log: str
+    wall_seconds: float
+    cpu_seconds: float
+    peak_memory_mb: float | None
+    limit: str | None
+
+    @property
+    def meaning(self) -> str:
+        """``"CODE: what it means"`` (:data:`RETURN_CODES`, or the signal's name)."""
+        code = self.returncode
+        if code < 0:
+            try:
+                return f"{code}: killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"{code}: killed by signal {-code}"
+        return f"{code}: {RETURN_CODES.get(code, 'unknown exit code')}"
+
+    def facts(self) -> dict:
+        """CSDP's own report for a record (plain values; never used to judge):
+        return code, iterations, objectives, infeasibilities, gaps, version."""
+        out = {"return_code": self.returncode, "cpu_seconds": self.cpu_seconds,
+               "process_wall_seconds": self.wall_seconds,
+               "peak_memory_mb": self.peak_memory_mb,
+               "iterations": len(re.findall(r"^Iter:", self.log, flags=re.M))}
+        version = re.search(r"^CSDP (\S+)", self.log, flags=re.M)
+        out["version"] = version.group(1) if version else None
+        for key, label in (("primal_objective", "Primal objective value"),
+                           ("dual_objective", "Dual objective value"),
+                           ("relative_primal_infeasibility", "Relative primal infeasibility"),
+                           ("relative_dual_infeasibility", "Relative dual infeasibility"),
+                           ("relative_gap", "Real Relative Gap"),
+                           ("xz_relative_gap", "XZ Relative Gap")):
+            found = re.search(rf"^{label}:\s*(\S+)", self.log, flags=re.M)
+            out[key] = float(found.group(1)) if found else None
+        return out
+
+
+def _blas_threads() -> int:
+    """This process' BLAS thread count (threadpoolctl; 1 when none is loaded)."""
+    from threadpoolctl import threadpool_info
+
+    counts = [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+    return max(1, min(counts)) if counts else 1
+
+
+def _environment(threads: int) -> dict:
+    env = dict(os.environ)
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                 "BLIS_NUM_THREADS", "GOTO_NUM_THREADS"):
+        env[name] = str(threads)
+    return env
+
+
+def _limit_child(pid: int, cpu_seconds: int) -> None:
+    """The kernel's limits on the child: SIGXCPU at ``cpu_seconds`` CPU seconds,
+    SIGKILL 5 s later; no core file. The child may already have exited."""
+    try:
+        resource.prlimit(pid, resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
+        resource.prlimit(pid, resource.RLIMIT_CORE, (0, 0))
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _resident_peak_mb(pid: int) -> float | None:
+    """Peak resident memory of a running process so far (``VmHWM`` of
+    ``/proc/PID/status``; None where unreadable). The rusage of a reaped child cannot
+    tell it: its ``ru_maxrss`` keeps the forking Python's peak across ``exec``."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
+def run_csdp(program: str, workdir: Path, time_limit: float, wall_cap: float,
+             threads: int = 1) -> CSDPRun:
+    """Run ``program problem.dat-s solution.txt`` in ``workdir`` (where
+    ``param.csdp`` lies) under a CPU budget of ``time_limit`` seconds (rounded up to
+    a whole second, at least 1) and a wall cap of ``wall_cap`` seconds."""
+    budget = max(1, math.ceil(time_limit))
+    log_path = workdir / "csdp.log"
+    start = time.perf_counter()
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen([program, "problem.dat-s", "solution.txt"], cwd=workdir,
+                                stdin=subprocess.DEVNULL, stdout=log,
+                                stderr=subprocess.STDOUT, env=_environment(threads))
+    _limit_child(proc.pid, budget)
+    limit, poll, peak = None, 0.005, None
+    try:
+        while True:
+            peak = max(filter(None, (peak, _resident_peak_mb(proc.pid))), default=None)
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - start > wall_cap:
+                proc.kill()
+                limit = "wall"
+                _, status, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(poll)
+            poll = min(2 * poll, _POLL_MAX)
+    except BaseException:  # interrupted: leave no CSDP behind
+        proc.kill()
+        proc.wait()
+        raise
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - start
+    cpu = usage.ru_utime + usage.ru_stime
+    killed_by_cpu = (proc.returncode == -signal.SIGXCPU
+                     or (proc.returncode == -signal.SIGKILL and cpu >= budget))
+    if limit is None and killed_by_cpu:
+        limit = "cpu"
+    return CSDPRun(proc.returncode, log_path.read_text(errors="replace"), wall, cpu,
+                   peak, limit)
+
+
+def _tail(text: str, lines: int = 8) -> str:
+    return " | ".join(text.strip().splitlines()[-lines:])
+
+
+def _check_parameters(params: dict) -> None:
+    unknown = sorted(set(params) - set(PARAMETERS))
+    if unknown:
+        raise ValueError(f"unknown CSDP parameter(s) {unknown}; CSDP reads "
+                         f"{', '.join(PARAMETERS)}")
+
+
+def solve_csdp(problem: MVUProblem, *, time_limit: float = 600.0, tol_gap: float = 1e-3,
+               tol_violation: float = 1e-4, formulation: str = "centred_objective",
+               params: dict | None = None, wall_cap: float | None = None,
+               memory_budget: float = CSDP_MEMORY_BUDGET) -> SolveResult:
+    """Solve ``problem`` with CSDP and certify the answer (module docstring).
+
+    Parameters
+    ----------
+    problem : MVUProblem
+        Variant ``equality``, ``inequality`` or ``min_trace``.
+    time_limit : float
+        CPU seconds of the CSDP process (whole seconds, at least 1).
+    tol_gap, tol_violation : float
+        The harness' tolerances (:func:`~harness.solvers.mvu.result.judge`); CSDP
+        stops at its own (:data:`PARAMETERS`).
+    formulation : {"centred_objective", "centring_constraint"}
+        See :mod:`harness.solvers.mvu.csdp_formulation` (same optimal embedding).
+    params : dict, optional
+        CSDP parameters that replace those of :data:`PARAMETERS` (same names, e.g.
+        ``{"maxiter": 200}``).
+    wall_cap : float, optional
+        Wall seconds before a runaway CSDP is killed (default
+        :func:`harness.timelimit.wall_cap_for` the budget).
+    memory_budget : float
+        Bytes CSDP may need (:func:`memory_estimate`); a larger problem is skipped.
+
+    Returns
+    -------
+    SolveResult
+        ``skipped`` without the program, for the slack variant, or beyond the
+        memory budget; ``timeout`` at a limit (no iterate: CSDP is killed);
+        ``infeasible`` for CSDP's codes 1 and 2; ``failed`` when nothing can be
+        certified; otherwise the certificate's verdict.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``formulation`` or CSDP parameter name.
+    """
+    if problem.variant not in CSDP_VARIANTS:
+        return SolveResult("skipped", f"the csdp backend solves {', '.join(CSDP_VARIANTS)}, "
+                           f"not {problem.variant!r}; use a cvxpy backend", "csdp")
+    check_formulation(formulation, problem.variant)
+    _check_parameters(params or {})
+    usable, why = backend_status("csdp")
+    if not usable:
+        return SolveResult("skipped", why, "csdp")
+    start = time.perf_counter()
+    sdpa = to_sdpa(problem, formulation)
+    if memory_estimate(sdpa) > memory_budget:
+        return SolveResult("skipped", f"CSDP would need ~{memory_estimate(sdpa) / 2**30:.1f} "
+                           f"GiB (its {sdpa.n_constraints} x {sdpa.n_constraints} Schur "
+                           f"matrix and n x n blocks, n = {problem.n}), beyond the memory "
+                           f"budget of {memory_budget / 2**30:.1f} GiB", "csdp")
+    settings = {name: float(value) for name, value in {**PARAMETERS, **(params or {})}.items()}
+    cap = wall_cap_for(time_limit) if wall_cap is None else float(wall_cap)
+    with tempfile.TemporaryDirectory(prefix="harness-csdp-") as tmp:
+        workdir = Path(tmp)
+        (workdir / "param.csdp").write_text(
+            "".join(f"{name}={value!r}\n" for name, value in settings.items()))
+        write_sdpa(sdpa, workdir / "problem.dat-s")
+        compiled = time.perf_counter()
+        run = run_csdp(shutil.which("csdp"), workdir, time_limit, cap, _blas_threads())
+        solution, unreadable = None, ""
+        if run.limit is None and (workdir / "solution.txt").is_file():
+            try:
+                solution = read_solution(workdir / "solution.txt", sdpa)
+            except ValueError as exc:
+                unreadable = str(exc).replace(str(workdir), "<tmp>")
+    result = SolveResult(
+        "inaccurate", "", "csdp",
+        solver_status=run.meaning,
+        compile_seconds=compiled - start, solve_seconds=run.wall_seconds,
+        details={"csdp": {**run.facts(), "formulation": formulation, "parameters": settings}})
+    _judge_run(result, problem, run, solution, unreadable, time_limit, tol_gap, tol_violation)
+    result.wall_seconds = time.perf_counter() - start
+    return result
+
+
+def _judge_run(result: SolveResult, problem: MVUProblem, run: CSDPRun, solution,
+               unreadable: str, time_limit: float, tol_gap: float,
+               tol_violation: float) -> None:
+    """Set ``result``'s status, reason and certificate from the run (module
+    docstring)."""
+    if run.limit is not None:
+        result.status = "timeout"
+        result.reason = (f"CPU time limit of {time_limit:g} s reached: CSDP killed after "
+                         f"{run.cpu_seconds:.1f} CPU-s, no iterate to certify"
+                         if run.limit == "cpu" else
+                         f"wall cap reached: CSDP killed as a runaway after "
+                         f"{run.wall_seconds:.0f} s ({run.cpu_seconds:.1f} CPU-s)")
+        return
+    if run.returncode in _INFEASIBLE:
+        result.status, result.reason = "infeasible", f"CSDP reports {result.solver_status}"
+        return
+    if solution is None or run.returncode not in RETURN_CODES or run.returncode >= 200:
+        result.status = "failed"
+        result.reason = (f"CSDP ended with {result.solver_status}; "
+                         f"{unreadable or 'no solution file'}; its log: {_tail(run.log)}")
+        return
+    K, w = kernel_and_multipliers(problem, solution)
+    if not (np.isfinite(K).all() and np.isfinite(w).all()):
+        result.status = "failed"
+        result.reason = (f"CSDP returned values that are not finite ({result.solver_status}): "
+                         f"nothing to certify")
+        return
+    result.F, result.w = problem.centred(psd_factor(K)), w
+    result.certificate = certify(problem, result.F, result.w)
+    result.status, result.reason = judge(result.certificate, tol_gap, tol_violation)
