@@ -136,7 +136,7 @@ class MVU(ManifoldEmbedding):
         ``native_lowrank`` (the low-rank solver at every size), a cvxpy backend
         (``clarabel``, ``scs``, ``cvxopt``, ``sdpa``, ``mosek``; dense, so limited to
         ``DENSE_SOLVER_MAX_N`` points) or ``csdp``, the thesis' solver run as a
-        program (:mod:`harness.solvers.mvu.csdp`, the variance as objective; no size
+        program (:mod:`harness.solvers.mvu.csdp`, its default formulation; no size
         cap but its memory budget; without the program, ``apt-get install
         coinor-csdp``, the fit raises ``SolverFailedError`` with status skipped).
     variant : {"equality", "inequality", "slack", "min_trace"}, default="equality"

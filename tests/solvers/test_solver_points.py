@@ -71,7 +71,7 @@ def test_a_csdp_point_is_certified_and_counts_csdp_cpu(tmp_path):
     assert record["status"] == "ok" and record["verdict"] == "optimal", record["reason"]
     assert record["certificate"]["gap"] <= 1e-3
     csdp = record["solver_reported"]["csdp"]
-    assert csdp["formulation"] == "centred_objective"
+    assert csdp["formulation"] == "centring_penalty"
     assert record["timing"]["cpu_seconds"] >= csdp["cpu_seconds"]
 
 

@@ -14,7 +14,7 @@ One job per module:
   facial reduction exposes;
 - :mod:`~harness.solvers.mvu.cvxpy`: general-purpose SDP solvers through cvxpy;
 - :mod:`~harness.solvers.mvu.csdp`: the thesis' solver CSDP, run as a program on the
-  SDP in one of two formulations (:mod:`~harness.solvers.mvu.csdp_formulation`)
+  SDP in one of three formulations (:mod:`~harness.solvers.mvu.csdp_formulation`)
   written as an SDPA sparse file (:mod:`~harness.solvers.mvu.sdpa_format`);
 - :mod:`~harness.solvers.mvu.result`: what a solve returns and how the harness judges
   it (:class:`SolveResult`, :func:`judge`, :data:`STATUSES`).

@@ -262,7 +262,7 @@ def _check_parameters(params: dict) -> None:
 
 
 def solve_csdp(problem: MVUProblem, *, time_limit: float = 600.0, tol_gap: float = 1e-3,
-               tol_violation: float = 1e-4, formulation: str = "centred_objective",
+               tol_violation: float = 1e-4, formulation: str = "centring_penalty",
                params: dict | None = None, wall_cap: float | None = None,
                memory_budget: float = CSDP_MEMORY_BUDGET) -> SolveResult:
     """Solve ``problem`` with CSDP and certify the answer (module docstring).
@@ -276,8 +276,9 @@ def solve_csdp(problem: MVUProblem, *, time_limit: float = 600.0, tol_gap: float
     tol_gap, tol_violation : float
         The harness' tolerances (:func:`~harness.solvers.mvu.result.judge`); CSDP
         stops at its own (:data:`PARAMETERS`).
-    formulation : {"centred_objective", "centring_constraint"}
-        See :mod:`harness.solvers.mvu.csdp_formulation` (same optimal embedding).
+    formulation : {"centring_penalty", "centred_objective", "centring_constraint"}
+        See :mod:`harness.solvers.mvu.csdp_formulation` (same optimal embedding; the
+        default is the one CSDP solved to its tolerances on every instance measured).
     params : dict, optional
         CSDP parameters that replace those of :data:`PARAMETERS` (same names, e.g.
         ``{"maxiter": 200}``).

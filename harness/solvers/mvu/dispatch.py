@@ -76,7 +76,7 @@ def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_ga
 def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float = 600.0,
               tol_gap: float = 1e-3, tol_violation: float = 1e-4, seed: int = 0,
               init=None, cost: LinearCost | None = None,
-              csdp_formulation: str = "centred_objective") -> SolveResult:
+              csdp_formulation: str = "centring_penalty") -> SolveResult:
     """Solve an MVU problem with one backend; the status is the harness' verdict.
 
     Parameters
@@ -104,10 +104,11 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
         (:func:`harness.solvers.mvu.ipm.solve_ipm` with ``cost=``), the cvxpy
         backends a dense model; either is certified by
         :func:`harness.problems.linear_cost.certify_cost`. Not with ``csdp``.
-    csdp_formulation : {"centred_objective", "centring_constraint"}
+    csdp_formulation : {"centring_penalty", "centred_objective", "centring_constraint"}
         How ``csdp`` is given the SDP (:mod:`harness.solvers.mvu.csdp_formulation`:
-        the variance as objective, or the thesis' centring constraint; the same
-        optimal embedding). Ignored by the other backends.
+        the centring as a penalty in the objective, the variance (3.10) as objective,
+        or the thesis' centring constraint; the same optimal embedding). Ignored by
+        the other backends.
 
     Returns
     -------

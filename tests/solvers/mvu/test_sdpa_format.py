@@ -24,7 +24,9 @@ def _intended(variant, formulation):
     n, m = 4, len(EDGES)
     sign = -1.0 if variant == "min_trace" else 1.0
     ones = np.ones((n, n))
-    C = sign * (np.eye(n) - ones / n if formulation == "centred_objective" else np.eye(n))
+    C = {"centred_objective": sign * (np.eye(n) - ones / n),  # variance (3.10)
+         "centring_penalty": sign * (np.eye(n) - ones / n) - ones / n,
+         "centring_constraint": sign * np.eye(n)}[formulation]
     A = []
     for i, j in EDGES:
         u = np.zeros(n)
