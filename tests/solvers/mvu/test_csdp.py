@@ -54,7 +54,7 @@ def _agrees_with_its_certificate(problem, result, tol_gap=1e-3, tol_violation=1e
 @needs_csdp
 @pytest.mark.parametrize("formulation", FORMULATIONS)
 def test_a_real_solve_is_certified_and_agrees_with_the_native_optimum(formulation):
-    """Both formulations (same optimal embedding, csdp_formulation's proof): CSDP's
+    """Every formulation (same optimal embedding, csdp_formulation's proof): CSDP's
     answer is optimal by the harness' certificate, and its value and the native
     solver's lie within their certified gaps of each other (both bracket the
     optimum: value <= OPT <= bound, up to the violation's slack)."""
@@ -109,26 +109,30 @@ def test_a_missing_program_is_a_skip_naming_the_install(tmp_path, monkeypatch):
 
 
 def test_a_busy_program_is_stopped_at_its_cpu_budget(tmp_path, monkeypatch):
+    """Stopped by its CPU budget, not by the wall cap (generous here: a loaded
+    machine gives a niced test a small share of a core)."""
     _program(tmp_path, monkeypatch, "while :; do :; done\n")
-    result = solve_csdp(_roll(20), time_limit=1)
+    result = solve_csdp(_roll(20), time_limit=1, wall_cap=300)
     assert result.status == "timeout" and "CPU time limit of 1 s" in result.reason
-    assert result.F is None and result.details["csdp"]["cpu_seconds"] >= 1
-    assert result.wall_seconds < 30
+    # the kernel's CPU clock and the rusage split into user and system time differ by
+    # ticks; what matters is that it ran about its budget, not until the hard limit
+    assert result.F is None and 0 < result.details["csdp"]["cpu_seconds"] < 6
 
 
 def test_a_waiting_program_is_stopped_at_the_wall_cap(tmp_path, monkeypatch):
     _program(tmp_path, monkeypatch, "exec sleep 60\n")
     result = solve_csdp(_roll(20), time_limit=1, wall_cap=1.0)
     assert result.status == "timeout" and "wall cap" in result.reason
-    assert result.wall_seconds < 30
+    assert result.wall_seconds < 60
 
 
 @needs_csdp
 def test_a_tiny_budget_times_out_a_real_solve():
-    """n = 300 takes CSDP tens of CPU seconds; a budget of 1 s ends it at once."""
-    result = solve_csdp(_roll(300), time_limit=0.5)
-    assert result.status == "timeout" and "CPU time limit" in result.reason
-    assert result.F is None and result.wall_seconds < 30
+    """n = 300 takes CSDP about a CPU-minute; a budget of 0.5 s (1 s: whole seconds)
+    ends it at once, by CPU time rather than by the (generous) wall cap."""
+    result = solve_csdp(_roll(300), time_limit=0.5, wall_cap=300)
+    assert result.status == "timeout" and "CPU time limit of 0.5 s" in result.reason
+    assert result.F is None
 
 
 _WRITE_Y = 'k=$(sed -n 2p "$1"); yes 0 | head -n "$k" | tr "\\n" " " > "$2"; echo >> "$2"\n'
