@@ -18,6 +18,7 @@ import pytest
 
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import INCONSISTENCY_SLACK, certify
+from harness.problems.verify import verify_estimator
 from harness.solvers import backend_status
 from harness.solvers.mvu import solve_mvu
 from harness.solvers.mvu.csdp import RETURN_CODES, solve_csdp
@@ -85,6 +86,17 @@ def test_every_variant_is_judged_by_its_recomputed_certificate(variant):
         result = solve_csdp(problem, time_limit=60)
         assert result.F is not None, (result.status, result.reason)
         _agrees_with_its_certificate(problem, result)
+
+
+@needs_csdp
+def test_mvu_fits_with_csdp_and_an_outside_check_confirms_it():
+    """``MVU(solver="csdp")``: the estimator's certificate re-checked from its
+    attributes alone (:func:`harness.problems.verify.verify_estimator`)."""
+    estimator = MVU(solver="csdp", n_neighbors=5).fit(noisy_roll(40))
+    assert estimator.solve_info_["status"] == "optimal", estimator.solve_info_["reason"]
+    assert estimator.solve_info_["csdp"]["formulation"] == "centring_penalty"
+    report = verify_estimator(estimator)
+    assert report.certified and report.agrees, report
 
 
 def _program(directory, monkeypatch, script):
