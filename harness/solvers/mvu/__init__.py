@@ -13,7 +13,8 @@ One job per module:
 - :mod:`~harness.solvers.mvu.facial`: the interior-point method on the face that
   facial reduction exposes;
 - :mod:`~harness.solvers.mvu.cvxpy`: general-purpose SDP solvers through cvxpy;
-- :mod:`~harness.solvers.mvu.csdp`: the thesis' solver CSDP, run as a program on the
+- :mod:`~harness.solvers.mvu.csdp`: the thesis' solver CSDP, run as a program
+  (:mod:`~harness.solvers.mvu.csdp_run`: its limits and outcome) on the
   SDP in one of three formulations (:mod:`~harness.solvers.mvu.csdp_formulation`)
   written as an SDPA sparse file (:mod:`~harness.solvers.mvu.sdpa_format`);
 - :mod:`~harness.solvers.mvu.result`: what a solve returns and how the harness judges

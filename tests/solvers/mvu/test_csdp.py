@@ -21,7 +21,8 @@ from harness.problems.mvu_certificate import INCONSISTENCY_SLACK, certify
 from harness.problems.verify import verify_estimator
 from harness.solvers import backend_status
 from harness.solvers.mvu import solve_mvu
-from harness.solvers.mvu.csdp import RETURN_CODES, solve_csdp
+from harness.solvers.mvu.csdp import solve_csdp
+from harness.solvers.mvu.csdp_run import RETURN_CODES
 from harness.solvers.mvu.csdp_formulation import CSDP_VARIANTS, FORMULATIONS
 from harness.solvers.mvu.result import judge
 from methods.mvu import MVU, SolverFailedError
