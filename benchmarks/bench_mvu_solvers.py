@@ -43,6 +43,13 @@ in one run: native 0.33 / 0.57 s, Clarabel 27.5 / 41.4 s (72-83x)::
     sdpa       2 (inaccurate)  6 (failed)      64
     scs        29              63              > 60 (stopped)
     cvxopt     2 (failed)      24 (failed)     335 (failed)
+    csdp       0.1             0.5-0.8         1.0-1.8 (CSDP 6.2, reference BLAS, gap ~1e-8;
+                                                CPU 0.06, 0.4, 0.9-1.5 s; seeds 0 and 1,
+                                                machine at load ~7)
+
+``csdp`` runs CSDP as a program in a child process: ``time_solve`` includes it, while
+``peakmem_solve`` (this process) does not see its memory (the solve's record has it,
+``solver_reported.csdp.peak_memory_mb``).
 """
 
 from threadpoolctl import threadpool_limits

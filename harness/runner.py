@@ -8,7 +8,9 @@ the parent can check what the child hands back. The limits: a budget of **CPU
 seconds** of the job's process (:func:`harness.jobs.cpu_budget`: the same whatever
 else the machine runs) and a generous wall cap for runaways
 (:func:`harness.jobs.wall_cap`). The child's wall and CPU seconds, peak memory, CPU
-budget and wall cap are added to the body as ``timing``; the module's optional
+budget and wall cap are added to the body as ``timing`` (CPU seconds and peak memory
+include the programs the work ran and waited for, e.g. CSDP; such a program has its
+own CPU limit, :mod:`harness.solvers.mvu.csdp`); the module's optional
 ``finish(params, body)`` then runs in the parent (the solver table recomputes its
 certificate there). The record -- ``job``, ``result``, ``key``, ``profile``, the
 resolved ``params`` and their hash, the ``provenance`` and the body -- is written
@@ -37,7 +39,7 @@ from harness.timelimit import (ChildCrashed, TimeLimitExceeded, call_with_time_l
                                wall_cap_for)
 
 __all__ = ["JobCrashed", "run_job", "job_record", "run_limited", "usage_since",
-           "died_reason", "limit_reason"]
+           "cpu_with_children", "died_reason", "limit_reason"]
 
 
 class JobCrashed(RuntimeError):
@@ -60,19 +62,29 @@ def limit_reason(exc: TimeLimitExceeded) -> str:
             f"CPU-s of its budget of {exc.budget:g} (waiting, not computing)")
 
 
+def cpu_with_children() -> float:
+    """CPU seconds of this process and of the child processes it has waited for: a
+    program the work runs (CSDP, :mod:`harness.solvers.mvu.csdp`) counts too."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def usage_since(wall: float, cpu: float) -> dict:
     """Wall and CPU seconds since the readings ``wall = time.perf_counter()`` and
-    ``cpu = time.process_time()``, and this process' peak resident memory in MB
-    (in a child of :mod:`harness.timelimit`: the work's own peak)."""
+    ``cpu = cpu_with_children()``, and the peak resident memory in MB of this process
+    or of the largest child it waited for (in a child of :mod:`harness.timelimit`:
+    the work's own peak; a child's peak is at least the forking process' size)."""
+    peak_kb = max(resource.getrusage(who).ru_maxrss
+                  for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     return {
         "wall_seconds": time.perf_counter() - wall,
-        "cpu_seconds": time.process_time() - cpu,
-        "peak_memory_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "cpu_seconds": cpu_with_children() - cpu,
+        "peak_memory_mb": peak_kb / 1024,
     }
 
 
 def _timed(fn, *args) -> dict:
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, cpu = time.perf_counter(), cpu_with_children()
     body = fn(*args)
     body["timing"] = usage_since(wall, cpu)
     return body

@@ -7,7 +7,7 @@ import numpy as np
 from harness.plugin import ExpectedFailure
 from harness.problems.bad_edges import BadEdgeRule
 from harness.problems.mvu import MVUProblem
-from harness.solvers.mvu import MVU_SOLVERS, solve_mvu
+from harness.solvers.mvu import CVXPY_NAMES, MVU_SOLVERS, solve_mvu
 from methods._manifold import ManifoldEmbedding
 
 # General-purpose SDP solvers work on a dense n x n matrix: measured here, Clarabel
@@ -133,9 +133,12 @@ class MVU(ManifoldEmbedding):
     solver : str, default="native"
         ``native`` (a dense interior-point method for small problems, the low-rank
         solver for large ones, see :func:`harness.solvers.mvu.native.solve_native`),
-        ``native_lowrank`` (the low-rank solver at every size) or a cvxpy backend
+        ``native_lowrank`` (the low-rank solver at every size), a cvxpy backend
         (``clarabel``, ``scs``, ``cvxopt``, ``sdpa``, ``mosek``; dense, so limited to
-        ``DENSE_SOLVER_MAX_N`` points).
+        ``DENSE_SOLVER_MAX_N`` points) or ``csdp``, the thesis' solver run as a
+        program (:mod:`harness.solvers.mvu.csdp`, its default formulation; no size
+        cap but its memory budget; without the program, ``apt-get install
+        coinor-csdp``, the fit raises ``SolverFailedError`` with status skipped).
     variant : {"equality", "inequality", "slack", "min_trace"}, default="equality"
     omega : float, default=0.9
         Slack weight of the ``slack`` variant.
@@ -245,7 +248,7 @@ class MVU(ManifoldEmbedding):
     @classmethod
     def skip(cls, dataset, solver):
         skip, why = super().skip(dataset, solver)
-        if skip or dataset is None or solver in (None, "native", "native_lowrank"):
+        if skip or dataset is None or solver not in CVXPY_NAMES:
             return skip, why
         return dense_solver_skip(dataset, solver)
 

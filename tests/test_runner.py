@@ -119,6 +119,22 @@ def test_a_record_states_its_cpu_budget_and_wall_cap(tmp_path, repo_root):
     assert 0 < timing["cpu_seconds"] < 100 and timing["wall_seconds"] > 0
 
 
+def test_a_program_the_job_runs_counts_in_its_cpu_seconds(tmp_path, repo_root, drop_plugin):
+    """A solver run as a program (CSDP) computes in a child process of the job: its
+    CPU seconds are the job's too (here a child busy for 2 CPU-s; the job itself
+    only waits for it)."""
+    busy = "import time\\nt = time.process_time()\\nwhile time.process_time() - t < 2: pass"
+    drop_plugin("methods", "program_test", embedding_plugin(
+        "program_test", f'subprocess.run([sys.executable, "-c", "{busy}"], check=True); '
+                        f'return X[:, :self.n_components]',
+        imports="import subprocess, sys"))
+    config = _config(tmp_path, repo_root, ["swiss_roll"], ["program_test"],
+                     time_limit_seconds=100)
+    record = read_record(run_job(config, parse_job("table_3_2/swiss_roll/program_test")))
+    assert record["status"] == "ok", record.get("reason")
+    assert record["timing"]["cpu_seconds"] >= 2
+
+
 def test_a_bug_fails_loudly_and_writes_nothing(tmp_path, repo_root, drop_plugin):
     drop_plugin("methods", "buggy_test",
                 embedding_plugin("buggy_test", 'return {}["missing key"]'))

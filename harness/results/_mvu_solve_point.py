@@ -11,7 +11,8 @@ One job runs as follows (:func:`harness.runner.run_job`):
 
 1. The child process (:func:`work`) builds the problem; a dense cvxpy backend beyond
    its size cap (``MVU.skip``: ``methods.mvu.DENSE_SOLVER_MAX_N``) is ``skipped`` at
-   once. Otherwise it solves it with :func:`harness.solvers.mvu.dispatch.solve_mvu`, with
+   once, and so is ``csdp`` where the program is not installed (the reason says
+   ``apt-get install coinor-csdp``). Otherwise it solves it with :func:`harness.solvers.mvu.dispatch.solve_mvu`, with
    ``blas_threads`` BLAS threads and the budget ``time_limit_seconds`` of CPU seconds
    (the solver's own limit counts the process' CPU time, so the verdict does not
    depend on the machine's load); the engine kills it at ``time_limit_seconds +

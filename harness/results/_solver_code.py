@@ -6,7 +6,8 @@ __all__ = ["BACKEND_MODULES", "CVXPY_MODULE", "solver_module"]
 
 # the module holding each backend's solver; the cvxpy backends share one
 BACKEND_MODULES = {"native": "harness.solvers.mvu.native",
-                   "native_lowrank": "harness.solvers.mvu.native"}
+                   "native_lowrank": "harness.solvers.mvu.native",
+                   "csdp": "harness.solvers.mvu.csdp"}
 CVXPY_MODULE = "harness.solvers.mvu.cvxpy"
 
 

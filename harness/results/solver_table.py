@@ -41,7 +41,9 @@ SCHEMA = yaml.safe_load("""
         items: {type: string}
         minItems: 1
         uniqueItems: true
-        description: MVU solver backends, one table row each (native, clarabel, scs, ...)
+        description: >-
+          MVU solver backends, one table row each (native, clarabel, scs, ..., csdp:
+          the thesis' CSDP, skipped cells where apt-get install coinor-csdp was not run)
       n:
         type: array
         items: {type: integer, minimum: 2}

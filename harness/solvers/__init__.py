@@ -1,10 +1,12 @@
 """Solver backends: what each can solve, whether it is installed and usable.
 
-Installation is checked with :func:`importlib.util.find_spec` (no import). Usability
+Installation is checked with :func:`importlib.util.find_spec` (no import), and an
+external program (CSDP) with :func:`shutil.which`; a missing one names how to install
+it. Usability
 goes one step further: MOSEK is listed by cvxpy's ``installed_solvers()`` even
 without a licence, and the failure then is a ``mosek.Error``, so its check tries a
 licence checkout inside ``try``. The MVU SDP solvers (one entry point,
-``solve_mvu``, over the cvxpy and native backends) are the package
+``solve_mvu``, over the native, cvxpy and CSDP backends) are the package
 :mod:`harness.solvers.mvu`; the out-of-sample SDP's native solver is
 :mod:`harness.solvers.out_of_sample_native`.
 """

@@ -3,7 +3,7 @@
 One job per module:
 
 - :mod:`~harness.solvers.mvu.dispatch`: :func:`solve_mvu` across backends (the
-  native solver, every cvxpy one) and :data:`MVU_SOLVERS`, their names;
+  native solver, every cvxpy one, CSDP) and :data:`MVU_SOLVERS`, their names;
 - :mod:`~harness.solvers.mvu.native`: :func:`~harness.solvers.mvu.native.solve_native`,
   the native solver's own dispatcher (facial reduction first, then the interior-point
   or the low-rank method);
@@ -13,6 +13,10 @@ One job per module:
 - :mod:`~harness.solvers.mvu.facial`: the interior-point method on the face that
   facial reduction exposes;
 - :mod:`~harness.solvers.mvu.cvxpy`: general-purpose SDP solvers through cvxpy;
+- :mod:`~harness.solvers.mvu.csdp`: the thesis' solver CSDP, run as a program
+  (:mod:`~harness.solvers.mvu.csdp_run`: its limits and outcome) on the
+  SDP in one of three formulations (:mod:`~harness.solvers.mvu.csdp_formulation`)
+  written as an SDPA sparse file (:mod:`~harness.solvers.mvu.sdpa_format`);
 - :mod:`~harness.solvers.mvu.result`: what a solve returns and how the harness judges
   it (:class:`SolveResult`, :func:`judge`, :data:`STATUSES`).
 

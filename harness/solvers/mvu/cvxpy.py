@@ -28,19 +28,14 @@ from harness.problems.linear_cost import LinearCost, certify_cost
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.solvers.backends import backend_status
-from harness.solvers.mvu.result import SolveResult, judge
+from harness.solvers.mvu.result import SolveResult, judge, psd_factor
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
 __all__ = ["solve_cvxpy", "CVXPY_NAMES"]
 
 CVXPY_NAMES = {"clarabel": "CLARABEL", "scs": "SCS", "cvxopt": "CVXOPT", "sdpa": "SDPA",
                "mosek": "MOSEK"}
-def _factor(K: np.ndarray, rel_tol: float = 1e-9) -> np.ndarray:
-    lam, V = np.linalg.eigh((K + K.T) / 2)
-    keep = lam > rel_tol * max(lam.max(), 1e-300)
-    keep[-1] = True
-    order = np.argsort(lam[keep])[::-1]
-    return (V[:, keep] * np.sqrt(np.clip(lam[keep], 0, None)))[:, order]
+
 
 
 def _solve_in_child(problem: MVUProblem, cvxpy_name: str,
@@ -112,7 +107,7 @@ def _child_outcome(solver_status: str, K, dual, maximize: bool) -> dict:
                                           f"(solver status {solver_status}): nothing to "
                                           f"certify")
         return out
-    out.update(F=_factor(K), w=w if maximize else -w)
+    out.update(F=psd_factor(K), w=w if maximize else -w)
     return out
 
 

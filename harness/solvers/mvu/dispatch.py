@@ -5,8 +5,10 @@ the backends' names (:data:`MVU_SOLVERS`).
 ``method="auto"`` (the dense interior-point method of
 :mod:`harness.solvers.mvu.ipm` for small problems, the low-rank augmented
 Lagrangian of :mod:`harness.solvers.mvu.lowrank` for large ones); ``native_lowrank``
-forces the low-rank method at every size (to compare the two). The others go through
-cvxpy (:func:`harness.solvers.mvu.cvxpy.solve_cvxpy`). Either way the result is a
+forces the low-rank method at every size (to compare the two). ``csdp`` runs the
+thesis' own solver CSDP as a program (:func:`harness.solvers.mvu.csdp.solve_csdp`,
+formulation ``csdp_formulation``). The others go through cvxpy
+(:func:`harness.solvers.mvu.cvxpy.solve_cvxpy`). Either way the result is a
 :class:`~harness.solvers.mvu.result.SolveResult` whose status comes from the
 certificate recomputed from the problem data.
 
@@ -20,6 +22,7 @@ import time
 
 from harness.problems.linear_cost import LinearCost
 from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
+from harness.solvers.mvu.csdp import solve_csdp
 from harness.solvers.mvu.cvxpy import CVXPY_NAMES, solve_cvxpy
 from harness.solvers.mvu.result import SolveResult, judge
 
@@ -28,8 +31,8 @@ __all__ = ["MVU_SOLVERS", "NATIVE_METHODS", "solve_mvu"]
 #: The native backends and the ``method`` of
 #: :func:`~harness.solvers.mvu.native.solve_native` each one runs.
 NATIVE_METHODS = {"native": "auto", "native_lowrank": "lowrank"}
-#: Every backend :func:`solve_mvu` accepts: the native ones, then the cvxpy ones.
-MVU_SOLVERS = (*NATIVE_METHODS, *CVXPY_NAMES)
+#: Every backend :func:`solve_mvu` accepts: the native ones, the cvxpy ones, CSDP.
+MVU_SOLVERS = (*NATIVE_METHODS, *CVXPY_NAMES, "csdp")
 
 
 def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_gap: float,
@@ -72,7 +75,8 @@ def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_ga
 
 def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float = 600.0,
               tol_gap: float = 1e-3, tol_violation: float = 1e-4, seed: int = 0,
-              init=None, cost: LinearCost | None = None) -> SolveResult:
+              init=None, cost: LinearCost | None = None,
+              csdp_formulation: str = "centring_penalty") -> SolveResult:
     """Solve an MVU problem with one backend; the status is the harness' verdict.
 
     Parameters
@@ -83,7 +87,7 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
     time_limit : float
         CPU seconds (:mod:`harness.timelimit`): the native solver's own limit
         (:class:`harness.timelimit.Deadline`), a cvxpy solve's child process' budget
-        (killed at it, or at the wall cap for a runaway).
+        or the CSDP process' (killed at it, or at the wall cap for a runaway).
     tol_gap, tol_violation : float
         The certified relative gap and relative violation at which a solve is
         ``optimal`` (:func:`harness.solvers.mvu.result.judge`).
@@ -99,20 +103,27 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
         minimum volume embedding's SDP step. ``native`` runs the interior point
         (:func:`harness.solvers.mvu.ipm.solve_ipm` with ``cost=``), the cvxpy
         backends a dense model; either is certified by
-        :func:`harness.problems.linear_cost.certify_cost`.
+        :func:`harness.problems.linear_cost.certify_cost`. Not with ``csdp``.
+    csdp_formulation : {"centring_penalty", "centred_objective", "centring_constraint"}
+        How ``csdp`` is given the SDP (:mod:`harness.solvers.mvu.csdp_formulation`:
+        the centring as a penalty in the objective, the variance (3.10) as objective,
+        or the thesis' centring constraint; the same optimal embedding). Ignored by
+        the other backends.
 
     Returns
     -------
     SolveResult
-        ``skipped`` for a variant the native solver does not handle, a native
-        low-rank ``min_trace`` solve without ``init``, a linear cost with
-        ``native_lowrank`` or beyond the interior point's memory budget, and an
-        unusable cvxpy backend.
+        ``skipped`` for a variant the native solver (or CSDP) does not handle, a
+        native low-rank ``min_trace`` solve without ``init``, a linear cost with
+        ``native_lowrank``, ``csdp`` or beyond the interior point's memory budget,
+        an unusable cvxpy backend and a missing ``csdp`` program (the reason says
+        ``apt-get install coinor-csdp``).
 
     Raises
     ------
     ValueError
-        For a solver name not in :data:`MVU_SOLVERS`.
+        For a solver name not in :data:`MVU_SOLVERS`, and with ``csdp`` an unknown
+        ``csdp_formulation``.
     """
     if solver in NATIVE_METHODS:
         return _solve_native(problem, solver, time_limit=time_limit, tol_gap=tol_gap,
@@ -120,4 +131,10 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
     if solver in CVXPY_NAMES:
         return solve_cvxpy(problem, solver, time_limit=time_limit, tol_gap=tol_gap,
                            tol_violation=tol_violation, cost=cost)
+    if solver == "csdp":
+        if cost is not None:
+            return SolveResult("skipped", "a linear cost is solved by the native interior "
+                               "point or a cvxpy backend, not by csdp", solver)
+        return solve_csdp(problem, time_limit=time_limit, tol_gap=tol_gap,
+                          tol_violation=tol_violation, formulation=csdp_formulation)
     raise ValueError(f"unknown MVU solver {solver!r}; valid: {', '.join(MVU_SOLVERS)}")

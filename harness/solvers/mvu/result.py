@@ -11,7 +11,8 @@ iterations and per-iteration history, which the dispatcher compares
 name, a status of :data:`STATUSES` set by :func:`judge` from the recomputed
 certificate (plus ``skipped``/``failed``/``infeasible`` that a native solver never
 returns), the reason, and the timings a record keeps; the native status is kept
-there as ``solver_status``, never trusted.
+there as ``solver_status``, never trusted. :func:`psd_factor` turns the dense K of a
+general-purpose solver (cvxpy, CSDP) into the factor F a :class:`SolveResult` holds.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 
 from harness.problems.mvu_certificate import Certificate
 
-__all__ = ["STATUSES", "SolveResult", "NativeResult", "judge", "final_status"]
+__all__ = ["STATUSES", "SolveResult", "NativeResult", "judge", "final_status", "psd_factor"]
 
 STATUSES = ("optimal", "inaccurate", "infeasible", "failed", "timeout", "skipped")
 
@@ -119,6 +120,28 @@ def judge(certificate: Certificate, tol_gap: float, tol_violation: float) -> tup
                               f"{certificate.violation:.2e} (tol {tol_violation:g})")
     return "inaccurate", (f"certified gap {certificate.gap:.2e} (tol {tol_gap:g}), "
                           f"violation {certificate.violation:.2e} (tol {tol_violation:g})")
+
+
+def psd_factor(K: np.ndarray, rel_tol: float = 1e-9) -> np.ndarray:
+    """A factor F with ``F F^T`` = the PSD part of a solver's dense K.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+        Symmetrised first; its eigenvalues at or below ``rel_tol`` times the largest
+        (negative ones included) are dropped, the largest is always kept.
+    rel_tol : float
+
+    Returns
+    -------
+    ndarray of shape (n, p)
+        Columns by decreasing eigenvalue.
+    """
+    lam, V = np.linalg.eigh((K + K.T) / 2)
+    keep = lam > rel_tol * max(lam.max(), 1e-300)
+    keep[-1] = True
+    order = np.argsort(lam[keep])[::-1]
+    return (V[:, keep] * np.sqrt(np.clip(lam[keep], 0, None)))[:, order]
 
 
 def final_status(certificate: Certificate, status: str, tol_gap: float,
