@@ -35,7 +35,7 @@ from harness.jobs import (
 from harness.provenance import provenance
 from harness.records import write_json_atomic
 from harness.results import load_module
-from harness.timelimit import (ChildCrashed, TimeLimitExceeded, call_with_time_limit,
+from harness.timelimit import (ChildCrashed, TimeLimitExceeded, call_with_time_limit, cpu_clock,
                                wall_cap_for)
 
 __all__ = ["JobCrashed", "run_job", "job_record", "run_limited", "usage_since",
@@ -66,7 +66,7 @@ def cpu_with_children() -> float:
     """CPU seconds of this process and of the child processes it has waited for: a
     program the work runs (CSDP, :mod:`harness.solvers.mvu.csdp`) counts too."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
+    return cpu_clock() + children.ru_utime + children.ru_stime
 
 
 def usage_since(wall: float, cpu: float) -> dict:
