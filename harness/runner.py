@@ -35,8 +35,8 @@ from harness.jobs import (
 from harness.provenance import provenance
 from harness.records import write_json_atomic
 from harness.results import load_module
-from harness.timelimit import (ChildCrashed, TimeLimitExceeded, call_with_time_limit, cpu_clock,
-                               wall_cap_for)
+from harness.timelimit import (ChildCrashed, TimeLimitExceeded, call_with_time_limit,
+                               cpu_clock, wall_cap_for)
 
 __all__ = ["JobCrashed", "run_job", "job_record", "run_limited", "usage_since",
            "cpu_with_children", "died_reason", "limit_reason"]
