@@ -37,7 +37,7 @@ import numpy as np
 from sklearn.neighbors import BallTree
 
 __all__ = ["TILE", "SEARCHES", "AUTO_TREE_MAX_DIM", "impostor_pairs", "pair_sq_distances",
-           "resolve_search"]
+           "resolve_search", "tree_candidates"]
 
 #: Values of ``impostor_pairs``' ``method`` (and LMNN's ``impostor_search``).
 SEARCHES = ("auto", "blocked", "tree")
@@ -119,8 +119,10 @@ def _blocked_candidates(Z, codes, radius):
     return found_a, found_l
 
 
-def _tree_candidates(Z, codes, radius):
-    """Candidate pairs of one ball tree per class, queried with padded radii."""
+def tree_candidates(Z, codes, radius, trees=None):
+    """Candidate pairs of one ball tree per class, queried with padded radii; each tree,
+    after its query, is appended to the list ``trees`` when one is given (its
+    ``get_n_calls()`` counts the distances the query evaluated)."""
     Zc = Z - Z.mean(axis=0)
     norm_max = float(np.sqrt(np.einsum("ij,ij->i", Zc, Zc).max()))
     root = np.sqrt(np.maximum(radius, 0.0))
@@ -131,7 +133,11 @@ def _tree_candidates(Z, codes, radius):
         anchors = np.flatnonzero((codes != c) & (radius >= 0))
         if len(members) == 0 or len(anchors) == 0:
             continue
-        hits = BallTree(Zc[members], leaf_size=LEAF_SIZE).query_radius(Zc[anchors], reach[anchors])
+        tree = BallTree(Zc[members], leaf_size=LEAF_SIZE)
+        tree.reset_n_calls()
+        hits = tree.query_radius(Zc[anchors], reach[anchors])
+        if trees is not None:
+            trees.append(tree)
         counts = np.fromiter((len(h) for h in hits), dtype=np.intp, count=len(hits))
         found_a.append(np.repeat(anchors, counts))
         found_l.append(members[np.concatenate(hits)] if counts.sum()
@@ -167,7 +173,7 @@ def impostor_pairs(Z: np.ndarray, codes: np.ndarray, radius: np.ndarray,
     Z = np.asarray(Z, dtype=np.float64)
     radius = np.asarray(radius, dtype=np.float64)
     codes = np.asarray(codes)
-    search = _tree_candidates if resolve_search(method, *Z.shape) == "tree" else \
+    search = tree_candidates if resolve_search(method, *Z.shape) == "tree" else \
         _blocked_candidates
     found_a, found_l = search(Z, codes, radius) if len(Z) else ([], [])
     a = np.concatenate(found_a) if found_a else np.empty(0, np.intp)

@@ -75,11 +75,11 @@ from harness.provenance import blas_info
 from harness.timelimit import cpu_clock
 from harness.results._mvu_point import load_dataset
 from methods._lmnn_core import target_sq_distances
-from methods._lmnn_impostors import LEAF_SIZE, impostor_pairs
+from methods._lmnn_impostors import LEAF_SIZE, tree_candidates, impostor_pairs
 
 __all__ = ["DATASET", "K", "FULL", "naive_knn", "full_knn", "cpu_timings", "pca_rotation",
-           "exact_sq_distances", "exact_knn_check", "check_against",
-           "knn_work", "hinge_work", "sources"]
+           "exact_sq_distances", "exact_knn_check", "check_against", "WORK",
+           "search_work", "knn_work", "hinge_work", "sources"]
 
 DATASET = "mnist"
 K = 3  # the thesis' 3-NN (Fig. 2.13) and k = 3 target neighbours (2.1.6)
@@ -90,6 +90,12 @@ FULL = "full"
 MIN_SECONDS = 0.2
 #: what every ``seconds`` of these jobs measures (recorded as ``clock``)
 CLOCK = "process CPU time, best of interleaved rounds"
+#: what every ``work`` of these jobs counts (recorded as ``work_unit``)
+WORK = ("coordinate operations: one squared coordinate difference of a distance (naive "
+        "search: only the coordinates summed before abandoning; ball tree: every point "
+        "and node-centroid distance scikit-learn evaluates, BallTree.get_n_calls(), "
+        "times r) or one multiply-add of the GEMM (brute force, blocked search: every "
+        "pair times r)")
 _WALL_FACTOR = 20.0
 
 
@@ -97,22 +103,27 @@ _WALL_FACTOR = 20.0
 def naive_knn(train, test, k):
     """The thesis' naive exact k-NN search (2.1.9): per test point, partial squared
     distances over the dimensions in order, abandoned once above the current k-th
-    smallest. Returns ``(indices, squared distances)``, each (m, k), nearest first;
-    of equal distances the lower training index is kept."""
+    smallest. Returns ``(indices, squared distances, coordinates)``: the first two (m, k),
+    nearest first, of equal distances the lower training index kept; ``coordinates`` the
+    number of squared coordinate differences summed (the search's work, :data:`WORK`)."""
     m, d = test.shape
     idx = np.empty((m, k), dtype=np.int64)
     dist = np.empty((m, k))
+    coordinates = 0
     for q in range(m):
         best_d = np.full(k, np.inf)
         best_i = np.full(k, -1, dtype=np.int64)
         for i in range(train.shape[0]):
             bound = best_d[k - 1]
             s = 0.0
+            used = d
             for c in range(d):
                 t = train[i, c] - test[q, c]
                 s += t * t
                 if s > bound:
+                    used = c + 1
                     break
+            coordinates += used
             if s < bound:
                 j = k - 1
                 while j > 0 and best_d[j - 1] > s:
@@ -123,7 +134,7 @@ def naive_knn(train, test, k):
                 best_i[j] = i
         idx[q] = best_i
         dist[q] = best_d
-    return idx, dist
+    return idx, dist, coordinates
 
 
 @njit(cache=True, nogil=True)
@@ -258,21 +269,28 @@ def check_against(train, test, entry: dict, reference: str, ref_idx) -> None:
 def _knn_methods(train, test, repeats, with_tree=True) -> tuple[dict[str, dict], float]:
     """Time the naive search, scikit-learn's brute force and (optionally) the ball tree
     on one (train, test) pair in interleaved rounds (:func:`cpu_timings`); each entry's
-    timings, its neighbours and its check against an independent reference: the
+    timings, its work (:data:`WORK`, counted in one untimed call), its neighbours and
+    its check against an independent reference: the
     exhaustive :func:`full_knn` with the tree (the r-D searches), else each other (the
     784-D baselines, naive and brute). Returns ``(entries, contention)``."""
     naive_knn(train[:2], test[:1], 1)  # compile outside the timing
     nn = NearestNeighbors(n_neighbors=K, algorithm="brute").fit(train)
     searches = {"naive": lambda: naive_knn(train, test, K)[0],
                 "brute": lambda: nn.kneighbors(test)[1]}
+    m, n, d = len(test), len(train), train.shape[1]
+    work = {"naive": int(naive_knn(train, test, K)[2]), "brute": m * n * d}
     build = None
     if with_tree:
         start = cpu_clock()
         tree = BallTree(train, leaf_size=LEAF_SIZE)
         build = cpu_clock() - start
         searches["balltree"] = lambda: tree.query(test, k=K)[1]
+        tree.reset_n_calls()
+        tree.query(test, k=K)
+        work["balltree"] = int(tree.get_n_calls()) * d
     timings, found, contention = cpu_timings(searches, repeats)
-    out = {name: {**timings[name], "idx": found[name]} for name in searches}
+    out = {name: {**timings[name], "work": work[name], "idx": found[name]}
+           for name in searches}
     if with_tree:
         out["balltree"]["build_seconds"] = build
         full_knn(train[:2], test[:1], 1)  # compile
@@ -320,6 +338,22 @@ def _scaled_inputs(Z, codes, target_distance):
     return Z * np.sqrt(target_distance / mean), targets
 
 
+def search_work(Z, codes, radius) -> dict[str, int]:
+    """The work (:data:`WORK`) of the two active-hinge searches on ``Z``: the blocked
+    search's GEMM evaluates every pair of points of different classes (``r`` multiply-adds
+    each); the ball trees (one per class, built and queried as
+    :func:`methods._lmnn_impostors.impostor_pairs` does) evaluate ``get_n_calls()``
+    point and node distances of ``r`` coordinates. Deterministic: the same on every
+    machine and under any load."""
+    sizes = np.bincount(codes).astype(np.int64)
+    cross_pairs = (int(sizes.sum()) ** 2 - int((sizes ** 2).sum())) // 2
+    trees: list = []
+    tree_candidates(Z, codes, radius, trees=trees)
+    r = int(Z.shape[1])
+    return {"blocked_work": cross_pairs * r,
+            "tree_work": sum(int(t.get_n_calls()) for t in trees) * r}
+
+
 def hinge_work(params: dict) -> dict:
     """Fig. 2.16's job at ``r``: blocked vs ball-tree active hinge search per scale,
     and 3-NN ball tree vs brute force in the same r dimensions."""
@@ -349,6 +383,8 @@ def hinge_work(params: dict) -> dict:
                                    for a, b in zip(found["blocked"], found["tree"]))
             row["pairs"] = int(len(found["tree"][0]))
             row["speedup"] = row["blocked_seconds"] / row["tree_seconds"]
+            row.update(search_work(Zs, codes, radius))
+            row["work_speedup"] = row["blocked_work"] / row["tree_work"]
             searches.append(row)
         Zte = np.ascontiguousarray((Xte - mean) @ V[:, :r])
         entries, contention = _knn_methods(Z, Zte, params["repeats"])
@@ -356,6 +392,9 @@ def hinge_work(params: dict) -> dict:
         body.update(r=r, searches=searches, knn=knn,
                     knn_tree_speedup=knn["brute"]["seconds"] / knn["balltree"]["seconds"],
                     knn_tree_gain=knn["naive"]["seconds"] / knn["balltree"]["seconds"],
+                    knn_tree_work_speedup=knn["brute"]["work"] / knn["balltree"]["work"],
+                    knn_tree_work_gain=knn["naive"]["work"] / knn["balltree"]["work"],
+                    work_unit=WORK,
                     clock=CLOCK, contention=max(busy + [contention]),
                     blas_during_run=blas_info())
     return body
