@@ -1,6 +1,6 @@
 """asv benchmarks of the MVU SDP solvers (thesis 3.1.4-3.1.6), by backend and n.
 
-The problem is the solver table's (:mod:`harness.results._mvu_solve_point`): ``n`` points of the
+The problem is the solver table's (:mod:`harness.results.common.mvu_solve_point`): ``n`` points of the
 seeded Swiss roll with 5 extra dimensions of N(0, 0.1^2) noise (thesis Fig. 3.5), the
 clique graph of k = 5 nearest neighbours (3.1.4), the ``equality`` variant, tolerances
 1e-3 (certified gap) and 1e-4 (violation). These settings are fixed here, not read
@@ -56,7 +56,7 @@ from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS, MVU_BACKENDS, MVU_SIZES, OneSample
 from harness.jobs import Job, job_params
-from harness.results._mvu_solve_point import SolverPoint, build_problem
+from harness.results.common.mvu_solve_point import SolverPoint, build_problem
 from harness.runner import job_record
 from harness.solvers import backend_status
 from harness.solvers.mvu import MVU_SOLVERS, NATIVE_METHODS, solve_mvu

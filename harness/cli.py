@@ -116,13 +116,13 @@ def cmd_job(args) -> int:
 
 def cmd_write(args) -> int:
     from harness.jobs import section
-    from harness.results import get_result
+    from harness.results import get_result, hook
 
     config = _config(args)
     for name in args.results or list(config["results"]):
         module = get_result(name)
         section(config, name)
-        for path in module.write(config):
+        for path in hook(module, "write")(config):
             print(path)
     return 0
 

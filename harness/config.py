@@ -18,7 +18,7 @@ import yaml
 
 from harness import registry
 from harness.errors import ConfigError, check_names
-from harness.results import result_modules
+from harness.results import result_modules, result_schema
 from harness.schema_defaults import validate_with_defaults
 
 __all__ = ["ConfigError", "SCHEMA_PATH", "profile_schema", "validate_config", "load_config"]
@@ -34,7 +34,7 @@ def profile_schema() -> dict:
     with open(SCHEMA_PATH) as fh:
         schema = yaml.safe_load(fh)
     results = schema["properties"]["results"]
-    results["properties"] = {name: copy.deepcopy(module.SCHEMA)
+    results["properties"] = {name: copy.deepcopy(result_schema(module))
                              for name, module in result_modules().items()}
     results["additionalProperties"] = False
     return schema

@@ -23,7 +23,7 @@ from types import ModuleType
 
 from harness.errors import ConfigError
 from harness.records import read_record
-from harness.results import get_result
+from harness.results import get_result, hook, is_package, work_module
 from harness.sources import source_closure
 from harness.timelimit import WALL_CAP_EXTRA_SECONDS, WALL_CAP_FACTOR, wall_cap_for
 
@@ -180,16 +180,21 @@ def read_job_record(config: dict, job: Job) -> dict:
 
 def job_sources(config: dict, job: Job, params: dict | None = None) -> list[str]:
     """The source files whose edit reruns the job (:mod:`harness.sources`): the
-    runner, the modules that define the result's ``work`` and ``finish`` (the job's
-    code: a table cell's is the grid's, not the table writer's or the report's), what
-    its ``sources(params)`` names (plugins the job finds by name at run time) and
-    every project module they import. ``params``: the job's, if already resolved."""
+    runner, the result's work module (:func:`harness.results.work_module`: a
+    package's ``work.py`` or the shared module it names; the job's code, not the
+    writer's or the report's), or for a single-module result the modules that define
+    its ``work`` and ``finish``, what its ``sources(params)`` names (plugins the job
+    finds by name at run time) and every project module they import. ``params``: the
+    job's, if already resolved."""
     module = job.module
-    code = [inspect.getmodule(getattr(module, name)) for name in ("work", "finish")
-            if hasattr(module, name)]
+    if is_package(module):
+        code = [work_module(module)]
+    else:
+        code = [inspect.getmodule(getattr(module, name)) for name in ("work", "finish")
+                if hasattr(module, name)]
     if params is None:
         params = job_params(config, job)
-    extra = module.sources(params) if hasattr(module, "sources") else ()
+    extra = sources(params) if (sources := hook(module, "sources")) else ()
     return source_closure("harness.runner", *code, *extra)
 
 

@@ -65,7 +65,7 @@ CITED: tuple[tuple[str, str, str], ...] = tuple(
 #: (result, number as shown, reason)
 CONSTANTS: tuple[tuple[str, str, str], ...] = (
     ("fig_2_13", "1e-9", "the relative tolerance of 'exact' in the search comparison, a "
-     "constant of the code (harness.results._balltree_point._EXACT_RTOL)"),
+     "constant of the code (harness.results.common.balltree_point._EXACT_RTOL)"),
 )
 #: Every exception of the audit, for review
 WHITELIST = CITED + CONSTANTS

@@ -34,7 +34,7 @@ from harness.jobs import (
 )
 from harness.provenance import provenance
 from harness.records import write_json_atomic
-from harness.results import load_module
+from harness.results import hook, load_module
 from harness.timelimit import (ChildCrashed, TimeLimitExceeded, call_with_time_limit,
                                cpu_clock, wall_cap_for)
 
@@ -91,9 +91,10 @@ def _timed(fn, *args) -> dict:
 
 
 def _module_work(module_name: str, module_file: str | None, params: dict) -> dict:
-    """The child's work: the result module's ``work(params)`` (the module is imported
-    by name, or from its file when it came from ``$HARNESS_RESULT_DIRS``)."""
-    return load_module(module_name, module_file).work(params)
+    """The child's work: the result's ``work(params)`` (its declaration is imported
+    by name, or from its file when it came from ``$HARNESS_RESULT_DIRS``; then only
+    its work module, :func:`harness.results.work_module`)."""
+    return hook(load_module(module_name, module_file), "work")(params)
 
 
 def run_limited(fn, *args, limit: float, label: str, wall_cap: float | None = None) -> dict:
@@ -148,8 +149,8 @@ def job_record(config: dict, job: Job) -> dict:
     body = run_limited(_module_work, module.__name__, getattr(module, "__file__", None),
                        params, limit=cpu_budget(params), wall_cap=wall_cap(params, config),
                        label=f"job {job.id}")
-    if hasattr(module, "finish"):
-        body = module.finish(params, body)
+    if finish := hook(module, "finish"):
+        body = finish(params, body)
     return {"job": job.id, "result": job.result, "key": job.key,
             "profile": config["profile"], "params": params,
             "params_hash": params_hash(params), "provenance": provenance(), **body}

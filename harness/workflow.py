@@ -23,7 +23,7 @@ from harness.jobs import (
     runtime_minutes,
 )
 from harness.outputs import outputs_dir, result_outputs
-from harness.results import get_result
+from harness.results import get_result, write_module
 from harness.sources import source_closure
 
 __all__ = ["WorkflowConfig", "DEFAULT_CONFIGFILE", "JOB_PATTERN", "workdir_relative"]
@@ -173,7 +173,7 @@ class WorkflowConfig:
         files its ``inputs(config)`` names (the thesis' reference CSV, the known
         deviations): editing one rewrites the result."""
         module = get_result(result)
-        files = source_closure(module)
+        files = source_closure(module, write_module(module))
         if hasattr(module, "inputs"):
             files += module.inputs(self.config)
         return workdir_relative(sorted(set(files)))
@@ -190,7 +190,8 @@ class WorkflowConfig:
     def report_sources(self) -> list[str]:
         """The report's code, the claims checker and the profile's result modules
         (their ``claims`` and ``section``): editing them rewrites the report."""
-        modules = [get_result(name) for name in self.result_names]
+        modules = [part for name in self.result_names
+                   for part in (get_result(name), write_module(get_result(name)))]
         return workdir_relative(source_closure("harness.report", "harness.report.build",
                                                "harness.report.html",
                                                "harness.report.markdown", claims, *modules))

@@ -29,8 +29,8 @@ from harness.report import build_report, write_report
 from harness.report import html as report_html
 from harness.report.sections import Cell
 from harness.results import fig_3_24, fig_3_28, get_result, table_2_1, table_3_2
-from harness.results._mvu_solve_point import SolverPoint
-from harness.results._table_claims import Values, evaluate
+from harness.results.common.mvu_solve_point import SolverPoint
+from harness.results.common.table_claims import Values, evaluate
 from tests.browser import CHROMIUM, INSTALL_HINT, render_offline
 from tests.results.conftest import figure_profile, ok_body, write_point
 from tests.test_solver_table import HAND_MADE, SECTION as SOLVER_SECTION

@@ -15,8 +15,8 @@ from harness.cli import main
 from harness.config import ConfigError, load_config, validate_config
 from harness.jobs import Job, record_path, result_jobs
 from harness.records import read_record, write_json_atomic
-from harness.results._mvu_solve_point import SolverPoint, solver_points as points
-from harness.results._solver_frame import COLUMNS, build_solver_table, write_solver_table
+from harness.results.common.mvu_solve_point import SolverPoint, solver_points as points
+from harness.results.common.solver_frame import COLUMNS, build_solver_table, write_solver_table
 from harness.runner import JobCrashed, run_job
 from harness.timelimit import ChildCrashed, TimeLimitExceeded
 from harness.workflow import WorkflowConfig
@@ -228,7 +228,7 @@ def test_real_hard_time_limit_and_the_dense_cap(tmp_path):
                      n_per_backend={**SECTION["n_per_backend"], "clarabel": [40, 400]})
     record = read_record(run_job(config, _job("clarabel", 40)))
     assert record["status"] == "timeout" and record["verdict"] == "timeout"
-    # the dense cap is also decided in the parent (harness.results._mvu_solve_point.
+    # the dense cap is also decided in the parent (harness.results.common.mvu_solve_point.
     # finish): a skip, even when the hard limit is shorter than the child's start
     record = read_record(run_job(config, _job("clarabel", 400)))
     assert record["status"] == "skipped" and "dense 400 x 400" in record["reason"]

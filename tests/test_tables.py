@@ -10,7 +10,7 @@ from harness.config import validate_config
 from harness.jobs import Job, record_path
 from harness.records import write_json_atomic
 from harness.results import get_result
-from harness.results._tables import build_table, write_table
+from harness.results.common.tables import build_table, write_table
 
 SPEC = get_result("table_3_2").SPEC
 
@@ -89,7 +89,7 @@ def test_cells_outside_tolerance_carry_a_reason_or_a_warning(config, tmp_path, m
         "table_3_2:\n"
         "  - {method: isomap, dataset: swiss_roll, measures: [local_trust],\n"
         "     reason: measured cause}\n")
-    monkeypatch.setattr("harness.results._tables.DEVIATIONS_FILE", deviations)
+    monkeypatch.setattr("harness.results.common.tables.DEVIATIONS_FILE", deviations)
     _write(config, "swiss_roll", "isomap", value=0.5)  # far from every thesis value
     frame = build_table(config, SPEC).set_index(["measure", "method", "dataset"])
     assert frame.loc[("local_trust", "isomap", "swiss_roll"), "deviation_note"] == "measured cause"
@@ -121,7 +121,7 @@ def test_a_transposed_layout_needs_its_columns_and_no_average(config):
     no block), and a long table without the named columns is an error naming them."""
     import dataclasses
 
-    from harness.results._tables import wide_tables
+    from harness.results.common.tables import wide_tables
 
     with pytest.raises(ValueError, match="average=False"):
         dataclasses.replace(SPEC, transpose_by=("dataset", "method"))

@@ -8,7 +8,7 @@ from harness.claims import VERDICTS, check_claim
 from harness.jobs import profile_results, result_record_paths
 from harness.report.runinfo import RunInfo, provenance_summary, run_info
 from harness.report.sections import Section, result_section
-from harness.results import result_modules
+from harness.results import hook, result_modules
 
 __all__ = ["TITLE", "Report", "build_report", "collect_claims"]
 
@@ -62,8 +62,8 @@ def collect_claims(config: dict) -> list[dict]:
     statements with verdicts, :mod:`harness.claims`), in the profile's order."""
     found = []
     for module in profile_results(config):
-        if hasattr(module, "claims"):
-            found += [check_claim(c, f"{module.__name__}.claims") for c in module.claims(config)]
+        if claims := hook(module, "claims"):
+            found += [check_claim(c, f"{module.__name__}.claims") for c in claims(config)]
     return found
 
 

@@ -4,8 +4,8 @@ A thesis result module may build its own :class:`Section` (``section(config)``):
 the thesis tables do, from their long CSVs laid out by the same function that writes
 their Markdown, each cell wrapped in a :class:`Cell` that carries its class (inside the
 tolerance, outside it with a measured reason, inside the run-to-run spread, or
-unexplained, a stand-in, not compared, or a gap; :mod:`harness.results._table_result`,
-:mod:`harness.results._solver_frame`), and their notes from their Markdown. Figures, and any result without a section of its own,
+unexplained, a stand-in, not compared, or a gap; :mod:`harness.results.common.table_result`,
+:mod:`harness.results.common.solver_frame`), and their notes from their Markdown. Figures, and any result without a section of its own,
 come from their Markdown and PNG (:func:`output_section`). A missing output becomes a
 section that says so and names the command that makes it.
 """
@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from harness.outputs import outputs_dir, read_sidecar, result_outputs
+from harness.results import hook
 
 __all__ = ["Cell", "Grid", "Section", "CLASSES", "missing_outputs",
            "output_section", "result_section", "read_long_table", "outputs_dir"]
@@ -128,6 +129,6 @@ def output_section(config: dict, module) -> Section:
 def result_section(config: dict, module) -> Section:
     """The report section of one thesis result module: its own ``section(config)``,
     else :func:`output_section`."""
-    if hasattr(module, "section"):
-        return module.section(config)
+    if section := hook(module, "section"):
+        return section(config)
     return output_section(config, module)

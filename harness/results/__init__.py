@@ -1,14 +1,40 @@
-"""The thesis results the harness regenerates, one module each, discovered like plugins.
+"""The thesis results the harness regenerates, one folder each, discovered like plugins.
 
-A *thesis result* (Table 2.1, Table 3.2, the MVU solver table, Fig. 3.24, ...) is one
-module. Every module of this package whose name does not start with an underscore is
-one; so is every ``*.py`` file (no leading underscore) in the folders listed in
-``$HARNESS_RESULT_DIRS`` (``os.pathsep``-separated) and every module named by an
-entry point of the group ``harness.results`` of an installed package. Adding a result
-is one new file, plus its section under ``results:`` in the profiles that run it.
+A *thesis result* (Table 2.1, Table 3.2, the MVU solver table, Fig. 3.24, ...) is a
+package ``harness/results/NAME/`` or, for results of one's own, a single module. Every
+package of this package but :mod:`harness.results.common` (the code shared by several
+results) is one, as is every module whose name does not start with an underscore; so is
+every ``*.py`` file and every folder with an ``__init__.py`` (no leading underscore) in
+the folders listed in ``$HARNESS_RESULT_DIRS`` (``os.pathsep``-separated), and every
+module or package named by an entry point of the group ``harness.results`` of an
+installed package. Adding a result is one new folder (or file), plus its section under
+``results:`` in the profiles that run it.
 
-What a result module declares (the engine, :mod:`harness.jobs` and
-:mod:`harness.runner`, does the rest):
+A result package has five files, each with one job:
+
+==================  ==============================================================
+``__init__.py``     the declaration (the table below, without ``SCHEMA`` and the
+                    hooks of the other files); imports nothing heavy, since every
+                    command discovers every result by importing its declaration
+``schema.yaml``     the JSON schema of its profile section (``SCHEMA``)
+``work.py``         what a job runs: ``work``, and the optional ``finish`` and
+                    ``sources``; the declaration's ``WORK = "dotted.module"`` names
+                    a shared work module instead (the grid of Tables 2.1 and 3.2).
+                    A job's source files are this module's import closure
+                    (:func:`harness.jobs.job_sources`), so it must not import
+                    writer code: editing how a result is written reruns no job
+``write.py``        its outputs: ``write``, and the optional ``claims`` and
+                    ``section``
+``README.md``       what it shows, the choices where the thesis is ambiguous, its
+                    sizes and measured numbers
+==================  ==============================================================
+
+A single-module result declares everything in one file (``SCHEMA`` as a dict). Use
+:func:`result_schema`, :func:`work_module`, :func:`write_module` and :func:`hook` to
+read a result in either form.
+
+What a result declares (the engine, :mod:`harness.jobs` and :mod:`harness.runner`,
+does the rest):
 
 ==========================  =====================================================
 ``NAME``                    its name: the profile section ``results.NAME``, the
@@ -18,7 +44,8 @@ What a result module declares (the engine, :mod:`harness.jobs` and
 ``KIND``                    ``"table"`` (``tables/NAME.{csv,md,tex}``) or
                             ``"figure"`` (``figures/NAME.{csv,png,md}``)
 ``SCHEMA``                  JSON schema of its profile section (may use the
-                            ``$defs`` of ``config/schema.yaml``)
+                            ``$defs`` of ``config/schema.yaml``); a package's
+                            ``schema.yaml``
 ``keys(config)``            the keys of its jobs in a validated profile; job id
                             ``NAME/KEY``
 ``params(config, key)``     one job's resolved, JSON-serialisable parameters
@@ -26,27 +53,30 @@ What a result module declares (the engine, :mod:`harness.jobs` and
                             ``time_limit_seconds`` and ``blas_threads``, and may
                             hold ``grace_seconds`` (added to the CPU budget,
                             :func:`harness.jobs.cpu_budget`)
-``work(params)``            the job's work, in a child process with the CPU
-                            budget and wall cap: returns the record body (``status``,
-                            ``reason``, numbers)
-``write(config)``           its outputs from the records; returns their paths
+``work(params)``            (``work.py``) the job's work, in a child process with
+                            the CPU budget and wall cap: returns the record body
+                            (``status``, ``reason``, numbers)
+``write(config)``           (``write.py``) its outputs from the records; returns
+                            their paths
 optional
 ``check(config)``           checks beyond the schema; may normalise the section
                             in place (e.g. expand ``methods: all``)
-``finish(params, body)``    run in the parent on the body the child returned
-                            (also a ``timeout`` or ``failed`` body): e.g. the
-                            solver table recomputes the certificate here
-``sources(params)``         more modules or classes whose edit reruns a job
+``finish(params, body)``    (``work.py``) run in the parent on the body the child
+                            returned (also a ``timeout`` or ``failed`` body): e.g.
+                            the solver table recomputes the certificate here
+``sources(params)``         (``work.py``) more modules or classes whose edit
+                            reruns a job
 ``inputs(config)``          more files the outputs are built from (reference
                             CSVs): an edit rewrites them
 ``reads(config)``           the names of other results whose records the outputs
                             are built from (a result with no jobs of its own, e.g.
                             Figs. 2.9/2.12 from Table 2.1's): a new record of
                             theirs rewrites them
-``claims(config)``          the thesis' statements with verdicts
+``claims(config)``          (``write.py``) the thesis' statements with verdicts
                             (:mod:`harness.claims`)
-``section(config)``         its report section (default: from its outputs, by
-                            ``KIND``; :mod:`harness.report.sections`)
+``section(config)``         (``write.py``) its report section (default: from its
+                            outputs, by ``KIND``; :mod:`harness.report.sections`)
+``WORK``                    (package) the dotted name of a shared work module
 ``MEMORY_MB``               memory of one job for cluster schedulers (4000)
 ``EXCLUSIVE``               true if its jobs time computations: the workflow runs
                             each with every core reserved, so that no other job
@@ -55,10 +85,10 @@ optional
                             report shows (:mod:`harness.outputs`)
 ==========================  =====================================================
 
-Shared code of several results lives in the underscore modules of this package:
-``_grid`` (data sets x methods: Tables 2.1, 3.2), ``_mvu_point`` (an MVU embedding per
-job, Figs. 3.24, 3.28), ``_figure`` (the figure files), ``_tables`` (records -> thesis
-/ ours / delta tables).
+Code shared by several results lives in :mod:`harness.results.common`, one module
+named for what it is (the data set x method grid, the figure files, the tables of
+thesis / ours / delta, one MVU embedding per job, ...); code not moved there yet lives
+in the underscore modules of this package.
 """
 
 from __future__ import annotations
@@ -75,26 +105,35 @@ from types import ModuleType
 
 from harness.registry import UnknownNameError
 
-__all__ = ["RESULT_DIRS_ENV", "ENTRY_POINT_GROUP", "KINDS", "REQUIRED", "result_modules",
-           "get_result", "refresh", "load_module"]
+__all__ = ["RESULT_DIRS_ENV", "ENTRY_POINT_GROUP", "KINDS", "REQUIRED", "SHARED_PACKAGE",
+           "result_modules", "get_result", "refresh", "load_module", "is_package",
+           "result_schema", "work_module", "write_module", "hook"]
 
 RESULT_DIRS_ENV = "HARNESS_RESULT_DIRS"
 ENTRY_POINT_GROUP = "harness.results"
 EXTRA_PACKAGE = "harness_result_plugins"  # the modules found in $HARNESS_RESULT_DIRS
+SHARED_PACKAGE = "common"  # harness.results.common: code of several results, no result
 KINDS = ("table", "figure")
-REQUIRED = ("NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "keys", "params", "work",
-            "write")
+#: what every result declares; a single module also ``SCHEMA``, ``work`` and ``write``
+REQUIRED = ("NAME", "TITLE", "THESIS_SECTION", "KIND", "keys", "params")
+SINGLE_MODULE_REQUIRED = ("SCHEMA", "work", "write")
+#: the hooks a result package keeps in its work and write modules
+HOOK_HOMES = {"work": "work", "finish": "work", "sources": "work",
+              "write": "write", "claims": "write", "section": "write"}
 
 
 def load_module(name: str, file: str | None = None) -> ModuleType:
-    """Import a result module by name; one from ``$HARNESS_RESULT_DIRS`` (named
-    ``harness_result_plugins.STEM``) from its ``file``. Used by the discovery and by
-    a job's child process, which is not forked from the discovering process."""
+    """Import a result module (or package) by name; one from ``$HARNESS_RESULT_DIRS``
+    (named ``harness_result_plugins.STEM``) from its ``file`` (a package's
+    ``__init__.py``). Used by the discovery and by a job's child process, which is not
+    forked from the discovering process."""
     if name in sys.modules:
         return sys.modules[name]
     if not name.startswith(EXTRA_PACKAGE + "."):
         return importlib.import_module(name)
-    spec = importlib.util.spec_from_file_location(name, file)
+    folder = [str(Path(file).parent)] if Path(file).name == "__init__.py" else None
+    spec = importlib.util.spec_from_file_location(name, file,
+                                                  submodule_search_locations=folder)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
@@ -105,11 +144,61 @@ def load_module(name: str, file: str | None = None) -> ModuleType:
     return module
 
 
+def is_package(result: ModuleType) -> bool:
+    """Whether a result is a package (a folder) rather than a single module."""
+    return hasattr(result, "__path__")
+
+
+def _part(result: ModuleType, home: str) -> ModuleType:
+    if not is_package(result):
+        return result
+    if home == "work" and getattr(result, "WORK", None):
+        return importlib.import_module(result.WORK)
+    return importlib.import_module(f"{result.__name__}.{home}")
+
+
+def work_module(result: ModuleType) -> ModuleType:
+    """The module a job of ``result`` runs: a package's ``work`` (or the shared module
+    its ``WORK`` names), a single module itself. Its import closure is the job's
+    source files."""
+    return _part(result, "work")
+
+
+def write_module(result: ModuleType) -> ModuleType:
+    """The module that writes ``result``'s outputs: a package's ``write``, a single
+    module itself."""
+    return _part(result, "write")
+
+
+def hook(result: ModuleType, name: str):
+    """The result's ``name`` (``work``, ``write``, ``finish``, ``claims``, ...) or None
+    if it has none: from a package's work or write module (:data:`HOOK_HOMES`), else
+    from the declaration."""
+    home = HOOK_HOMES.get(name)
+    owner = _part(result, home) if home and is_package(result) else result
+    return getattr(owner, name, None)
+
+
+@functools.cache
+def _package_schema(folder: str) -> dict:
+    import yaml  # only where a profile is validated
+
+    return yaml.safe_load((Path(folder) / "schema.yaml").read_text(encoding="utf-8"))
+
+
+def result_schema(result: ModuleType) -> dict:
+    """The JSON schema of the result's profile section: a package's ``schema.yaml``,
+    a single module's ``SCHEMA``."""
+    if is_package(result) and not hasattr(result, "SCHEMA"):
+        return _package_schema(next(iter(result.__path__)))
+    return result.SCHEMA
+
+
 def _package_modules() -> list[ModuleType]:
     package = sys.modules[__name__]
     return [importlib.import_module(f"{__name__}.{info.name}")
             for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name)
-            if not info.name.startswith("_")]
+            if not info.name.startswith("_") and info.name != SHARED_PACKAGE]
 
 
 def _dir_modules() -> list[ModuleType]:
@@ -118,16 +207,33 @@ def _dir_modules() -> list[ModuleType]:
         folder = Path(folder)
         if not folder.is_dir():
             raise FileNotFoundError(f"{RESULT_DIRS_ENV} names {folder}, which is not a folder")
-        for file in sorted(folder.glob("*.py")):
-            if not file.name.startswith("_"):
-                found.append(load_module(f"{EXTRA_PACKAGE}.{file.stem}", str(file.resolve())))
+        entries = sorted([*folder.glob("*.py"), *folder.glob("*/__init__.py")],
+                         key=lambda f: f.parent.name if f.name == "__init__.py" else f.stem)
+        for file in entries:
+            stem = file.parent.name if file.name == "__init__.py" else file.stem
+            if not stem.startswith("_"):
+                found.append(load_module(f"{EXTRA_PACKAGE}.{stem}", str(file.resolve())))
     return found
 
 
-def _check_module(module: ModuleType) -> None:
+def _missing(module: ModuleType) -> list[str]:
     missing = [a for a in REQUIRED if not hasattr(module, a)]
+    if not is_package(module):
+        return missing + [a for a in SINGLE_MODULE_REQUIRED if not hasattr(module, a)]
+    folder = Path(next(iter(module.__path__)))
+    if not hasattr(module, "SCHEMA") and not (folder / "schema.yaml").is_file():
+        missing.append("schema.yaml")
+    if not getattr(module, "WORK", None) and not (folder / "work.py").is_file():
+        missing.append("work.py")
+    if not (folder / "write.py").is_file():
+        missing.append("write.py")
+    return missing
+
+
+def _check_module(module: ModuleType) -> None:
+    missing = _missing(module)
     if missing:
-        raise TypeError(f"thesis result module {module.__name__} ({module.__file__}) lacks "
+        raise TypeError(f"thesis result {module.__name__} ({module.__file__}) lacks "
                         f"{', '.join(missing)}; see harness.results for what a result declares")
     if module.KIND not in KINDS:
         raise TypeError(f"{module.__name__}.KIND is {module.KIND!r}; use one of {KINDS}")
@@ -155,13 +261,13 @@ def refresh() -> None:
 
 
 def result_modules() -> dict[str, ModuleType]:
-    """Every thesis result module by name: this package's first (by file name), then
-    ``$HARNESS_RESULT_DIRS``', then the entry points'."""
+    """Every thesis result (its declaration: a module or a package) by name: this
+    package's first (by name), then ``$HARNESS_RESULT_DIRS``', then the entry points'."""
     return dict(_discover())
 
 
 def get_result(name: str) -> ModuleType:
-    """The result module called ``name`` (the error lists the valid names)."""
+    """The result called ``name``, its declaration (the error lists the valid names)."""
     found = _discover()
     try:
         return found[name]

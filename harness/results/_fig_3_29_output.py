@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results._format import fmt_number
-from harness.results._figure import gap_mark, read_point, save_png, write_figure_files
-from harness.results._mvu_point import MEASURES
-from harness.results._tables import Footnotes
+from harness.results.common.formatting import fmt_number
+from harness.results.common.figure_files import gap_mark, read_point, save_png, write_figure_files
+from harness.results.common.mvu_point import MEASURES
+from harness.results.common.tables import Footnotes
 
 __all__ = ["write_outputs", "choices", "mvu_table", "sweep_table", "cut_consistency"]
 
@@ -283,7 +283,7 @@ def _plot(frame: pd.DataFrame, config: dict, path) -> None:
 
 
 def write_outputs(config: dict, frame: pd.DataFrame, claims: list[dict]) -> list:
-    """The Markdown and the files (:func:`harness.results._figure.write_figure_files`)."""
+    """The Markdown and the files (:func:`harness.results.common.figure_files.write_figure_files`)."""
     conf = _conf(config)
     notes = Footnotes()
     md = [f"# Fig. 3.29: detecting and cutting bad edges of a noisy Swiss roll (thesis "

@@ -45,7 +45,7 @@ from harness.kernels import (gaussian_kernel, linear_kernel, neighbourhood_scale
                              polynomial_kernel, squared_distances)
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.results._solver_code import solver_module
+from harness.results.common.solver_code import solver_module
 from harness.tasks.embedding import BadInputError
 
 __all__ = ["KERNEL_TYPES", "parse_task", "draw_rows", "stratified_splits",

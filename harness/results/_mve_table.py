@@ -18,10 +18,10 @@ from harness.claims import make_claim
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_text_atomic
 from harness.reference import load_reference
-from harness.results._format import fmt_number
-from harness.results._figure import gap_mark, point_line, read_point
+from harness.results.common.formatting import fmt_number
+from harness.results.common.figure_files import gap_mark, point_line, read_point
 from harness.results._mve_point import METHODS
-from harness.results._tables import Footnotes
+from harness.results.common.tables import Footnotes
 
 __all__ = ["COLUMNS", "REFERENCE_FILE", "reference_path", "build", "claims", "write",
            "CHOICES"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from harness.outputs import output_paths, read_sidecar
 from harness.report.sections import Cell, Grid, Section, missing_outputs, read_long_table
-from harness.results._solver_frame import TABLE, TITLE, blocks
-from harness.results._tables import Footnotes
+from harness.results.common.solver_frame import TABLE, TITLE, blocks
+from harness.results.common.tables import Footnotes
 
 __all__ = ["SOLVER_TEXT_COLUMNS", "solver_section"]
 

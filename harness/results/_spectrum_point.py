@@ -26,8 +26,8 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.results._mvu_point import start_point
-from harness.results._solver_code import solver_module
+from harness.results.common.mvu_point import start_point
+from harness.results.common.solver_code import solver_module
 from harness.tasks.embedding import BadInputError
 
 __all__ = ["METHODS", "N_KEPT", "leading_by_magnitude", "spectrum_summary",

@@ -41,10 +41,10 @@ from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.reference import CLAIMS_FILE, thesis_claim_values
 from harness.results import _circles_point
-from harness.results._figure import (
+from harness.results.common.figure_files import (
     claim_lines, gap_mark, measured_frame, read_point, save_png, write_figure_files,
 )
-from harness.results._tables import Footnotes
+from harness.results.common.tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "GEOMETRY_NOTE", "check",
            "keys", "params", "work", "build", "claims", "inputs", "write"]

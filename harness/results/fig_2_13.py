@@ -8,7 +8,7 @@ recover the exact k-nearest neighbors", and (2.1.9, Fig. 2.17) with LMNN (rec) t
 dimensions "the classifier is about 14.8 times faster with ball trees", to 25
 dimensions "a significant speedup factor of 5.7".
 
-One job per PCA dimension r (``fig_2_13/r15``, :func:`harness.results._balltree_point.knn_work`)
+One job per PCA dimension r (``fig_2_13/r15``, :func:`harness.results.common.balltree_point.knn_work`)
 times, in one run and one BLAS thread, the 784-D baselines and the r-D searches (naive,
 scikit-learn brute force, ball tree) and checks each against an independent reference,
 never itself: the r-D searches against an untimed exhaustive float64 search in the
@@ -30,7 +30,7 @@ ball tree at least ``much_higher_factor`` x faster than the naive r-D search at 
 r <= ``low_dimension_max``; "reduces drastically" as the extra gain falling with r
 (Spearman < 0) to less than half its value at the smallest r, read two ways: in CPU
 time (the thesis' "speedup"; a fall must exceed ``timing_band``) and in coordinate
-operations (:data:`harness.results._balltree_point.WORK`: the naive search's summed
+operations (:data:`harness.results.common.balltree_point.WORK`: the naive search's summed
 coordinates over the ball tree's distance evaluations times r), which is the same on
 every machine and under any load (two full runs of the same commit, one loaded, moved
 the CPU-time gains by up to 39 %); "partly holds" when the readings disagree.
@@ -47,10 +47,10 @@ from tabulate import tabulate
 
 from harness.claims import Reading, make_claim, readings_claim
 from harness.reference import CLAIMS_FILE, thesis_claim
-from harness.results import _balltree_figure as common
-from harness.results import _balltree_point
-from harness.results._figure import gap_mark, measured_frame, read_point, save_png
-from harness.results._tables import Footnotes
+from harness.results.common import balltree_figure as common
+from harness.results.common import balltree_point
+from harness.results.common.figure_files import gap_mark, measured_frame, read_point, save_png
+from harness.results.common.tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "METHODS", "THESIS_IDS",
            "check", "keys", "params", "work", "sources", "inputs", "build", "claims",
@@ -109,8 +109,8 @@ def params(config: dict, key: str) -> dict:
     return common.params(config, _conf(config), NAME, key)
 
 
-work = _balltree_point.knn_work
-sources = _balltree_point.sources
+work = balltree_point.knn_work
+sources = balltree_point.sources
 
 
 def inputs(config: dict) -> list[str]:
@@ -373,7 +373,7 @@ def _choices(config: dict) -> list[str]:
         "abandoned once above the current 3rd nearest; our numba implementation) in "
         "d = 784 — the thesis' baseline and our column `speedup` — and scikit-learn's "
         "brute force (float64 GEMM, column `speedup_vs_brute784`). The ball tree is "
-        f"scikit-learn's BallTree (leaf size {_balltree_point.LEAF_SIZE}); its build "
+        f"scikit-learn's BallTree (leaf size {balltree_point.LEAF_SIZE}); its build "
         "time is not counted (the thesis: 'once set up').",
         f"Timings: process CPU time (not wall time, which moves with the machine's "
         f"load), one BLAS thread, all timings of a dimension in one job, run with every "

@@ -8,7 +8,7 @@ constant 1 "can inflate h_ij ... This effect can be reduced by multiplying the i
 data with a large constant before training."
 
 One job per PCA dimension r (``fig_2_16/r15``,
-:func:`harness.results._balltree_point.hinge_work`) times the exact search of all
+:func:`harness.results.common.balltree_point.hinge_work`) times the exact search of all
 pairs ``(i, l)``, ``y_l != y_i``, within ``max_j d_ij + 1`` of their anchor (eq. 2.20)
 by :func:`methods._lmnn_impostors.impostor_pairs` -- the blocked float32 GEMM screen
 against one ball tree per class -- for each input scale, checks that both return the
@@ -34,7 +34,7 @@ the same job.
 
 Every speed-up a verdict compares is read twice: in CPU time (the thesis' "speed up";
 two speed-ups differ only beyond ``timing_band``) and in coordinate operations
-(:data:`harness.results._balltree_point.WORK`: the blocked search's cross-class pairs x
+(:data:`harness.results.common.balltree_point.WORK`: the blocked search's cross-class pairs x
 r over the ball trees' distance evaluations x r; for 3-NN, brute force's m n r or the
 naive search's summed coordinates over the tree's), which is the same on every machine
 and under any load; "partly holds" when the two disagree. The claims on how large a
@@ -49,10 +49,10 @@ import yaml
 from tabulate import tabulate
 
 from harness.claims import Reading, make_claim, readings_claim
-from harness.results import _balltree_figure as common
-from harness.results import _balltree_point
-from harness.results._figure import gap_mark, measured_frame, read_point, save_png
-from harness.results._tables import Footnotes
+from harness.results.common import balltree_figure as common
+from harness.results.common import balltree_point
+from harness.results.common.figure_files import gap_mark, measured_frame, read_point, save_png
+from harness.results.common.tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "check", "keys", "params",
            "work", "sources", "build", "claims", "write"]
@@ -110,8 +110,8 @@ def params(config: dict, key: str) -> dict:
                          target_distance=float(conf["target_distance"]))
 
 
-work = _balltree_point.hinge_work
-sources = _balltree_point.sources
+work = balltree_point.hinge_work
+sources = balltree_point.sources
 
 
 # ---- aggregation ---------------------------------------------------------------------
@@ -304,7 +304,7 @@ def _choices(config: dict) -> list[str]:
         "Baseline: our blocked search (float32 GEMM screen by class pairs, exact float64 "
         "re-measure, methods._lmnn_impostors); the thesis does not say what its speed-up "
         "is relative to. Ball trees: scikit-learn's BallTree, one per class (thesis), "
-        f"leaf size {_balltree_point.LEAF_SIZE}, queried with each anchor's radius; the "
+        f"leaf size {balltree_point.LEAF_SIZE}, queried with each anchor's radius; the "
         "build time is counted (the trees are rebuilt at every search during training).",
         f"Radii: k = 3 Euclidean target neighbours in the r PCA dimensions, max_j d_ij + 1 "
         f"(eq. 2.20); the input scaled to mean squared target distance "

@@ -47,7 +47,7 @@ from harness.reference import CLAIMS_FILE, thesis_claim
 from harness.results import _lmnn_dimred_point as point
 from harness.results import get_result
 from harness.results._fig_2_17_output import write_outputs
-from harness.results._figure import parse_int_key, read_point
+from harness.results.common.figure_files import parse_int_key, read_point
 from methods.lmnn import LMNN
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "METHODS", "LABELS",

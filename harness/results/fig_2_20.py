@@ -35,10 +35,10 @@ from tabulate import tabulate
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results import _two_gaussians_point as point
-from harness.results._figure import (
+from harness.results.common.figure_files import (
     claim_lines, gap_mark, read_point, save_png, write_figure_files,
 )
-from harness.results._tables import Footnotes
+from harness.results.common.tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "check", "keys", "params",
            "work", "build", "claims", "write"]

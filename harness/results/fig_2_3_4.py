@@ -42,7 +42,7 @@ from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results import _half_square_point as point
-from harness.results._figure import gap_mark, parse_int_key, read_point, write_figure_files
+from harness.results.common.figure_files import gap_mark, parse_int_key, read_point, write_figure_files
 from harness.results._half_square_md import markdown
 from harness.results._half_square_plot import plot
 

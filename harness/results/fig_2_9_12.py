@@ -14,7 +14,7 @@ yalefaces they "had only little impact on the classification errors".
 
 This result trains nothing and has no jobs: it reads Table 2.1's records
 (``reads``: ``results.table_2_1`` must be in the profile; its data sets are this
-figure's) through Table 2.1's own long table (:func:`harness.results._tables.
+figure's) through Table 2.1's own long table (:func:`harness.results.common.tables.
 build_table`), and the thesis' ratios are those of its Table 2.1 rows
 (``thesis_table_2_1.csv``; the figures print no numbers). Our ratio is the ratio of
 the mean errors over the runs, as Table 2.1 prints means; the runs of every row use
@@ -48,8 +48,8 @@ from harness.results._error_ratios import (
     BETTER, SAME, classify, error_ratio, format_ratio, paired_difference, run_values,
 )
 from harness.results._fig_2_9_12_output import CLASS_MARKS, plot, ratio_table
-from harness.results._figure import claim_lines, dataset_notes, gap_mark, write_figure_files
-from harness.results._tables import Footnotes, build_table
+from harness.results.common.figure_files import claim_lines, dataset_notes, gap_mark, write_figure_files
+from harness.results.common.tables import Footnotes, build_table
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "FIGURES", "BASE",
            "check", "keys", "params", "work", "reads", "inputs", "build", "claims", "write"]

@@ -11,7 +11,7 @@ locations computed in three different ways: the solution from the variational SD
 the refined solution obtain by conjugate gradient descent, and the "baseline"
 solution obtained by conjugate gradient descent from a random initialization."
 
-Two jobs (:mod:`harness.results._sensor_point`): ``fig_3_20/variational`` (the SDP,
+Two jobs (:mod:`harness.results.common.sensor_point`): ``fig_3_20/variational`` (the SDP,
 then CG from its solution: panels (a) and (b)) and ``fig_3_20/random`` (CG from a
 random start: panel (c)). The aggregation aligns nothing itself: the records hold the
 errors after both alignments and the positions; it draws the truth and the three
@@ -32,12 +32,12 @@ from tabulate import tabulate
 from harness.claims import make_claim, not_comparable_claim
 from harness.errors import ConfigError
 from harness.reference import thesis_claim
-from harness.results._figure import gap_mark, read_point, save_png, write_figure_files
-from harness.results._sensor_point import (
+from harness.results.common.figure_files import gap_mark, read_point, save_png, write_figure_files
+from harness.results.common.sensor_point import (
     align, check_sensor_dataset, load_network, sensor_inputs, sensor_params, sensor_sources,
     sensor_work, unpack,
 )
-from harness.results._tables import Footnotes
+from harness.results.common.tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "KEYS", "ESTIMATES",
            "check", "keys", "params", "work", "sources", "inputs", "build", "claims",

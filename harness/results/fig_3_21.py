@@ -14,7 +14,7 @@ a stand-in the loss claim is "not measured (stand-in)", its numbers shown; the t
 claim (the SDP's cost as m grows) keeps its verdict and says where it was measured. A
 real US-cities plugin goes through the same code and gets verdicts on both.
 
-One job per m (``fig_3_21/m<m>``, :mod:`harness.results._sensor_point`): the SDP
+One job per m (``fig_3_21/m<m>``, :mod:`harness.results.common.sensor_point`): the SDP
 alone (no CG), timed as the fastest of ``repeats`` runs (graph Laplacian, factor,
 eigenvectors, SDP data and solve), in CPU seconds of the process (``sdp_cpu_seconds``,
 load-independent; older records have wall seconds only, and the claim then says so).
@@ -42,14 +42,14 @@ from harness import registry
 from harness.claims import Reading, make_claim, readings_claim, stand_in_claim
 from harness.errors import ConfigError
 from harness.reference import CLAIMS_FILE, thesis_claim
-from harness.results._figure import (
+from harness.results.common.figure_files import (
     gap_mark, parse_int_key, read_point, save_png, write_figure_files,
 )
-from harness.results._mvu_point import dataset_choice
-from harness.results._sensor_point import (
+from harness.results.common.mvu_point import dataset_choice
+from harness.results.common.sensor_point import (
     check_sensor_dataset, sensor_inputs, sensor_params, sensor_sources, sensor_work,
 )
-from harness.results._tables import Footnotes
+from harness.results.common.tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "check", "keys",
            "params", "work", "sources", "inputs", "build", "trend_checks", "spearman_trend",

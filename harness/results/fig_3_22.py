@@ -10,7 +10,7 @@ monotonically with increasing r and plateau as the magnitude of the eigenvalues 
 to zero."
 
 One job per data set, ``fig_3_22/<dataset>``: one MVU solve (k = 5, as Table 3.2;
-:mod:`harness.results._mvu_point` with ``sweep_dimensions``), then the three metrics
+:mod:`harness.results.common.mvu_point` with ``sweep_dimensions``), then the three metrics
 of the embedding's leading r columns (the top r eigenvectors of the one kernel,
 scaled by the square roots of their eigenvalues, 3.21) for every r = 1 ..
 ``max_dimension``, and each r's normalised eigenvalue. The aggregation
@@ -41,14 +41,14 @@ from tabulate import tabulate
 from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
-from harness.results._figure import (
+from harness.results.common.figure_files import (
     check_datasets_section, check_registered_dataset, gap_mark, missing_column_reason, read_point, save_png,
     thesis_column, write_figure_files,
 )
-from harness.results._mvu_point import (
+from harness.results.common.mvu_point import (
     MEASURES, dataset_choice, mvu_point_params, mvu_point_work, mvu_sources,
 )
-from harness.results._tables import Footnotes
+from harness.results.common.tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "THESIS_DATASETS", "work",
            "sources", "check", "keys", "params", "dimensions", "build", "assess", "claims",
@@ -184,7 +184,7 @@ def params(config: dict, key: str) -> dict:
     return point
 
 
-work = mvu_point_work  # one MVU solve and its r sweep per job (harness.results._mvu_point)
+work = mvu_point_work  # one MVU solve and its r sweep per job (harness.results.common.mvu_point)
 
 
 def sources(params: dict) -> list:

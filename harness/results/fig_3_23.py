@@ -33,17 +33,17 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
-from harness.results._figure import (
+from harness.results.common.figure_files import (
     check_registered_dataset, dataset_notes, gap_mark, harmonic_mean, missing_column_reason,
     read_point, save_png, thesis_column, write_figure_files,
 )
-from harness.results._mvu_point import (
+from harness.results.common.mvu_point import (
     mvu_sources, SOLVER_BUDGET, dataset_choice, load_dataset,
 )
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.solvers.mvu import MVU_SOLVERS
-from harness.results._tables import Footnotes
+from harness.results.common.tables import Footnotes
 
 __all__ = [
     "NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "sources", "THESIS_DATASETS",

@@ -29,15 +29,15 @@ from tabulate import tabulate
 from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
-from harness.results._format import fmt_number
-from harness.results._figure import (
+from harness.results.common.formatting import fmt_number
+from harness.results.common.figure_files import (
     check_datasets_section, check_registered_dataset, dataset_notes, gap_mark, missing_column_reason, read_point,
     save_png, thesis_column, write_figure_files,
 )
-from harness.results._mvu_point import (
+from harness.results.common.mvu_point import (
     mvu_point_work, mvu_sources, MEASURES, dataset_choice, mvu_point_params,
 )
-from harness.results._tables import Footnotes
+from harness.results.common.tables import Footnotes
 
 __all__ = [
     "NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "work", "sources", "VARIANTS",
@@ -165,7 +165,7 @@ def params(config: dict, key: str) -> dict:
                             thesis_dataset=thesis_column(dataset))
 
 
-work = mvu_point_work  # one MVU embedding per point (harness.results._mvu_point)
+work = mvu_point_work  # one MVU embedding per point (harness.results.common.mvu_point)
 
 
 def sources(params: dict) -> list:

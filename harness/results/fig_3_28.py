@@ -27,16 +27,16 @@ from tabulate import tabulate
 
 from harness.claims import make_claim
 from harness.errors import ConfigError
-from harness.results._format import certificate_text
-from harness.results._figure import (
+from harness.results.common.formatting import certificate_text
+from harness.results.common.figure_files import (
     check_mvu_solver, check_registered_dataset, gap_mark, harmonic_mean, parse_int_key,
     read_point, save_png,
     write_figure_files,
 )
-from harness.results._mvu_point import (
+from harness.results.common.mvu_point import (
     mvu_point_work, mvu_sources, MEASURES, dataset_choice, mvu_point_params,
 )
-from harness.results._tables import Footnotes
+from harness.results.common.tables import Footnotes
 
 __all__ = [
     "NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "work", "sources",
@@ -148,7 +148,7 @@ def params(config: dict, key: str) -> dict:
                             n_components=conf["n_components"])
 
 
-work = mvu_point_work  # one MVU embedding per point (harness.results._mvu_point)
+work = mvu_point_work  # one MVU embedding per point (harness.results.common.mvu_point)
 
 
 def sources(params: dict) -> list:

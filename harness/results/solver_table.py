@@ -1,8 +1,8 @@
 """The MVU solver comparison (thesis 3.1.4-3.1.6): certified solves per backend and n.
 
 One job per (variant, backend, n) solves the Swiss roll problem of Fig. 3.5 and
-recomputes its certificate (:mod:`harness.results._mvu_solve_point`); the table
-(:mod:`harness.results._solver_frame`) shows, per variant, wall time, certified gap,
+recomputes its certificate (:mod:`harness.results.common.mvu_solve_point`); the table
+(:mod:`harness.results.common.solver_frame`) shows, per variant, wall time, certified gap,
 violation and verdict per backend x n, objective and bound, and the time relative to
 the native solver.
 """
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import yaml
 
-from harness.results._mvu_solve_point import (
+from harness.results.common.mvu_solve_point import (
     check_solver_table, finish, parse_key, point_params, point_sources, solver_points, work,
 )
-from harness.results._solver_frame import TABLE, TITLE, write_solver_table
+from harness.results.common.solver_frame import TABLE, TITLE, write_solver_table
 from harness.results._solver_section import solver_section
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "MEMORY_MB", "check", "keys",

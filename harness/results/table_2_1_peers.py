@@ -7,9 +7,9 @@ LMNN. No verdicts: the table compares implementations, Table 2.1 the thesis.
 
 from __future__ import annotations
 
-from harness.results import _grid
-from harness.results._table_result import TableResult
-from harness.results._table_spec import TableSpec
+from harness.results.common import grid
+from harness.results.common.table_result import TableResult
+from harness.results.common.table_spec import TableSpec
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "SPEC", "CLAIMS"]
 
@@ -62,4 +62,4 @@ CLAIMS: tuple = ()
 
 
 check, keys, params, write, inputs, claims, section = TableResult(SPEC, CLAIMS).functions()
-work, finish, sources = _grid.work, _grid.finish, _grid.sources
+work, finish, sources = grid.work, grid.finish, grid.sources

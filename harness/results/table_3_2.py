@@ -9,11 +9,11 @@ verdicts.
 
 from __future__ import annotations
 
-from harness.results import _grid
-from harness.results._table_claims import Check, compare_pairs, SHORT, TableClaim
-from harness.results._table_result import TableResult
-from harness.results._table_spec import TableSpec
-from harness.results._tables import AVERAGE
+from harness.results.common import grid
+from harness.results.common.table_claims import Check, compare_pairs, SHORT, TableClaim
+from harness.results.common.table_result import TableResult
+from harness.results.common.table_spec import TableSpec
+from harness.results.common.tables import AVERAGE
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "SPEC", "CLAIMS"]
 
@@ -167,4 +167,4 @@ CLAIMS: tuple[TableClaim, ...] = (
 
 
 check, keys, params, write, inputs, claims, section = TableResult(SPEC, CLAIMS).functions()
-work, finish, sources = _grid.work, _grid.finish, _grid.sources
+work, finish, sources = grid.work, grid.finish, grid.sources

@@ -11,7 +11,7 @@ images, learns MVU's kernel on all of them (labels unused) and trains and tests 
 SVM per kernel on ``splits_per_draw`` splits (:mod:`harness.results._kernel_svm`).
 ``n_draws`` x ``splits_per_draw`` experiments make a cell; its number is their mean.
 The table is written like Tables 2.1 and 3.2 (thesis / ours / delta per cell, gaps
-marked with footnotes; :func:`harness.results._tables.write_table_files`), laid out as
+marked with footnotes; :func:`harness.results.common.tables.write_table_files`), laid out as
 the thesis prints it (``SPEC.transpose_by``): per data set (usps; the stand-in in a
 block of its own, labelled) one row per task and one column per kernel, the kernels
 not in the thesis as extra columns.
@@ -44,13 +44,13 @@ from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths
 from harness.report.sections import read_long_table
 from harness.results import _kernel_svm
-from harness.results._format import certificate_text, fmt_number, solve_summary
-from harness.results._figure import check_dataset_keys, check_mvu_solver, point_line
-from harness.results._mvu_point import SOLVER_BUDGET
-from harness.results._table_claims import TableClaim, Values, compare_pairs, table_claims
-from harness.results._table_section import table_section
-from harness.results._table_spec import TableSpec
-from harness.results._tables import (DEVIATIONS_FILE, LONG_COLUMNS, compare_with_thesis,
+from harness.results.common.formatting import certificate_text, fmt_number, solve_summary
+from harness.results.common.figure_files import check_dataset_keys, check_mvu_solver, point_line
+from harness.results.common.mvu_point import SOLVER_BUDGET
+from harness.results.common.table_claims import TableClaim, Values, compare_pairs, table_claims
+from harness.results.common.table_section import table_section
+from harness.results.common.table_spec import TableSpec
+from harness.results.common.tables import (DEVIATIONS_FILE, LONG_COLUMNS, compare_with_thesis,
                                      legend, stand_in_note, write_table_files)
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "SPEC", "CLAIMS",
@@ -368,7 +368,7 @@ def _uncovered(config: dict, reference: dict, columns: set[str]) -> list[dict]:
 def build(config: dict) -> pd.DataFrame:
     """The long table: one row per (data set/task, kernel), the thesis' number, ours
     (mean over every experiment), the delta and the comparison
-    (:data:`harness.results._tables.LONG_COLUMNS`), plus ``task, source_dataset,
+    (:data:`harness.results.common.tables.LONG_COLUMNS`), plus ``task, source_dataset,
     kernel_type, C_chosen, mvu_solve_seconds_mean``."""
     conf = _conf(config)
     reference = _reference(config)

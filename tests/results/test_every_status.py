@@ -27,7 +27,7 @@ from harness.jobs import job_params, record_path, result_jobs
 from harness.provenance import provenance
 from harness.records import read_record, write_json_atomic
 from harness.results import get_result, result_modules
-from harness.results._tables import GAP_MARKS
+from harness.results.common.tables import GAP_MARKS
 from harness.runner import died_reason
 from harness.tasks.embedding import MEASURES
 from tests.results.conftest import ok_body, write_point

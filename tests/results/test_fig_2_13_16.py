@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from harness.config import ConfigError
-from harness.results import _balltree_point, get_result
+from harness.results import get_result
+from harness.results.common import balltree_point
 from tests.datasets.test_mnist import fake_idx_files, install_fake_mnist
 from tests.results.conftest import write_point
 
@@ -42,23 +43,23 @@ def test_naive_knn_is_exact_with_ties():
     rng = np.random.default_rng(0)
     train = rng.integers(0, 3, size=(60, 4)).astype(float)  # many equal distances
     test = np.vstack([rng.integers(0, 3, size=(15, 4)), train[:5]]).astype(float)
-    idx, sq, coordinates = _balltree_point.naive_knn(train, test, 3)
+    idx, sq, coordinates = balltree_point.naive_knn(train, test, 3)
     D = ((test[:, None] - train[None]) ** 2).sum(-1)
     assert coordinates == _naive_coordinates(train, test, 3)
     for q in range(len(test)):
         expected = np.lexsort((np.arange(len(train)), D[q]))[:3]  # by distance, then index
         np.testing.assert_array_equal(idx[q], expected)
         np.testing.assert_array_equal(sq[q], D[q, expected])
-    check = _balltree_point.exact_knn_check(train, test, idx[:, ::-1], sq)
+    check = balltree_point.exact_knn_check(train, test, idx[:, ::-1], sq)
     assert check["exact"] and check["max_relative_error"] == 0.0
     wrong = idx.copy()
     wrong[0, 2] = np.argmax(D[0])
-    assert not _balltree_point.exact_knn_check(train, test, wrong, sq)["exact"]
+    assert not balltree_point.exact_knn_check(train, test, wrong, sq)["exact"]
     # the exhaustive reference: the same neighbours, the same tie rule
-    full_idx, full_sq = _balltree_point.full_knn(train, test, 3)
+    full_idx, full_sq = balltree_point.full_knn(train, test, 3)
     # continuous data: the count is below the exhaustive m n d and differs from it
     train, test = rng.normal(size=(200, 6)), rng.normal(size=(10, 6))
-    coordinates = _balltree_point.naive_knn(train, test, 3)[2]
+    coordinates = balltree_point.naive_knn(train, test, 3)[2]
     assert coordinates == _naive_coordinates(train, test, 3) < 200 * 10 * 6
     np.testing.assert_array_equal(full_idx, idx)
     np.testing.assert_array_equal(full_sq, sq)
@@ -70,13 +71,13 @@ def test_every_search_is_checked_against_another_search(monkeypatch):
     and could not fail)."""
     rng = np.random.default_rng(2)
     train, test = rng.normal(size=(80, 4)), rng.normal(size=(10, 4))
-    methods, _ = _balltree_point._knn_methods(train, test, 1)
-    assert {e["reference"] for e in methods.values()} == {_balltree_point.FULL}
+    methods, _ = balltree_point._knn_methods(train, test, 1)
+    assert {e["reference"] for e in methods.values()} == {balltree_point.FULL}
     assert all(e["exact"] and e["same_indices"] == 1.0 for e in methods.values())
-    base, _ = _balltree_point._knn_methods(train, test, 1, with_tree=False)
+    base, _ = balltree_point._knn_methods(train, test, 1, with_tree=False)
     assert (base["naive"]["reference"], base["brute"]["reference"]) == ("brute", "naive")
     assert base["naive"]["exact"] and base["brute"]["exact"]
-    real = _balltree_point.naive_knn
+    real = balltree_point.naive_knn
 
     def broken(train, test, k):  # drops each point's nearest neighbour for the farthest
         idx, sq, coordinates = real(train, test, k)
@@ -85,15 +86,15 @@ def test_every_search_is_checked_against_another_search(monkeypatch):
         idx[:, 0] = far
         return idx, sq, coordinates
 
-    monkeypatch.setattr(_balltree_point, "naive_knn", broken)
-    methods, _ = _balltree_point._knn_methods(train, test, 1)
+    monkeypatch.setattr(balltree_point, "naive_knn", broken)
+    methods, _ = balltree_point._knn_methods(train, test, 1)
     assert not methods["naive"]["exact"]
     assert methods["brute"]["exact"] and methods["balltree"]["exact"]
-    base, _ = _balltree_point._knn_methods(train, test, 1, with_tree=False)
+    base, _ = balltree_point._knn_methods(train, test, 1, with_tree=False)
     assert not base["naive"]["exact"] and not base["brute"]["exact"]  # they disagree
     entry = {"idx": methods["brute"]["idx"]}
     with pytest.raises(ValueError, match="cannot be its own reference"):
-        _balltree_point.check_against(train, test, entry, "brute", entry["idx"])
+        balltree_point.check_against(train, test, entry, "brute", entry["idx"])
 
 
 def test_searches_are_timed_by_cpu_time_in_interleaved_rounds():
@@ -115,7 +116,7 @@ def test_searches_are_timed_by_cpu_time_in_interleaved_rounds():
         time.sleep(0.02)
         return "waited"
 
-    timings, outputs, contention = _balltree_point.cpu_timings(
+    timings, outputs, contention = balltree_point.cpu_timings(
         {"spin": spin, "wait": wait}, rounds=3, min_seconds=0.01)
     assert outputs == {"spin": "spun", "wait": "waited"}
     assert timings["wait"]["seconds"] < 0.005 <= 0.02 <= timings["wait"]["wall_seconds"]
@@ -127,7 +128,7 @@ def test_searches_are_timed_by_cpu_time_in_interleaved_rounds():
     assert rounds == ["spin", "wait"] * 3  # interleaved, not all of one then the other
     assert all(entry["spread"] >= 0.0 for entry in timings.values())
     with pytest.raises(ValueError, match="rounds = 0"):
-        _balltree_point.cpu_timings({"spin": spin}, rounds=0)
+        balltree_point.cpu_timings({"spin": spin}, rounds=0)
 
 
 def test_timing_results_reserve_every_core(tmp_path):

@@ -15,7 +15,7 @@ from harness.errors import ConfigError
 from harness.jobs import job_params, parse_job
 from harness.reference import thesis_claim
 from harness.results import get_result
-from harness.results._sensor_point import align, pack, position_errors, sensor_work, unpack
+from harness.results.common.sensor_point import align, pack, position_errors, sensor_work, unpack
 from tests.results.conftest import write_point
 
 fig_3_20 = get_result("fig_3_20")
@@ -33,7 +33,7 @@ def _estimate(X, shift, scale=1.0, loss=1e-3, keep=True):
 
 
 def _truth(config):
-    from harness.results._sensor_point import load_network
+    from harness.results.common.sensor_point import load_network
 
     return load_network(job_params(config, parse_job("fig_3_20/variational")))
 

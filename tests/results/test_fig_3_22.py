@@ -14,7 +14,7 @@ from harness.metrics import (embedding_quality, local_continuity, local_trust,
                              neighborhood_intersection)
 from harness.records import read_record
 from harness.results import get_result
-from harness.results._mvu_point import measures_by_dimension
+from harness.results.common.mvu_point import measures_by_dimension
 from harness.runner import run_job
 from tests.results.conftest import write_point
 

@@ -123,7 +123,7 @@ def test_uncertified_solves_are_flagged(profile):
 
 
 def test_a_thesis_column_without_a_plugin_asks_for_one():
-    from harness.results._figure import missing_column_reason
+    from harness.results.common.figure_files import missing_column_reason
 
     assert missing_column_reason("fig_3_24", "usps_sevens", "USPS sevens") == (
         "no dataset plugin provides the thesis' USPS sevens (thesis_name 'usps_sevens'); "
@@ -134,7 +134,7 @@ def test_a_thesis_column_without_a_plugin_asks_for_one():
 
 
 def test_dataset_notes_state_stand_ins_and_plugin_choices():
-    from harness.results._figure import dataset_notes
+    from harness.results.common.figure_files import dataset_notes
 
     lines = dataset_notes(["swiss_roll", "mnist_fives", "teapot_standin", "mnist_fives"])
     assert len(lines) == 2

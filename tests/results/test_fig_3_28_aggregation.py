@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from harness.results import get_result
-from harness.results._figure import harmonic_mean
+from harness.results.common.figure_files import harmonic_mean
 from tests.results.conftest import ok_body, write_point
 
 fig_3_28 = get_result("fig_3_28")

@@ -10,7 +10,7 @@ import pytest
 from harness.jobs import Job, job_params, parse_job, record_path
 from harness.plugin import ExpectedFailure
 from harness.records import read_record
-from harness.results._mvu_point import load_dataset
+from harness.results.common.mvu_point import load_dataset
 from harness.runner import JobCrashed, run_job
 
 # measured: Clarabel, 1 thread, swiss roll n = 40, k = 4: 2-4 s per solve; at k = 4

@@ -222,7 +222,7 @@ def test_the_layout_is_the_thesis_rows_tasks_columns_kernels(profile, tmp_path):
     one column per kernel (a kernel not in the thesis an extra column), in the
     Markdown, the LaTeX and the report (which lays out the CSV with the same function)."""
     from harness.report import write_report
-    from harness.results._tables import wide_tables
+    from harness.results.common.tables import wide_tables
 
     tasks = ["1vs2", "1vs3", "2vs8", "8vs9"]
     extra = {"type": "gaussian", "sigma": "neighbourhood", "k": 4}

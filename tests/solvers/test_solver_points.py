@@ -9,7 +9,7 @@ import pytest
 from harness.config import validate_config
 from harness.jobs import Job
 from harness.records import read_record
-from harness.results._mvu_solve_point import SolverPoint, finish, point_params, work
+from harness.results.common.mvu_solve_point import SolverPoint, finish, point_params, work
 from harness.runner import run_job
 
 pytest.importorskip("cvxpy")

@@ -1,6 +1,6 @@
 """The profile side shared by Figs. 2.13 and 2.16 (thesis 2.1.9): one job per PCA
 dimension ``r`` (key ``r<R>``) on MNIST, the schema entries, the parameters, and a
-monotone-trend test for the claims. The jobs are :mod:`harness.results._balltree_point`."""
+monotone-trend test for the claims. The jobs are :mod:`harness.results.common.balltree_point`."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import yaml
 from scipy.stats import spearmanr
 
 from harness.errors import ConfigError
-from harness.results._balltree_point import DATASET
-from harness.results._figure import claim_lines, parse_int_key, write_figure_files
-from harness.results._mvu_point import dataset_choice
+from harness.results.common.balltree_point import DATASET
+from harness.results.common.figure_files import claim_lines, parse_int_key, write_figure_files
+from harness.results.common.mvu_point import dataset_choice
 
 __all__ = ["COMMON_SCHEMA", "THESIS_N_TRAIN", "keys", "params", "check", "size_gate",
            "clearly_below", "trend",

@@ -57,7 +57,7 @@ from harness.problems.mvu import VARIANTS, MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.problems.verify import certificate_arrays
 from harness.provenance import blas_info
-from harness.results._solver_code import solver_module
+from harness.results.common.solver_code import solver_module
 from harness.runner import died_reason
 from harness.solvers.mvu import MVU_SOLVERS, judge, solve_mvu
 

@@ -8,8 +8,8 @@ key is ``DATASET/METHOD[/SOLVER]`` (job id ``table_3_2/swiss_roll/isomap``). Its
 parameters are resolved here, once, from the profile and the thesis' reference CSVs;
 its work loads the data set and runs the table's task (:data:`harness.tasks.TASKS`)
 once per run (seeded), in the engine's child process. A table module binds these to
-its :class:`~harness.results._table_spec.TableSpec` with
-:class:`harness.results._table_result.TableResult`.
+its :class:`~harness.results.common.table_spec.TableSpec` with
+:class:`harness.results.common.table_result.TableResult`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from harness.errors import ConfigError, check_names
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.reference import load_reference, reference_value
-from harness.results._table_spec import TableSpec
+from harness.results.common.table_spec import TableSpec
 from harness.tasks import TASKS
 from harness.tasks.classification import K_BY_VALIDATION
 

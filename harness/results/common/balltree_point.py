@@ -73,7 +73,7 @@ from harness.metrics.knn_error import same_class_neighbors
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.timelimit import cpu_clock
-from harness.results._mvu_point import load_dataset
+from harness.results.common.mvu_point import load_dataset
 from methods._lmnn_core import target_sq_distances
 from methods._lmnn_impostors import LEAF_SIZE, tree_candidates, impostor_pairs
 

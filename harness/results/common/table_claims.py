@@ -21,8 +21,8 @@ from typing import NamedTuple
 import pandas as pd
 
 from harness.claims import make_claim, verdict_of
-from harness.results._table_spec import TableSpec
-from harness.results._tables import AVERAGE, GAP_MARKS
+from harness.results.common.table_spec import TableSpec
+from harness.results.common.tables import AVERAGE, GAP_MARKS
 
 __all__ = ["Values", "Check", "TableClaim", "SHORT", "compare", "compare_pairs", "table_claims"]
 

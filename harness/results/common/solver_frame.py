@@ -8,7 +8,7 @@ certified bound; (3) wall time relative to the native solver at the same n. Fail
 time-outs and skips are marked cells with numbered footnotes giving the reason; the
 notes state the problem, the tolerances, the time limit, the BLAS threads and the
 machine (from the records' provenance). The points come from
-:mod:`harness.results._mvu_solve_point`.
+:mod:`harness.results.common.mvu_solve_point`.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from tabulate import tabulate
 from harness.jobs import Job, read_job_record, wall_cap
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_text_atomic
-from harness.results._mvu_solve_point import solver_points
-from harness.results._tables import GAP_MARKS, Footnotes
+from harness.results.common.mvu_solve_point import solver_points
+from harness.results.common.tables import GAP_MARKS, Footnotes
 from harness.solvers.mvu.ipm import IPM_MEMORY_BUDGET
 
 __all__ = ["TABLE", "TITLE", "COLUMNS", "build_solver_table", "blocks", "write_solver_table"]

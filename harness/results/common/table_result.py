@@ -1,13 +1,13 @@
 """What a thesis table module exposes, bound to its :class:`TableSpec` and claims.
 
 Tables 2.1 and 3.2 (and Table 2.1's peer comparison) are grids of data sets x
-methods (:mod:`harness.results._grid`) written as thesis / ours / delta tables
-(:mod:`harness.results._tables`) and checked against the thesis' claims
-(:mod:`harness.results._table_claims`). A table module declares its spec and claims
+methods (:mod:`harness.results.common.grid`) written as thesis / ours / delta tables
+(:mod:`harness.results.common.tables`) and checked against the thesis' claims
+(:mod:`harness.results.common.table_claims`). A table module declares its spec and claims
 and takes its functions from one :class:`TableResult`::
 
     check, keys, params, write, inputs, claims, section = TableResult(SPEC, CLAIMS).functions()
-    work, finish, sources = _grid.work, _grid.finish, _grid.sources
+    work, finish, sources = grid.work, grid.finish, grid.sources
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from pathlib import Path
 
 from harness.outputs import output_paths
 from harness.report.sections import read_long_table
-from harness.results import _grid
-from harness.results._table_claims import TableClaim, table_claims
-from harness.results._table_section import table_section
-from harness.results._table_spec import TableSpec
-from harness.results._tables import DEVIATIONS_FILE, write_table
+from harness.results.common import grid
+from harness.results.common.table_claims import TableClaim, table_claims
+from harness.results.common.table_section import table_section
+from harness.results.common.table_spec import TableSpec
+from harness.results.common.tables import DEVIATIONS_FILE, write_table
 
 __all__ = ["TableResult"]
 
@@ -44,16 +44,16 @@ class TableResult:
                 self.section)
 
     def check(self, config: dict) -> None:
-        """The grid's checks (:func:`harness.results._grid.check_grid`)."""
-        _grid.check_grid(config, self.spec)
+        """The grid's checks (:func:`harness.results.common.grid.check_grid`)."""
+        grid.check_grid(config, self.spec)
 
     def keys(self, config: dict) -> list[str]:
-        """``DATASET/METHOD[/SOLVER]`` of every cell (:func:`_grid.grid_cells`)."""
-        return [cell.key for cell in _grid.grid_cells(config, self.spec.name)]
+        """``DATASET/METHOD[/SOLVER]`` of every cell (:func:`grid.grid_cells`)."""
+        return [cell.key for cell in grid.grid_cells(config, self.spec.name)]
 
     def params(self, config: dict, key: str) -> dict:
-        """The resolved parameters of one cell (:func:`_grid.cell_params`)."""
-        return _grid.cell_params(config, self.spec, _grid.parse_key(self.spec.name, key))
+        """The resolved parameters of one cell (:func:`grid.cell_params`)."""
+        return grid.cell_params(config, self.spec, grid.parse_key(self.spec.name, key))
 
     def write(self, config: dict) -> list[Path]:
         """``tables/NAME.{csv,md,tex}`` from the cells' records."""
@@ -74,5 +74,5 @@ class TableResult:
                             f"`harness write {self.spec.name}`")
 
     def section(self, config: dict):
-        """The report's section (:func:`harness.results._table_section.table_section`)."""
+        """The report's section (:func:`harness.results.common.table_section.table_section`)."""
         return table_section(config, self.spec)

@@ -39,7 +39,7 @@ from harness import registry
 from harness.plugin import Dataset, ExpectedFailure
 from harness.metrics import embedding_quality, input_neighbors
 from harness.provenance import blas_info
-from harness.results._solver_code import solver_module
+from harness.results.common.solver_code import solver_module
 from harness.tasks.embedding import MEASURES, BadInputError, run_embedding
 
 __all__ = ["MEASURES", "METHOD", "SOLVER_BUDGET", "N_SPECTRUM", "dataset_choice",

@@ -1,7 +1,7 @@
 """What the thesis figures share beyond their jobs: reading their records, the gap
 marks, the data set notes and writing ``<figure>.{csv,png,md,json}``.
 
-A figure's jobs are MVU embeddings (:mod:`harness.results._mvu_point`, the job code:
+A figure's jobs are MVU embeddings (:mod:`harness.results.common.mvu_point`, the job code:
 editing this module reruns no job)."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from harness.errors import ConfigError
 from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_bytes_atomic, write_text_atomic
-from harness.results._format import certificate_text, fmt_number
-from harness.results._tables import GAP_MARKS
+from harness.results.common.formatting import certificate_text, fmt_number
+from harness.results.common.tables import GAP_MARKS
 from harness.solvers.mvu import MVU_SOLVERS
 
 __all__ = [
