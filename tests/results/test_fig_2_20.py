@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from harness.config import ConfigError
-from harness.results import _two_gaussians_point as point
 from harness.results import get_result
+from harness.results.fig_2_20 import work as point
+from harness.results.fig_2_20 import write as written
 from methods.rca_knn import within_chunklet_covariance
 from tests.results.conftest import write_point
 
@@ -93,9 +94,9 @@ def _record_body(config, key):
 def test_figure_and_verdicts_hold(small):
     for key in fig.keys(small):
         write_point(small, f"fig_2_20/{key}", **_record_body(small, key))
-    paths = fig.write(small)
+    paths = written.write(small)
     assert sorted(p.suffix for p in paths) == [".csv", ".json", ".md", ".png"]
-    verdicts = [c["verdict"] for c in fig.claims(small)]
+    verdicts = [c["verdict"] for c in written.claims(small)]
     assert verdicts == ["holds", "holds", "holds"]
     md = paths[[p.suffix for p in paths].index(".md")].read_text()
     assert "## Choices where the thesis is ambiguous" in md and "| LDA" in md
@@ -110,21 +111,21 @@ def test_failing_verdicts_and_gaps(small):
     body["directions"]["lda"]["loo_error"] = 60.0  # worse than PCA
     write_point(small, "fig_2_20/trial0", **body)
     write_point(small, "fig_2_20/trial1", status="failed", reason="singular C_w")
-    claims = fig.claims(small)
+    claims = written.claims(small)
     assert [c["verdict"] for c in claims] == ["does not hold"] * 3
     assert all("trial 1 (" in c["evidence"] for c in claims)
-    frame = fig.build(small)
+    frame = written.build(small)
     assert set(frame["status"]) == {"ok", "failed"}
     # a good trial beside the bad one: partly
     write_point(small, "fig_2_20/trial1", **_record_body(small, "trial1"))
-    assert [c["verdict"] for c in fig.claims(small)] == ["partly holds"] * 3
-    md_path = [p for p in fig.write(small) if p.suffix == ".md"][0]
+    assert [c["verdict"] for c in written.claims(small)] == ["partly holds"] * 3
+    md_path = [p for p in written.write(small) if p.suffix == ".md"][0]
     assert "partly holds" in md_path.read_text()
 
 
 def test_no_records_is_not_measured(small):
-    assert [c["verdict"] for c in fig.claims(small)] == ["not measured"] * 3
-    paths = fig.write(small)  # a figure of gaps, no crash
+    assert [c["verdict"] for c in written.claims(small)] == ["not measured"] * 3
+    paths = written.write(small)  # a figure of gaps, no crash
     assert "missing" in [p for p in paths if p.suffix == ".csv"][0].read_text()
 
 

@@ -1,151 +1,28 @@
-"""Fig. 2.20 (thesis 2.2.1): "N = 1000 input points sampled from two Gaussian
-distributions with identical covariance but different means under PCA, RCA and LDA
-transformations." The text: "The principal component of PCA maximizes the projected
-variance, the projection direction of LDA best separates the two classes"; RCA (10 %
-of the data in chunklets of 10 points of one class) "whitens the within-class variance
-to uniform covariance"; "In the case of two normally distributed classes with identical
-covariance, the first LDA principal component can be shown to recover the direction
-orthogonal to the optimal bayes classifier".
-
-One job per trial (``fig_2_20/trial<T>``, :mod:`harness.results._two_gaussians_point`):
-a seeded sample, the three maps, each first direction's angle to the Bayes-optimal
-direction ``Sigma^{-1} (mu_1 - mu_0)`` and the leave-one-out k-NN error of the points
-projected onto it, and the within-class covariance after RCA. The figure shows trial 0;
-the table and the verdicts every trial.
-
-Choices where the thesis is ambiguous (parameters of ``results.fig_2_20``): the
-Gaussians (not given: axis standard deviations 3 and 0.5, the long axis at 60 degrees,
-means shifted by (2, 0), so that PCA's first direction, the long axis, differs from
-the Bayes direction; ``axis_std``, ``rotation_degrees``, ``mean_shift``); equal class
-sizes; ``n`` of (2.23) the number of points in chunklets; C_b of (2.25) with the means
-centred on their average; RCA's PCA step keeps both components (2-D data has no noise
-to drop, ``rca_n_components``); RCA's "first direction" (its map has no order) is the
-axis of largest variance after RCA (``rca_first_direction``); "~1" and "a few
-degrees" are the tolerances ``whiten_tolerance``, ``uniform_ratio`` and
-``lda_max_degrees``.
+"""The outputs of Fig. 2.20 (thesis 2.2.1) from its trials' records: the CSV, the
+figure (trial 0: the input with each method's first direction, and the three maps),
+the Markdown table of first directions over every trial and the verdicts on the
+thesis' three statements (:func:`claims`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import yaml
 from tabulate import tabulate
 
 from harness.claims import make_claim
-from harness.errors import ConfigError
-from harness.results import _two_gaussians_point as point
 from harness.results.common.figure_files import (
     claim_lines, gap_mark, read_point, save_png, write_figure_files,
 )
 from harness.results.common.tables import Footnotes
+from harness.results.fig_2_20 import NAME, TITLE, _conf, keys
+from harness.results.fig_2_20.work import GRID, METHODS
 
-__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "check", "keys", "params",
-           "work", "build", "claims", "write"]
+__all__ = ["METHODS", "LABELS", "build", "claims", "write"]
 
-NAME = "fig_2_20"
-TITLE = "Fig. 2.20: PCA, RCA and LDA on two Gaussians with identical covariance (thesis 2.2.1)"
-THESIS_SECTION = "2.2.1"
-KIND = "figure"
-SIDECAR = True
-SCHEMA = yaml.safe_load("""
-    type: object
-    additionalProperties: false
-    description: >-
-      Fig. 2.20 (thesis 2.2.1): two Gaussians with identical covariance projected with
-      PCA, RCA and LDA (one job per seeded trial: trial<T>)
-    properties:
-      n_samples: {type: integer, minimum: 20, default: 1000, description: "N (the thesis 1000)"}
-      n_trials:
-        {type: integer, minimum: 1, default: 5, description: seeded samples; the figure shows trial 0}
-      axis_std:
-        type: array
-        items: {type: number, exclusiveMinimum: 0}
-        minItems: 2
-        maxItems: 2
-        default: [3.0, 0.5]
-        description: standard deviations along the covariance's axes (not given in the thesis)
-      rotation_degrees: {type: number, default: 60.0, description: angle of the first (long) axis}
-      mean_shift:
-        type: array
-        items: {type: number}
-        minItems: 2
-        maxItems: 2
-        default: [2.0, 0.0]
-        description: mu_1 - mu_0 (the means are -/+ half of it)
-      rca_chunklet_fraction: {type: number, exclusiveMinimum: 0, maximum: 1, default: 0.1}
-      rca_chunklet_size: {type: integer, minimum: 2, default: 10}
-      rca_n_components:
-        type: [integer, "null"]
-        minimum: 1
-        maximum: 2
-        default: 2
-        description: RCA's PCA step (null = every non-degenerate component)
-      rca_first_direction:
-        type: string
-        enum: [max_variance, most_amplified]
-        default: max_variance
-        description: which axis of RCA's (unordered) whitening counts as its first
-      n_neighbors:
-        {type: integer, minimum: 1, default: 1, description: k of the LOO k-NN error along a direction}
-      lda_max_degrees:
-        type: number
-        exclusiveMinimum: 0
-        default: 5.0
-        description: '"a few degrees": LDA within this of the Bayes direction, PCA not'
-      whiten_tolerance:
-        type: number
-        exclusiveMinimum: 0
-        default: 0.5
-        description: eigenvalues of the within-class covariance after RCA within this of 1
-      uniform_ratio:
-        type: number
-        minimum: 1
-        default: 2.0
-        description: and their largest / smallest at most this ("uniform covariance")
-      time_limit_seconds: {type: number, exclusiveMinimum: 0, default: 300}
-""")
-METHODS = point.METHODS
 LABELS = {"pca": "PCA", "rca": "RCA", "lda": "LDA", "bayes": "Bayes"}
 COLOURS = {"pca": "tab:purple", "rca": "tab:green", "lda": "tab:red", "bayes": "black"}
 WIDTHS = {"pca": 1.5, "rca": 4.0, "lda": 2.0, "bayes": 1.0}  # RCA, LDA, Bayes nearly coincide
-
-
-def _conf(config: dict) -> dict:
-    return config["results"][NAME]
-
-
-def check(config: dict) -> None:
-    """Chunklets that fit: the chunklet size below the points a class gives."""
-    conf = _conf(config)
-    per_class = conf["rca_chunklet_fraction"] * (conf["n_samples"] // 2)
-    if per_class < 2:
-        raise ConfigError(f"results.{NAME}: rca_chunklet_fraction x n_samples / 2 = "
-                          f"{per_class:g} points per class; RCA needs at least 2 in a "
-                          f"chunklet: raise rca_chunklet_fraction or n_samples")
-
-
-def keys(config: dict) -> list[str]:
-    """``trial<T>`` for each trial."""
-    return [f"trial{t}" for t in range(_conf(config)["n_trials"])]
-
-
-def params(config: dict, key: str) -> dict:
-    """Resolved parameters of ``trial<T>`` (trial 0 is ``trial0``)."""
-    digits = key.removeprefix("trial")
-    if not key.startswith("trial") or not digits.isdigit():
-        raise ConfigError(f"job {NAME}/{key}: must be {NAME}/trial<T> with T = 0, 1, ...")
-    trial = int(digits)
-    conf = _conf(config)
-    keep = ("n_samples", "axis_std", "rotation_degrees", "mean_shift", "rca_chunklet_fraction",
-            "rca_chunklet_size", "rca_n_components", "rca_first_direction", "n_neighbors")
-    return {"figure": NAME, "point": f"{NAME}/{key}", "trial": trial, "seed": config["seed"],
-            "blas_threads": config["blas_threads"],
-            "time_limit_seconds": float(conf["time_limit_seconds"]),
-            **{k: conf[k] for k in keep}}
-
-
-work = point.work
 
 
 # ---- aggregation ---------------------------------------------------------------------
@@ -224,7 +101,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     second = make_claim(
         NAME, "The principal component of PCA maximises the projected variance, the "
               "projection direction of LDA best separates the two classes: PCA's variance "
-              f"and LDA's Fisher ratio (2.26) are the maxima over {point.GRID} directions, "
+              f"and LDA's Fisher ratio (2.26) are the maxima over {GRID} directions, "
               "LDA's leave-one-out error is below PCA's, whose direction is more than "
               f"{deg:g} degrees from the Bayes direction (2.2.1, Fig. 2.20)", separates,
         f"LOO {conf['n_neighbors']}-NN error along the first direction: PCA "
