@@ -47,7 +47,8 @@ from harness.reference import CLAIMS_FILE, thesis_claim
 from harness.results import _lmnn_dimred_point as point
 from harness.results import get_result
 from harness.results._fig_2_17_output import write_outputs
-from harness.results.common.figure_files import parse_int_key, read_point
+from harness.results.common.figure_files import read_point
+from harness.results.common.profile import parse_int_key
 from methods.lmnn import LMNN
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "METHODS", "LABELS",

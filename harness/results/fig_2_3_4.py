@@ -42,7 +42,8 @@ from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results import _half_square_point as point
-from harness.results.common.figure_files import gap_mark, parse_int_key, read_point, write_figure_files
+from harness.results.common.figure_files import gap_mark, read_point, write_figure_files
+from harness.results.common.profile import parse_int_key
 from harness.results._half_square_md import markdown
 from harness.results._half_square_plot import plot
 

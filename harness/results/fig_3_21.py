@@ -43,9 +43,10 @@ from harness.claims import Reading, make_claim, readings_claim, stand_in_claim
 from harness.errors import ConfigError
 from harness.reference import CLAIMS_FILE, thesis_claim
 from harness.results.common.figure_files import (
-    gap_mark, parse_int_key, read_point, save_png, write_figure_files,
+    gap_mark, read_point, save_png, write_figure_files,
 )
-from harness.results.common.mvu_point import dataset_choice
+from harness.results.common.profile import parse_int_key
+from harness.results.common.profile import dataset_choice
 from harness.results.common.sensor_point import (
     check_sensor_dataset, sensor_inputs, sensor_params, sensor_sources, sensor_work,
 )

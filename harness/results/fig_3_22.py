@@ -42,12 +42,14 @@ from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results.common.figure_files import (
-    check_datasets_section, check_registered_dataset, gap_mark, missing_column_reason, read_point, save_png,
-    thesis_column, write_figure_files,
+    gap_mark, missing_column_reason, read_point, save_png, thesis_column,
+    write_figure_files,
 )
-from harness.results.common.mvu_point import (
-    MEASURES, dataset_choice, mvu_point_params, mvu_point_work, mvu_sources,
+from harness.results.common.profile import (
+    check_datasets_section, check_registered_dataset,
 )
+from harness.results.common.mvu_point import MEASURES, mvu_point_work, mvu_sources
+from harness.results.common.profile import dataset_choice, mvu_point_params
 from harness.results.common.tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "THESIS_DATASETS", "work",

@@ -34,12 +34,12 @@ from harness import registry
 from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results.common.figure_files import (
-    check_registered_dataset, dataset_notes, gap_mark, harmonic_mean, missing_column_reason,
-    read_point, save_png, thesis_column, write_figure_files,
+    dataset_notes, gap_mark, harmonic_mean, missing_column_reason, read_point,
+    save_png, thesis_column, write_figure_files,
 )
-from harness.results.common.mvu_point import (
-    mvu_sources, SOLVER_BUDGET, dataset_choice, load_dataset,
-)
+from harness.results.common.profile import check_registered_dataset
+from harness.results.common.mvu_point import mvu_sources, load_dataset
+from harness.results.common.profile import SOLVER_BUDGET, dataset_choice
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.solvers.mvu import MVU_SOLVERS

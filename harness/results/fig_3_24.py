@@ -31,12 +31,14 @@ from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results.common.formatting import fmt_number
 from harness.results.common.figure_files import (
-    check_datasets_section, check_registered_dataset, dataset_notes, gap_mark, missing_column_reason, read_point,
-    save_png, thesis_column, write_figure_files,
+    dataset_notes, gap_mark, missing_column_reason, read_point, save_png,
+    thesis_column, write_figure_files,
 )
-from harness.results.common.mvu_point import (
-    mvu_point_work, mvu_sources, MEASURES, dataset_choice, mvu_point_params,
+from harness.results.common.profile import (
+    check_datasets_section, check_registered_dataset,
 )
+from harness.results.common.mvu_point import mvu_point_work, mvu_sources, MEASURES
+from harness.results.common.profile import dataset_choice, mvu_point_params
 from harness.results.common.tables import Footnotes
 
 __all__ = [

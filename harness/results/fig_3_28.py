@@ -29,13 +29,13 @@ from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results.common.formatting import certificate_text
 from harness.results.common.figure_files import (
-    check_mvu_solver, check_registered_dataset, gap_mark, harmonic_mean, parse_int_key,
-    read_point, save_png,
-    write_figure_files,
+    gap_mark, harmonic_mean, read_point, save_png, write_figure_files,
 )
-from harness.results.common.mvu_point import (
-    mvu_point_work, mvu_sources, MEASURES, dataset_choice, mvu_point_params,
+from harness.results.common.profile import (
+    check_mvu_solver, check_registered_dataset, parse_int_key,
 )
+from harness.results.common.mvu_point import mvu_point_work, mvu_sources, MEASURES
+from harness.results.common.profile import dataset_choice, mvu_point_params
 from harness.results.common.tables import Footnotes
 
 __all__ = [

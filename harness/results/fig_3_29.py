@@ -36,7 +36,8 @@ from harness.results import _bad_edge_points as points
 from harness.results._fig_3_29_output import write_outputs
 from harness.results.common.formatting import certificate_text
 from harness.results.common.figure_files import harmonic_mean, read_point
-from harness.results.common.mvu_point import MEASURES, dataset_choice, mvu_point_params
+from harness.results.common.mvu_point import MEASURES
+from harness.results.common.profile import dataset_choice, mvu_point_params
 from harness.solvers.mvu import MVU_SOLVERS
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "work", "sources",

@@ -34,14 +34,17 @@ from harness.claims import make_claim
 from harness.errors import ConfigError
 from harness.results.common.formatting import certificate_text, fmt_number
 from harness.results.common.figure_files import (
-    check_dataset_keys, check_mvu_solver, check_registered_dataset, dataset_notes,
-    gap_mark, missing_column_reason, read_point, thesis_column, write_figure_files,
+    dataset_notes, gap_mark, missing_column_reason, read_point, thesis_column,
+    write_figure_files,
+)
+from harness.results.common.profile import (
+    check_dataset_keys, check_mvu_solver, check_registered_dataset,
 )
 from harness.results._kpca_plot import plot_figure
 from harness.results._kpca_point import (
     KERNELS, LEVELS, kernel_method_params, kpca_point_work, kpca_sources,
 )
-from harness.results.common.mvu_point import dataset_choice
+from harness.results.common.profile import dataset_choice
 from harness.results.common.tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "THESIS_DATASETS", "check",

@@ -39,10 +39,13 @@ from harness.errors import ConfigError
 from harness.results import _spectrum_point
 from harness.results.common.formatting import certificate_text, fmt_number
 from harness.results.common.figure_files import (
-    check_dataset_keys, check_mvu_solver, check_registered_dataset, claim_lines, dataset_notes,
-    gap_mark, missing_column_reason, read_point, save_png, thesis_column, write_figure_files,
+    claim_lines, dataset_notes, gap_mark, missing_column_reason, read_point, save_png,
+    thesis_column, write_figure_files,
 )
-from harness.results.common.mvu_point import SOLVER_BUDGET, dataset_choice
+from harness.results.common.profile import (
+    check_dataset_keys, check_mvu_solver, check_registered_dataset,
+)
+from harness.results.common.profile import SOLVER_BUDGET, dataset_choice
 from harness.results.common.tables import Footnotes
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "THESIS_DATASETS",

@@ -45,8 +45,9 @@ from harness.outputs import output_paths
 from harness.report.sections import read_long_table
 from harness.results import _kernel_svm
 from harness.results.common.formatting import certificate_text, fmt_number, solve_summary
-from harness.results.common.figure_files import check_dataset_keys, check_mvu_solver, point_line
-from harness.results.common.mvu_point import SOLVER_BUDGET
+from harness.results.common.figure_files import point_line
+from harness.results.common.profile import check_dataset_keys, check_mvu_solver
+from harness.results.common.profile import SOLVER_BUDGET
 from harness.results.common.table_claims import TableClaim, Values, compare_pairs, table_claims
 from harness.results.common.table_section import table_section
 from harness.results.common.table_spec import TableSpec

@@ -10,6 +10,8 @@ Each module is named for what it is:
 :mod:`.table_claims`        the claims of a grid table
 :mod:`.table_section`       a table's report section
 :mod:`.tables`              records -> thesis / ours / delta tables, footnotes
+:mod:`.profile`           the declarations' side: key parsing, section checks,
+                            data set choice, an MVU point's params (light)
 :mod:`.formatting`          number and certificate formatting
 :mod:`.figure_files`        a figure's CSV, PNG, Markdown and sidecar
 :mod:`.mvu_point`           one MVU embedding per job (Figs. 3.2x, Table 3.3)

@@ -10,8 +10,9 @@ from scipy.stats import spearmanr
 
 from harness.errors import ConfigError
 from harness.results.common.balltree_point import DATASET
-from harness.results.common.figure_files import claim_lines, parse_int_key, write_figure_files
-from harness.results.common.mvu_point import dataset_choice
+from harness.results.common.figure_files import claim_lines, write_figure_files
+from harness.results.common.profile import parse_int_key
+from harness.results.common.profile import dataset_choice
 
 __all__ = ["COMMON_SCHEMA", "THESIS_N_TRAIN", "keys", "params", "check", "size_gate",
            "clearly_below", "trend",

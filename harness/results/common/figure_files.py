@@ -13,19 +13,16 @@ import numpy as np
 import pandas as pd
 
 from harness import registry
-from harness.errors import ConfigError
 from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_bytes_atomic, write_text_atomic
 from harness.results.common.formatting import certificate_text, fmt_number
 from harness.results.common.tables import GAP_MARKS
-from harness.solvers.mvu import MVU_SOLVERS
 
 __all__ = [
     "KIND", "figure_paths", "section_of", "read_point", "gap_mark", "save_png",
-    "measured_frame", "point_line", "harmonic_mean", "check_registered_dataset", "check_datasets_section",
-    "thesis_column", "write_figure_files", "dataset_notes", "missing_column_reason",
-    "check_dataset_keys", "check_mvu_solver", "parse_int_key", "claim_lines",
+    "measured_frame", "point_line", "harmonic_mean", "thesis_column", "write_figure_files",
+    "dataset_notes", "missing_column_reason", "claim_lines",
 ]
 
 KIND = "figure"
@@ -47,15 +44,6 @@ def read_point(config: dict, figure: str, key: str) -> dict:
     return read_job_record(config, Job(figure, key))
 
 
-def parse_int_key(figure: str, key: str, prefix: str, example: int) -> int:
-    """The positive integer of a job key ``<prefix><N>`` (``k7``, ``m10``); a
-    :class:`ConfigError` naming the expected form otherwise."""
-    digits = key[len(prefix):]
-    if not (key.startswith(prefix) and digits.isdigit() and int(digits) >= 1):
-        raise ConfigError(f"job {figure}/{key}: must be {figure}/{prefix}<{prefix.upper()}> "
-                          f"with {prefix.upper()} a positive integer, e.g. "
-                          f"{figure}/{prefix}{example}")
-    return int(digits)
 
 
 def gap_mark(status: str) -> str:
@@ -144,36 +132,8 @@ def write_figure_files(config: dict, figure: str, keys: list[str], frame, md: li
     return [paths["csv"], paths["png"], paths["md"], paths["json"]]
 
 
-def check_registered_dataset(name: str, where: str) -> None:
-    """Raise :class:`ConfigError` naming ``where`` if no plugin is called ``name``."""
-    valid = registry.datasets("embedding")
-    if name not in valid:
-        raise ConfigError(f"{where}: unknown dataset {name!r}; valid datasets: "
-                          f"{', '.join(valid)}")
 
 
-def check_datasets_section(conf: dict, where: str, per_dataset: tuple[str, ...],
-                           below_n) -> None:
-    """The checks of a figure section that lists data sets (``datasets``) and solves
-    MVU (``solver``): registered data set names, per-data-set entries (the keys
-    ``per_dataset`` of ``conf``) that name a listed data set, a known solver, and
-    ``below_n(name)`` -- ``(what, value)`` pairs -- below every given
-    ``n_samples.<name>``.
-
-    Raises
-    ------
-    ConfigError
-        Naming the entry ``where.<key>`` and the fix.
-    """
-    for name in conf["datasets"]:
-        check_registered_dataset(name, f"{where}.datasets")
-    check_dataset_keys(conf, per_dataset, where)
-    check_mvu_solver(conf["solver"], where)
-    for name, n in conf["n_samples"].items():
-        for what, value in below_n(name):
-            if value >= n:
-                raise ConfigError(f"{where}.{what} = {value} must be below "
-                                  f"n_samples.{name} = {n}; lower it or use more points")
 
 
 def thesis_column(name: str) -> str:
@@ -209,18 +169,5 @@ def missing_column_reason(figure: str, column: str, label: str) -> str:
             f"add one to datasets/ and list it under results.{figure}.datasets")
 
 
-def check_dataset_keys(conf: dict, keys, where: str) -> None:
-    """Raise :class:`ConfigError` if a per-data-set entry (``conf[key]`` for each of
-    ``keys``, e.g. ``n_samples``) names a data set not in ``conf["datasets"]``."""
-    for key in keys:
-        stray = [d for d in conf[key] if d not in conf["datasets"]]
-        if stray:
-            raise ConfigError(f"{where}.{key}: {stray[0]!r} is not in {where}.datasets "
-                              f"({', '.join(conf['datasets'])}); add it there or drop the entry")
 
 
-def check_mvu_solver(solver: str, where: str) -> None:
-    """Raise :class:`ConfigError` naming ``where`` if ``solver`` is no MVU solver."""
-    if solver not in MVU_SOLVERS:
-        raise ConfigError(f"{where}.solver: unknown solver {solver!r}; valid "
-                          f"solvers: {', '.join(MVU_SOLVERS)}")

@@ -27,7 +27,6 @@ status and a reason; anything else is a bug: the job fails and writes nothing.
 
 from __future__ import annotations
 
-import inspect
 import time
 from collections.abc import Callable
 from typing import Any
@@ -42,66 +41,15 @@ from harness.provenance import blas_info
 from harness.results.common.solver_code import solver_module
 from harness.tasks.embedding import MEASURES, BadInputError, run_embedding
 
-__all__ = ["MEASURES", "METHOD", "SOLVER_BUDGET", "N_SPECTRUM", "dataset_choice",
-           "mvu_point_params", "load_dataset", "start_point", "normalised",
+__all__ = ["MEASURES", "METHOD", "N_SPECTRUM", "load_dataset", "start_point", "normalised",
            "measures_by_dimension", "mvu_point_work", "mvu_sources"]
 
 METHOD = "mvu"
-# the SDP solver gets this share of the point's CPU budget, so that a solver
-# with its own limit (native) stops first and reports a timeout with its reason
-SOLVER_BUDGET = 0.9
 N_SPECTRUM = 20  # normalised eigenvalues kept in a record
 
 
-def dataset_choice(config: dict, name: str, n_samples: int | None,
-                   extra_params: dict | None = None) -> dict[str, Any]:
-    """How one data set is loaded: ``load()`` keyword arguments and subsampling.
-
-    The keyword arguments are the plugin's defaults, overridden by the profile's
-    top-level ``datasets:`` entry, overridden by ``extra_params`` (the figure's
-    ``dataset_params``). ``n_samples``, when given, is the number of points: passed
-    to ``load()`` when the plugin takes an ``n_samples`` argument (a generator draws
-    exactly that many), otherwise a seeded subsample without replacement is taken
-    after loading (the seed is the profile's ``seed``), so that data sets whose
-    plugins have no size parameter (teapot, frey) can be shrunk without editing them.
-    """
-    cls = registry.get_dataset(name)
-    params = {**cls.params, **config["datasets"].get(name, {}), **(extra_params or {})}
-    subsample, source = None, "the data set's own size"
-    if n_samples is not None:
-        if "n_samples" in inspect.signature(cls.load).parameters:
-            params["n_samples"] = int(n_samples)
-            source = "generated (load(n_samples=...))"
-        else:
-            subsample = int(n_samples)
-            source = f"seeded subsample (seed {config['seed']}) without replacement"
-    return {"dataset": name, "dataset_params": params, "subsample": subsample,
-            "n_samples_source": source}
 
 
-def mvu_point_params(config: dict, figure_conf: dict, *, figure: str, key: str,
-                     dataset: dict, variant: str, n_neighbors: int, n_components: int,
-                     **extra: Any) -> dict[str, Any]:
-    """The resolved, JSON-serialisable parameters of one MVU figure point.
-
-    ``dataset`` comes from :func:`dataset_choice`; ``figure_conf`` is the figure's
-    validated profile section (``solver``, ``eval_neighbors``,
-    ``time_limit_seconds``, and ``time_limit_by_dataset``, per data set budgets that
-    replace it where the figure's schema has them); ``extra`` is kept as is
-    (figure-specific values).
-    """
-    limit = float(figure_conf.get("time_limit_by_dataset", {}).get(
-        dataset["dataset"], figure_conf["time_limit_seconds"]))
-    return {
-        "figure": figure, "point": f"{figure}/{key}", **dataset,
-        "seed": config["seed"], "blas_threads": config["blas_threads"],
-        "time_limit_seconds": limit, "solver": figure_conf["solver"],
-        "eval_neighbors": figure_conf["eval_neighbors"],
-        "method_params": {"n_neighbors": int(n_neighbors), "n_components": int(n_components),
-                          "solver": figure_conf["solver"], "variant": variant,
-                          "time_limit": SOLVER_BUDGET * limit},
-        **extra,
-    }
 
 
 def load_dataset(params: dict) -> Dataset:

@@ -40,7 +40,7 @@ from harness.errors import ConfigError
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.reference import CLAIMS_FILE
-from harness.results.common.mvu_point import dataset_choice
+from harness.results.common.profile import dataset_choice
 from methods._variational_graph import variational_mvu_graph
 from methods._variational_refine import reconstruction_loss
 
@@ -64,7 +64,7 @@ def sensor_params(config: dict, conf: dict, *, figure: str, key: str,
                   method_params: dict, repeats: int = 1,
                   keep_positions: bool = False) -> dict[str, Any]:
     """The resolved, JSON-serialisable parameters of one point: the data set
-    (:func:`harness.results.common.mvu_point.dataset_choice` with the section's
+    (:func:`harness.results.common.profile.dataset_choice` with the section's
     ``dataset``, ``n_samples``, ``dataset_params``) and the keyword arguments of
     :func:`variational_mvu_graph`."""
     choice = dataset_choice(config, conf["dataset"], conf["n_samples"], conf["dataset_params"])
