@@ -28,7 +28,9 @@ from harness.records import write_json_atomic
 from harness.report import build_report, write_report
 from harness.report import html as report_html
 from harness.report.sections import Cell
-from harness.results import fig_3_24, fig_3_28, get_result, table_2_1, table_3_2
+from harness.results import (
+    fig_3_24, fig_3_28, get_result, hook, table_2_1, table_3_2, write_module,
+)
 from harness.results.common.mvu_solve_point import SolverPoint
 from harness.results.common.table_claims import Values, evaluate
 from tests.browser import CHROMIUM, INSTALL_HINT, render_offline
@@ -351,7 +353,8 @@ def test_claim_interface():
 
 
 def test_a_malformed_figure_claim_fails_naming_the_module(generated, monkeypatch):
-    monkeypatch.setattr(fig_3_28, "claims", lambda config: [{"source": "fig_3_28"}])
+    monkeypatch.setattr(write_module(fig_3_28), "claims",
+                        lambda config: [{"source": "fig_3_28"}])
     with pytest.raises(ValueError, match="harness.results.fig_3_28.claims"):
         build_report(generated["config"])
 
@@ -360,12 +363,12 @@ def test_figure_claims_equal_ratios_and_no_records(tmp_path, repo_root):
     config = figure_profile(tmp_path, repo_root,
                             fig_3_24={"datasets": ["swiss_roll"], "solver": "clarabel"},
                             fig_3_28={"n_samples": 40, "k": [6, 7], "solver": "clarabel"})
-    assert [c["verdict"] for c in fig_3_28.claims(config)] == ["not measured"] * 2
-    assert fig_3_24.claims(config)[0]["verdict"] == "not measured"
+    assert [c["verdict"] for c in hook(fig_3_28, "claims")(config)] == ["not measured"] * 2
+    assert hook(fig_3_24, "claims")(config)[0]["verdict"] == "not measured"
     measures = dict(zip(QUALITY, (0.9, 0.8, 0.5)))
     for variant in ("max_trace", "min_trace"):  # a rigid graph: both SDPs give one kernel
         write_point(config, f"fig_3_24/swiss_roll/{variant}", **ok_body(measures))
-    claim = fig_3_24.claims(config)[0]
+    claim = hook(fig_3_24, "claims")(config)[0]
     assert claim["verdict"] == "does not hold"
     assert "swiss_roll: continuity 1.000, trust 1.000, intersection 1.000" in claim["evidence"]
     assert "within ±0.005 of 1 counts as not below 1" in claim["evidence"]

@@ -11,6 +11,7 @@ import pytest
 
 from harness.results import get_result
 from harness.results.common.figure_files import harmonic_mean
+from harness.results.fig_3_28 import write as written
 from tests.results.conftest import ok_body, write_point
 
 fig_3_28 = get_result("fig_3_28")
@@ -41,7 +42,7 @@ def test_harmonic_mean():
 
 
 def test_rows_hold_metrics_spectra_lock_test_and_verdict(config):
-    frame = fig_3_28.build(config).set_index("k")
+    frame = written.build(config).set_index("k")
     assert list(frame.index) == [3, 4, 5, 6]
     assert frame.loc[4, "harmonic_mean"] == pytest.approx(0.6)  # 3/(10/9+5/3+20/9) = 0.6
     assert frame.loc[4, "ev1"] == pytest.approx(10 / 12.05)
@@ -60,16 +61,16 @@ def test_rows_hold_metrics_spectra_lock_test_and_verdict(config):
 def test_no_lock_up_and_agreement_verdicts():
     frame = pd.DataFrame({"k": [5, 7, 8], "status": ["ok"] * 3,
                           "locked": [False, True, True]})
-    assert fig_3_28.lock_verdict(frame, 0.1) == (
+    assert written.lock_verdict(frame, 0.1) == (
         7.0, "locks at k = 7 (first measured k with third normalised eigenvalue > 0.1); "
              "agrees with the thesis' k = 7")
     frame["locked"] = False
-    k, text = fig_3_28.lock_verdict(frame, 0.1)
+    k, text = written.lock_verdict(frame, 0.1)
     assert math.isnan(k) and text.startswith("no lock-up for k = 5, 7, 8")
 
 
 def test_outputs_say_n_solver_claim_verdict_and_gaps(config):
-    csv_path, png_path, md_path, sidecar = fig_3_28.write(config)
+    csv_path, png_path, md_path, sidecar = written.write(config)
     assert json.loads(sidecar.read_text())["title"] == fig_3_28.TITLE
     csv = pd.read_csv(csv_path)
     assert {"n_samples", "solver", "harmonic_mean", "ev1", "ev5", "locked", "our_lock_k",
@@ -89,5 +90,5 @@ def test_uncertified_solves_are_named_in_the_verdict(profile):
     config = profile(fig_3_28={"n_samples": 40, "k": [4, 5]})
     write_point(config, "fig_3_28/k4", **ok_body(MEASURES, UNFOLDED, solve_status="timeout"))
     write_point(config, "fig_3_28/k5", **ok_body(MEASURES, LOCKED))
-    verdict = fig_3_28.build(config)["verdict"].iloc[0]
+    verdict = written.build(config)["verdict"].iloc[0]
     assert verdict.endswith("(k = 4: certified gap 1.0e-06 from solves not certified optimal)")

@@ -42,7 +42,7 @@ from harness.results.common.solver_code import solver_module
 from harness.tasks.embedding import MEASURES, BadInputError, run_embedding
 
 __all__ = ["MEASURES", "METHOD", "N_SPECTRUM", "load_dataset", "start_point", "normalised",
-           "measures_by_dimension", "mvu_point_work", "mvu_sources"]
+           "measures_by_dimension", "mvu_point_work", "mvu_sources", "work", "sources"]
 
 METHOD = "mvu"
 N_SPECTRUM = 20  # normalised eigenvalues kept in a record
@@ -204,3 +204,8 @@ def mvu_sources(params: dict) -> list:
     the figure's points; the work's own module counts already)."""
     return [registry.get_dataset(params["dataset"]), registry.get_method(METHOD),
             solver_module(params["solver"])]
+
+
+#: A result whose jobs are plain MVU points names this module as its job code
+#: (``WORK = "harness.results.common.mvu_point"``) and reads these.
+work, sources = mvu_point_work, mvu_sources

@@ -1,19 +1,6 @@
-"""Fig. 3.28 (thesis 3.1.12): MVU on a noise-free Swiss roll under varying k.
-
-"Figure 3.29 [sic: the caption is Fig. 3.28] illustrates this on a synthetic Swiss
-roll example of size n = 1000. Here k = 4, 5, 6 are clearly the best choices. The bar
-plot [...] shows the harmonic mean of local trust, local continuity and local
-intersection of the resulting two dimensional embeddings. The normalized eigenvalue
-plot [...] reveals that for k >= 7 three dimensions are required with almost equal
-variance. This is the same eigenvalue spectrum as that of PCA on the input - a clear
-sign that the data set did not unfold." Caption: "The data set locks at k = 7."
-
-One point per k (``fig_3_28/k<k>``): ``MVU(variant="equality", n_neighbors=k,
-n_components=2)`` on the same Swiss roll. The aggregation writes, per k, the three
-metrics of the 2-D embedding and their harmonic mean, the normalised eigenvalues of
-the kernel (eigenvalues / their sum), whether the third exceeds ``lock_threshold``
-(our test for "locked up"), and the verdict: the first measured k that is locked,
-beside the thesis' k = 7.
+"""The outputs of Fig. 3.28 (thesis 3.1.12) from its records: the CSV, the Markdown, the
+sidecar (and the figure, for a figure) and the verdicts on the thesis' statements
+(:func:`claims`).
 """
 
 from __future__ import annotations
@@ -22,138 +9,26 @@ import math
 
 import numpy as np
 import pandas as pd
-import yaml
 from tabulate import tabulate
 
 from harness.claims import make_claim
-from harness.errors import ConfigError
 from harness.results.common.formatting import certificate_text
 from harness.results.common.figure_files import (
     gap_mark, harmonic_mean, read_point, save_png, write_figure_files,
 )
-from harness.results.common.profile import (
-    check_mvu_solver, check_registered_dataset, parse_int_key,
-)
-from harness.results.common.mvu_point import mvu_point_work, mvu_sources, MEASURES
-from harness.results.common.profile import dataset_choice, mvu_point_params
+from harness.results.common.mvu_point import MEASURES
 from harness.results.common.tables import Footnotes
+from harness.results.fig_3_28 import NAME, TITLE, _conf, _parse_k, keys
 
-__all__ = [
-    "NAME", "TITLE", "THESIS_SECTION", "KIND", "SCHEMA", "work", "sources",
-    "THESIS_LOCK_K", "check", "keys", "params", "build", "lock_verdict", "claims", "write"
-]
+__all__ = ["THESIS_LOCK_K", "THESIS_BEST_K", "THESIS_N", "CLAIM", "build",
+           "lock_verdict", "claims", "write"]
 
-NAME = "fig_3_28"
-TITLE = "Fig. 3.28: MVU of a noise-free Swiss roll under varying k (thesis 3.1.12)"
-THESIS_SECTION = "3.1.12"
-KIND = "figure"
-SIDECAR = True
-SCHEMA = yaml.safe_load("""
-    type: object
-    additionalProperties: false
-    description: >-
-      Fig. 3.28 (thesis 3.1.12): MVU of a noise-free Swiss roll for each k (one
-      point per k: k<K>): harmonic mean of the three metrics of the 2-D embedding
-      and the normalised eigenvalues; the thesis says it locks at k = 7
-    properties:
-      dataset: {type: string, default: swiss_roll, description: registered dataset plugin}
-      n_samples:
-        type: integer
-        minimum: 2
-        default: 1000
-        description: number of points (thesis n = 1000); passed to load() or subsampled
-      dataset_params:
-        type: object
-        default: {noise: 0.0}
-        description: load() keyword arguments (default a noise-free roll)
-      k:
-        type: array
-        items: {type: integer, minimum: 1}
-        minItems: 1
-        uniqueItems: true
-        default: [3, 4, 5, 6, 7, 8, 9, 10]
-        description: the neighbourhood sizes swept, one point each
-      n_components:
-        type: integer
-        minimum: 1
-        default: 2
-        description: dimension of the embeddings the metrics measure (thesis 2)
-      eval_neighbors:
-        $ref: "#/$defs/eval_neighbors"
-        description: l of the metrics (3.27)-(3.29); the thesis does not say, Table 3.2 uses 15
-      solver: {$ref: "#/$defs/fig_solver"}
-      time_limit_seconds: {$ref: "#/$defs/fig_time_limit"}
-      n_eigenvalues:
-        type: integer
-        minimum: 3
-        default: 5
-        description: normalised eigenvalues shown per k (aggregation only)
-      lock_threshold:
-        type: number
-        exclusiveMinimum: 0
-        exclusiveMaximum: 1
-        default: 0.1
-        description: >-
-          a k counts as locked up when the third normalised eigenvalue of its kernel
-          exceeds this (aggregation only)
-""")
 THESIS_LOCK_K = 7
 THESIS_BEST_K = (4, 5, 6)
 THESIS_N = 1000
 CLAIM = ("the Swiss roll (n = 1000) locks at k = 7: for k >= 7 three dimensions carry "
          "almost equal variance (the PCA spectrum of the input), while k = 4, 5, 6 "
          "unfold it and are the best choices (3.1.12, Fig. 3.28)")
-
-
-def _conf(config: dict) -> dict:
-    return config["results"][NAME]
-
-
-def check(config: dict) -> None:
-    """Profile checks beyond the schema: data set and solver names; every k, l and
-    the output dimension below n_samples."""
-    conf = _conf(config)
-    where = f"results.{NAME}"
-    check_registered_dataset(conf["dataset"], f"{where}.dataset")
-    check_mvu_solver(conf["solver"], where)
-    n = conf["n_samples"]
-    too_big = [k for k in conf["k"] if k >= n]
-    if too_big:
-        raise ConfigError(f"{where}.k: k = {too_big[0]} must be below n_samples = {n}; "
-                          f"drop it or use more points")
-    for what in ("eval_neighbors", "n_components"):
-        if conf[what] >= n:
-            raise ConfigError(f"{where}.{what} = {conf[what]} must be below n_samples = {n}")
-    if conf["n_eigenvalues"] < 3:
-        raise ConfigError(f"{where}.n_eigenvalues = {conf['n_eigenvalues']}: need at least 3 "
-                          f"(the lock-up test reads the third)")
-
-
-def keys(config: dict) -> list[str]:
-    """``k<k>`` for every k of the sweep."""
-    return [f"k{k}" for k in _conf(config)["k"]]
-
-
-def _parse_k(key: str) -> int:
-    return parse_int_key(NAME, key, "k", 7)
-
-
-def params(config: dict, key: str) -> dict:
-    """Resolved parameters of ``k<k>`` (any k >= 1; the rest from the profile)."""
-    k = _parse_k(key)
-    conf = _conf(config)
-    choice = dataset_choice(config, conf["dataset"], conf["n_samples"], conf["dataset_params"])
-    return mvu_point_params(config, conf, figure=NAME, key=key, dataset=choice,
-                            variant="equality", n_neighbors=k,
-                            n_components=conf["n_components"])
-
-
-work = mvu_point_work  # one MVU embedding per point (harness.results.common.mvu_point)
-
-
-def sources(params: dict) -> list:
-    """The shared MVU point work, the data set and MVU plugins and the solver."""
-    return mvu_sources(params)
 
 
 # ---- aggregation -----------------------------------------------------------------
