@@ -27,7 +27,7 @@ __all__ = ["build_table", "write_table", "write_table_files", "compare_with_thes
            "legend", "stand_in_note", "wide_tables", "known_deviations", "AVERAGE",
            "LONG_COLUMNS", "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "Footnotes"]
 
-DEVIATIONS_FILE = (Path(__file__).resolve().parents[2] / "config"
+DEVIATIONS_FILE = (Path(__file__).resolve().parents[3] / "config"
                    / "known_deviations.yaml")
 UNEXPLAINED = "outside the tolerance and not yet explained"
 WITHIN_SPREAD = ("outside the tolerance but inside the run-to-run spread: |delta| is at "
