@@ -1,5 +1,5 @@
 """asv benchmarks of Figs. 2.3 and 2.4 (thesis 2.1.5): one run of the half-square
-experiment (:mod:`harness.results._half_square_point`).
+experiment (:mod:`harness.results.fig_2_3_4.work`).
 
 Data: the half-square (``datasets/half_square.py``: n uniform points of [0, 10]^2,
 label 1 above y = 5, seed 0), n = 1000 as in Fig. 2.3. Benchmarks:
@@ -20,7 +20,7 @@ from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS
 from datasets.half_square import HalfSquare
-from harness.results._half_square_point import axis_scaling, misclassified_fraction
+from harness.results.fig_2_3_4.work import axis_scaling, misclassified_fraction
 from methods.lmnn import LMNN
 
 N = 1000

@@ -56,7 +56,8 @@ from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS, MVU_BACKENDS, MVU_SIZES, OneSample
 from harness.jobs import Job, job_params
-from harness.results.common.mvu_solve_point import SolverPoint, build_problem
+from harness.results.common.mvu_solve_point import build_problem
+from harness.results.common.solver_points import SolverPoint
 from harness.runner import job_record
 from harness.solvers import backend_status
 from harness.solvers.mvu import MVU_SOLVERS, NATIVE_METHODS, solve_mvu

@@ -55,11 +55,11 @@ __all__ = ["WHITELIST", "CITED", "CONSTANTS", "CITED_LABEL", "whitelisted", "Tok
 #: <size>, <date/commit>: ...)", so an unlabelled use still fails the audit.
 CITED: tuple[tuple[str, str, str], ...] = tuple(
     [("fig_2_3_4", number, "k = 3's axis factors, a cited earlier measurement "
-      "(harness.results._half_square_md.K3_CITATION): the profile runs k = 1 only")
+      "(harness.results.fig_2_3_4.markdown.K3_CITATION): the profile runs k = 1 only")
      for number in ("1.31", "1.88", "1.17", "1.50", "1.73", "2.08")]
     + [("fig_2_17", number, "the baseline and LMNN (rec) at the thesis' 60000 / 10000 "
         "images, a cited earlier measurement shown below that size "
-        "(harness.results._fig_2_17_output.FULL_SIZE_CITATION)")
+        "(harness.results.fig_2_17.outputs.FULL_SIZE_CITATION)")
        for number in ("1.99", "2.83", "2.16")])
 #: Constants of the code a result's Markdown states (anywhere in its text):
 #: (result, number as shown, reason)

@@ -15,7 +15,7 @@ from harness.cli import main
 from harness.config import ConfigError, load_config, validate_config
 from harness.jobs import Job, record_path, result_jobs
 from harness.records import read_record, write_json_atomic
-from harness.results.common.mvu_solve_point import SolverPoint, solver_points as points
+from harness.results.common.solver_points import SolverPoint, solver_points as points
 from harness.results.common.solver_frame import COLUMNS, build_solver_table, write_solver_table
 from harness.runner import JobCrashed, run_job
 from harness.timelimit import ChildCrashed, TimeLimitExceeded

@@ -179,16 +179,28 @@ def hook(result: ModuleType, name: str):
     return getattr(owner, name, None)
 
 
+#: a key of ``schema.yaml``: files (relative to its folder) whose entries join its
+#: ``properties`` (the entries several results share, e.g. Figs. 2.13 and 2.16's)
+SHARED_PROPERTIES = "x-shared-properties"
+
+
 @functools.cache
 def _package_schema(folder: str) -> dict:
     import yaml  # only where a profile is validated
 
-    return yaml.safe_load((Path(folder) / "schema.yaml").read_text(encoding="utf-8"))
+    def load(path: Path) -> dict:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+    schema = load(Path(folder) / "schema.yaml")
+    for name in schema.pop(SHARED_PROPERTIES, ()):
+        schema["properties"].update(load(Path(folder) / name))
+    return schema
 
 
 def result_schema(result: ModuleType) -> dict:
-    """The JSON schema of the result's profile section: a package's ``schema.yaml``,
-    a single module's ``SCHEMA``."""
+    """The JSON schema of the result's profile section: a package's ``schema.yaml``
+    (with the entries of the files its ``x-shared-properties`` lists), a single
+    module's ``SCHEMA``."""
     if is_package(result) and not hasattr(result, "SCHEMA"):
         return _package_schema(next(iter(result.__path__)))
     return result.SCHEMA

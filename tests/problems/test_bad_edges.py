@@ -15,7 +15,7 @@ from datasets.swiss_roll import SwissRoll
 from harness.problems import bad_edges as be
 from harness.problems import facial_reduction as fr
 from harness.problems.mvu import MVUProblem, clique_graph, neighbourhood_cliques
-from harness.results._bad_edge_points import roll_truth, truth_bad
+from harness.results.fig_3_29.work import roll_truth, truth_bad
 from methods._manifold import knn_graph
 
 

@@ -26,7 +26,7 @@ from harness.config import validate_config
 from harness.jobs import job_params, record_path, result_jobs
 from harness.provenance import provenance
 from harness.records import read_record, write_json_atomic
-from harness.results import get_result, result_modules
+from harness.results import get_result, hook, result_modules
 from harness.results.common.tables import GAP_MARKS
 from harness.runner import died_reason
 from harness.tasks.embedding import MEASURES
@@ -74,8 +74,8 @@ def _write_status(config: dict, result: str, status: str) -> list:
     for job in jobs:
         params = job_params(config, job)
         body = {"status": status, **JOB_STATUSES[status]}
-        if hasattr(job.module, "finish"):
-            body = job.module.finish(params, body)
+        if finish := hook(job.module, "finish"):
+            body = finish(params, body)
         write_json_atomic(record_path(config, job), {
             "job": job.id, "result": job.result, "key": job.key,
             "profile": config["profile"], "params": params,
@@ -104,7 +104,7 @@ def test_every_listed_result_is_in_the_quick_profile(tmp_path):
 def test_a_writer_renders_every_job_status(tmp_path, result, status):
     config = _quick_profile(tmp_path)
     jobs = _write_status(config, result, status)
-    md = _markdown(get_result(result).write(config))
+    md = _markdown(hook(get_result(result), "write")(config))
     first = read_record(record_path(config, jobs[0]))
     assert first["status"] == status
     assert GAP_MARKS[status] in md
@@ -177,7 +177,7 @@ MVU_RESULTS = {"table_3_2": _table_3_2, "table_3_3": _table_3_3, "fig_3_24": _fi
 @pytest.mark.parametrize("result", sorted(MVU_RESULTS))
 def test_an_uncertified_mvu_solve_renders(profile, result, case):
     config = MVU_RESULTS[result](profile, SOLVES[case])
-    md = _markdown(get_result(result).write(config))
+    md = _markdown(hook(get_result(result), "write")(config))
     assert EXPECTED[case] in md, md
     assert "gap nan" not in md and "gap None" not in md
     if case == "inconsistent":
@@ -192,5 +192,5 @@ def test_a_fit_note_reaches_the_table_notes(profile):
     write_point(config, "table_3_2/swiss_roll/hlle", n_runs=1,
                 summary={m: {"mean": 0.9, "std": 0.0, "n": 1} for m in MEASURES},
                 runs=[{"seed": 0, "info": {"fit_note": note, "eigen_solver_used": "dense"}}])
-    md = _markdown(get_result("table_3_2").write(config))
+    md = _markdown(hook(get_result("table_3_2"), "write")(config))
     assert f"- table_3_2/swiss_roll/hlle: {note}" in md

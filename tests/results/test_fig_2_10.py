@@ -13,7 +13,9 @@ from harness.jobs import Job
 from harness.metrics.knn_error import knn_loo_error
 from harness.records import read_record
 from harness.reference import thesis_claim, thesis_claim_values
-from harness.results import _circles_point, get_result
+from harness.results import get_result, result_schema
+from harness.results.fig_2_10 import work as _circles_point
+from harness.results.fig_2_10 import write as fig_2_10_write
 from harness.runner import run_job
 from methods.mm_lmnn import MMLMNN
 from tests.results.conftest import write_point
@@ -40,7 +42,7 @@ def naive_cluster_loo_error(X, y, groups, Ls) -> float:
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_default_circles_put_every_nearest_neighbour_across(seed):
-    schema = fig.SCHEMA["properties"]
+    schema = result_schema(fig)["properties"]
     design = {k: schema[k]["default"] for k in ("n_per_circle", "inner_radius",
                                                 "outer_radius", "angular_offset", "noise")}
     X, y = _circles_point.concentric_circles(**design, seed=seed)
@@ -122,12 +124,12 @@ def test_aggregation_and_holding_verdicts(profile):
     config = profile(fig_2_10=SMALL)
     _write(config, {(0, 1): 1.0, (0, 2): 0.25, (0, 3): 0.0,
                     (1, 1): 0.96, (1, 2): 0.2, (1, 3): 0.0})
-    frame = fig.build(config)
+    frame = fig_2_10_write.build(config)
     assert len(frame) == 6 and set(frame["status"]) == {"ok"}
     assert frame.loc[frame["n_metrics"] == 2, "thesis_loo_error"].tolist() == [0.21, 0.21]
-    verdicts = [c["verdict"] for c in fig.claims(config, frame)]
+    verdicts = [c["verdict"] for c in fig_2_10_write.claims(config, frame)]
     assert verdicts == ["holds", "holds", "holds"]
-    paths = fig.write(config)
+    paths = fig_2_10_write.write(config)
     assert [p.suffix for p in paths] == [".csv", ".png", ".md", ".json"]
     md = paths[2].read_text()
     assert "## Choices where the thesis is ambiguous" in md and "radially aligned" in md
@@ -140,15 +142,15 @@ def test_failing_partial_and_unmeasured_verdicts(profile):
     # below the 95 % threshold, two lower, three metrics not run (a gap)
     _write(config, {(0, 1): 1.0, (0, 2): 1.0, (0, 3): 0.5,
                     (1, 1): 0.9, (1, 2): 0.3})
-    first, second, third = fig.claims(config)
+    first, second, third = fig_2_10_write.claims(config)
     assert first["verdict"] == "partly holds" and "seed 1: 90 %" in first["evidence"]
     assert second["verdict"] == "partly holds"
     assert third["verdict"] == "does not hold" and "sector" in third["evidence"]
-    md = fig.write(config)[2].read_text()
+    md = fig_2_10_write.write(config)[2].read_text()
     assert "seed 1: not run" in md
     empty = profile(fig_2_10={**SMALL, "n_metrics": [1, 4]})
     _write(empty, {(0, 1): 1.0, (1, 1): 1.0})
-    assert [c["verdict"] for c in fig.claims(empty)] == ["holds", "not measured",
+    assert [c["verdict"] for c in fig_2_10_write.claims(empty)] == ["holds", "not measured",
                                                          "not measured"]
 
 

@@ -13,6 +13,8 @@ import pytest
 from harness.config import ConfigError
 from harness.results import get_result
 from harness.results.common import balltree_point
+from harness.results.fig_2_13 import write as fig_2_13_write
+from harness.results.fig_2_16 import write as fig_2_16_write
 from tests.datasets.test_mnist import fake_idx_files, install_fake_mnist
 from tests.results.conftest import write_point
 
@@ -255,21 +257,21 @@ def test_fig_2_13_aggregation_claims_and_gaps(profile):
     write_point(config, "fig_2_13/r25", status="unavailable",
                 reason="mnist is not available offline; run `harness fetch mnist`")
     write_point(config, "fig_2_13/r40", r=40, **_knn_record(10.0, 8.0, 3.0, 2.0, 2.5))
-    frame = fig13.build(config)
+    frame = fig_2_13_write.build(config)
     tree = frame[frame["method"] == "balltree"].set_index("r")
     assert tree.loc[5, "speedup"] == pytest.approx(50.0)
     assert tree.loc[15, "speedup_vs_brute784"] == pytest.approx(10.0)
     assert tree.loc[15, "thesis_speedup"] == 14.8 and tree.loc[25, "thesis_speedup"] == 5.7
     assert tree.loc[25, "status"] == "unavailable"
-    verdicts = {c["claim"][:40]: c for c in fig13.claims(config, frame)}
-    first, low, drastic, exact = fig13.claims(config, frame)
+    verdicts = {c["claim"][:40]: c for c in fig_2_13_write.claims(config, frame)}
+    first, low, drastic, exact = fig_2_13_write.claims(config, frame)
     assert first["verdict"] == "holds"  # 12.5x within a factor 2 of 14.8x; r = 25 a gap
     assert "r = 25: not measured" in first["evidence"]
     assert low["verdict"] == "holds"  # gains 10x and 3.1x >= 2 at r <= 15
     assert drastic["verdict"] == "holds"  # 10 -> 3.1 -> 1.2
     assert exact["verdict"] == "holds" and len(verdicts) == 4
     assert "15 of 15 searches agree with their reference" in exact["evidence"]  # 3 r x 5
-    paths = fig13.write(config)
+    paths = fig_2_13_write.write(config)
     md = paths[2].read_text()
     assert "harness fetch mnist" in md and "Choices where the thesis is ambiguous" in md
     csv = paths[0].read_text().splitlines()[0].split(",")
@@ -281,7 +283,7 @@ def test_fig_2_13_claims_that_fail(profile):
     write_point(config, "fig_2_13/r5", r=5, **_knn_record(10.0, 8.0, 2.0, 1.0, 1.5))
     write_point(config, "fig_2_13/r15", r=15,
                 **_knn_record(10.0, 8.0, 2.5, 1.5, 0.25, exact=False))
-    first, low, drastic, exact = fig13.claims(config)
+    first, low, drastic, exact = fig_2_13_write.claims(config)
     assert first["verdict"] == "does not hold"  # 40x at r = 15: beyond 2 x 14.8x
     assert low["verdict"] == "partly holds"  # 1.33x at r = 5, 10x at r = 15
     assert drastic["verdict"] == "does not hold"  # the gain rises
@@ -298,16 +300,16 @@ def test_fig_2_13_exactness_never_checks_a_search_against_itself(profile):
         record = _knn_record(10.0, 8.0, 2.0, 1.0, 0.5)
         record["reduced"]["naive"]["exact"] = r != 15
         write_point(config, f"fig_2_13/r{r}", r=r, **record)
-    exact = fig13.claims(config)[3]
+    exact = fig_2_13_write.claims(config)[3]
     assert exact["verdict"] == "partly holds"
     assert "9 of 10 searches agree" in exact["evidence"]
     assert "r = 15: naive (r dims) vs full DIFFERS" in exact["evidence"]
     for r in (5, 15):
         write_point(config, f"fig_2_13/r{r}", r=r,
                     **_knn_record(10.0, 8.0, 2.0, 1.0, 0.5, references=False))
-    exact = fig13.claims(config)[3]
+    exact = fig_2_13_write.claims(config)[3]
     assert exact["verdict"] == "holds" and "6 of 6 searches agree" in exact["evidence"]
-    md = fig13.write(config)[2].read_text()
+    md = fig_2_13_write.write(config)[2].read_text()
     assert "never a search against itself" in md
 
 
@@ -319,7 +321,7 @@ def test_fig_2_13_thesis_numbers_only_at_the_thesis_size(profile):
     for r, tree in ((5, 0.2), (15, 0.8)):  # 12.5x at r = 15: would hold at 60000
         write_point(config, f"fig_2_13/r{r}", r=r,
                     **_knn_record(10.0, 8.0, 2.0, 1.0, tree, n=(10000, 1000)))
-    first, low, drastic, exact = fig13.claims(config)
+    first, low, drastic, exact = fig_2_13_write.claims(config)
     assert first["verdict"] == low["verdict"] == "not measured"
     for claim in (first, low):
         assert "not a verdict at this size: measured on 10000 training digits" in claim["evidence"]
@@ -329,7 +331,7 @@ def test_fig_2_13_thesis_numbers_only_at_the_thesis_size(profile):
     for r, tree in ((5, 0.2), (15, 0.8)):
         write_point(config, f"fig_2_13/r{r}", r=r,
                     **_knn_record(10.0, 8.0, 2.0, 1.0, tree, n=(60000, 1000)))
-    first, low, _, _ = fig13.claims(config)
+    first, low, _, _ = fig_2_13_write.claims(config)
     assert first["verdict"] == "holds" and low["verdict"] == "holds"
 
 
@@ -354,9 +356,9 @@ def test_fig_2_16_aggregation_claims_and_gaps(profile):
     write_point(config, "fig_2_16/r5", r=5, **_hinge_record({1.0: 3.0, 100.0: 4.0}, 9.0))
     write_point(config, "fig_2_16/r15", r=15, **_hinge_record({1.0: 1.2, 100.0: 2.0}, 3.0))
     write_point(config, "fig_2_16/r40", status="timeout", reason="time limit 900 s")
-    frame = fig16.build(config)
+    frame = fig_2_16_write.build(config)
     assert len(frame) == 5 and frame.loc[frame["r"] == 40, "status"].item() == "timeout"
-    significant, falls, drastic, scaled, identical = fig16.claims(config, frame)
+    significant, falls, drastic, scaled, identical = fig_2_16_write.claims(config, frame)
     assert significant["verdict"] == "holds"  # 3x > 1.5x at r = 5
     assert falls["verdict"] == "holds"  # both scales fall from r = 5 to 15
     # over the naive r-D search: 3 < 9 and 1.2 < 3; over brute force: above 0.5x
@@ -368,10 +370,10 @@ def test_fig_2_16_aggregation_claims_and_gaps(profile):
     assert scaled["verdict"] == "holds"  # 4 > 3 and 2 > 1.2
     assert identical["verdict"] == "holds" and "not measured: r = 40" in identical["evidence"]
     write_point(config, "fig_2_16/r15", r=15, **_hinge_record({1.0: 5.0, 100.0: 1.0}, 3.0))
-    significant, falls, drastic, scaled, _ = fig16.claims(config)
+    significant, falls, drastic, scaled, _ = fig_2_16_write.claims(config)
     assert falls["verdict"] == "partly holds" and drastic["verdict"] == "partly holds"
     assert scaled["verdict"] == "partly holds"
-    paths = fig16.write(config)
+    paths = fig_2_16_write.write(config)
     assert "fig_2_16/r5" in paths[2].read_text() and paths[1].stat().st_size > 1000
 
 
@@ -384,7 +386,7 @@ def test_fig_2_16_not_as_drastic_reads_both_baselines(profile):
                 **_hinge_record({1.0: 2.2, 100.0: 2.5}, 2.28, knn_over_brute=0.985))
     write_point(config, "fig_2_16/r15", r=15,
                 **_hinge_record({1.0: 1.0, 100.0: 1.1}, 1.5, knn_over_brute=0.6))
-    drastic = fig16.claims(config)[2]
+    drastic = fig_2_16_write.claims(config)[2]
     assert drastic["verdict"] == "partly holds"
     assert "reading over brute force, in CPU time (does not hold)" in drastic["evidence"]
     # 2.2x vs 2.28x is within the 10 % timing band: not below at r = 5
@@ -398,7 +400,7 @@ def test_fig_2_16_not_as_drastic_reads_both_baselines(profile):
     # no config key chooses the baseline any more
     with pytest.raises(ConfigError, match="knn_baseline"):
         profile(fig_2_16={**SECTION, "knn_baseline": "naive"})
-    md = fig16.write(config)[2].read_text()
+    md = fig_2_16_write.write(config)[2].read_text()
     assert "two baselines" in md and "over brute force" in md
 
 
@@ -413,7 +415,7 @@ def test_fig_2_16_a_difference_within_the_timing_band_is_no_difference(profile):
                     **_hinge_record({1.0: 2.55, 100.0: 2.59}, 2.6, knn_over_brute=2.6))
         write_point(config, "fig_2_16/r15", r=15,
                     **_hinge_record({1.0: 0.8, 100.0: 0.95}, 1.5, knn_over_brute=0.6))
-        return fig16.claims(config)
+        return fig_2_16_write.claims(config)
 
     _, falls, drastic, scaled, _ = claims_with(0.1)
     assert scaled["verdict"] == "partly holds"  # r = 5: +1.6 %, r = 15: +19 %
@@ -441,7 +443,7 @@ def test_fig_2_16_speed_up_sizes_only_at_the_thesis_size(profile):
                 **_hinge_record({1.0: 3.0, 100.0: 4.0}, 9.0, n_train=10000))
     write_point(config, "fig_2_16/r15", r=15,
                 **_hinge_record({1.0: 1.2, 100.0: 2.0}, 3.0, n_train=10000))
-    significant, falls, drastic, scaled, identical = fig16.claims(config)
+    significant, falls, drastic, scaled, identical = fig_2_16_write.claims(config)
     assert significant["verdict"] == drastic["verdict"] == "not measured"
     for claim in (significant, drastic):
         assert "measured on 10000 training digits, not the thesis' 60000" in claim["evidence"]
@@ -460,7 +462,7 @@ def test_speed_up_trends_are_also_read_in_coordinate_operations(profile):
                 **_knn_record(10.0, 8.0, 2.0, 1.0, 0.2, work=(200, 100, 100)))
     write_point(config, "fig_2_13/r15", r=15,
                 **_knn_record(10.0, 8.0, 2.5, 1.5, 0.8, work=(400, 300, 100)))
-    drastic = fig13.claims(config)[2]
+    drastic = fig_2_13_write.claims(config)[2]
     assert drastic["verdict"] == "partly holds"
     assert "reading in CPU time (holds): Spearman -1.00" in drastic["evidence"]
     assert ("reading in coordinate operations (does not hold): Spearman 1.00; gain at "
@@ -470,7 +472,7 @@ def test_speed_up_trends_are_also_read_in_coordinate_operations(profile):
     for r, (low, high) in ((5, (2.0, 2.06)), (15, (1.0, 1.03))):
         write_point(config, f"fig_2_16/r{r}", r=r, **_hinge_record(
             {1.0: low, 100.0: high}, 9.0, work_speedups={1.0: low, 100.0: 1.5 * low}))
-    _, falls, _, scaled, _ = fig16.claims(config)
+    _, falls, _, scaled, _ = fig_2_16_write.claims(config)
     assert scaled["verdict"] == "partly holds"
     assert "reading in CPU time (does not hold)" in scaled["evidence"]
     assert ("reading in coordinate operations (holds): r = 5: 2x at scale 1, 3x at scale "
@@ -483,7 +485,7 @@ def test_speed_up_trends_are_also_read_in_coordinate_operations(profile):
         for entry in record["reduced"].values():
             del entry["work"]
         write_point(config, f"fig_2_13/r{r}", r=r, **record)
-    drastic = fig13.claims(config)[2]
+    drastic = fig_2_13_write.claims(config)[2]
     assert drastic["verdict"] == "holds"
     assert ("reading in coordinate operations (not measured): fewer than two dimensions "
             "measured") in drastic["evidence"]

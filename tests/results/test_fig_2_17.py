@@ -11,7 +11,9 @@ import pytest
 from datasets.mnist import MNIST
 from harness.config import ConfigError
 from harness.results import get_result
-from harness.results._lmnn_dimred_point import square_reductions
+from harness.results.fig_2_17.work import square_reductions
+from harness.results.fig_2_17 import work as fig_2_17_work
+from harness.results.fig_2_17 import write as fig_2_17_write
 from methods.lmnn import LMNN
 from tests.datasets.test_mnist import fake_idx_files, install_fake_mnist
 from tests.results.conftest import write_point
@@ -63,7 +65,7 @@ def test_keys_params_and_checks(profile):
         profile(fig_2_17={"lmnn_params": {"n_components": 3}})
     with pytest.raises(ConfigError, match="n_neighbors = 3 must be below n_train = 3"):
         profile(fig_2_17={"n_train": 3})
-    assert fig.thesis_points(config) == {"rec": {15: 2.38, 25: 1.76}, "baseline": 2.33}
+    assert fig_2_17_write.thesis_points(config) == {"rec": {15: 2.38, 25: 1.76}, "baseline": 2.33}
 
 
 def test_square_reductions_against_naive_eigendecompositions():
@@ -113,7 +115,7 @@ def _split(**load):
 
 def test_every_job_on_a_fake_mnist_matches_a_naive_3nn(profile, fake_mnist):
     config = profile(fig_2_17=TINY)
-    records = {key: fig.work(fig.params(config, key)) for key in fig.keys(config)}
+    records = {key: fig_2_17_work.work(fig.params(config, key)) for key in fig.keys(config)}
     assert {r["status"] for r in records.values()} == {"ok"}
     base = records["baseline"]["errors"]
     for name, deskew in (("deskewed", True), ("pixels", False)):
@@ -161,14 +163,14 @@ def test_figure_and_verdicts_that_hold(profile):
     config = profile(fig_2_17=SECTION)
     _write_all(config, base=2.30, pca={15: 3.0, 25: 2.5, 35: 2.2},
                rec={15: 2.45, 25: 1.80, 35: 1.70}, sq={15: 2.9, 25: 2.4, 35: 1.8})
-    frame = fig.build(config)
+    frame = fig_2_17_write.build(config)
     sq = frame[frame["method"] == "lmnn_sq"].set_index("n_components")
     assert sq.loc[25, "error_pct"] == 2.4 and sq.loc[25, "alt_error_pct"] == pytest.approx(2.5)
     rec = frame[frame["method"] == "lmnn_rec"].set_index("n_components")
     assert rec.loc[15, "thesis_error_pct"] == 2.38 and np.isnan(rec.loc[35, "thesis_error_pct"])
-    verdicts = [c["verdict"] for c in fig.claims(config, frame)]
+    verdicts = [c["verdict"] for c in fig_2_17_write.claims(config, frame)]
     assert verdicts == ["holds"] * 5
-    paths = fig.write(config)
+    paths = fig_2_17_write.write(config)
     md = paths[2].read_text()
     assert "| 15  | 3.00  | 2.45         | 2.38" in md and "| baseline, 784 deskewed | 2.33" in md
     assert "fig_2_13" in md and "Choices where the thesis is ambiguous" in md
@@ -186,7 +188,7 @@ def test_verdicts_that_fail_and_a_reduced_size(profile):
     # sq beats rec at r = 15
     _write_all(config, base=2.30, pca={15: 2.2, 25: 2.0, 35: 1.6},
                rec={15: 2.9, 25: 2.3, 35: 1.7}, sq={15: 2.8, 25: 2.25, 35: 2.0})
-    claims = fig.claims(config)
+    claims = fig_2_17_write.claims(config)
     assert [c["verdict"] for c in claims] == ["partly holds", "holds", "does not hold",
                                               "partly holds", "partly holds"]
     assert "PCA r=35 (1.60% < 1.70%)" in claims[3]["evidence"]
@@ -194,10 +196,10 @@ def test_verdicts_that_fail_and_a_reduced_size(profile):
         claims[0]["evidence"]
     _write_all(config, base=2.30, pca={15: 2.2, 25: 2.0, 35: 1.6},
                rec={15: 2.4, 25: 1.7, 35: 1.6}, sq={15: 2.8, 25: 2.5, 35: 2.0}, n=(10000, 2000))
-    first = fig.claims(config)[0]
+    first = fig_2_17_write.claims(config)[0]
     assert first["verdict"] == "not measured" and "n_train = 10000" in first["evidence"]
     # below the thesis' size the full-size baselines are shown as a cited measurement
-    md = fig.write(config)[2].read_text()
+    md = fig_2_17_write.write(config)[2].read_text()
     assert "This run (10000 / 2000 images) measured 2.30 % on the deskewed" in md
     assert ("At the thesis' size (cited earlier measurement: `harness job --config "
             "config/full.yaml fig_2_17/baseline") in md and "1.99 %" in md
@@ -206,13 +208,13 @@ def test_verdicts_that_fail_and_a_reduced_size(profile):
 def test_missing_mnist_is_a_marked_gap(profile, tmp_path, monkeypatch):
     monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty"))
     config = profile(fig_2_17=TINY)
-    body = fig.work(fig.params(config, "lmnn_rec/r2"))
+    body = fig_2_17_work.work(fig.params(config, "lmnn_rec/r2"))
     assert body["status"] == "unavailable" and "harness fetch mnist" in body["reason"]
     for key in fig.keys(config):
         write_point(config, f"fig_2_17/{key}", status=body["status"], reason=body["reason"])
-    claims = fig.claims(config)
+    claims = fig_2_17_write.claims(config)
     assert {c["verdict"] for c in claims} == {"not measured"}
-    md = fig.write(config)[2].read_text()
+    md = fig_2_17_write.write(config)[2].read_text()
     assert "harness fetch mnist" in md and "n/a[1]" in md
 
 
@@ -235,23 +237,23 @@ def test_ball_tree_speedups_on_top_come_from_fig_2_13(profile):
     config = profile(fig_2_17=SECTION, fig_2_13={"dimensions": [15, 25]})
     assert fig.reads(config) == ["fig_2_13"]
     write_fig_2_13_points(config, {15: 0.5, 25: 2.0}, (60000, 10000), 10.0, 5.0, 4.0)
-    assert fig.ball_tree_speedups(config) == {15: 20.0, 25: 5.0}
+    assert fig_2_17_write.ball_tree_speedups(config) == {15: 20.0, 25: 5.0}
     _write_all(config, base=2.30, pca={15: 3.0, 25: 2.5, 35: 2.2},
                rec={15: 2.45, 25: 1.80, 35: 1.70}, sq={15: 2.9, 25: 2.4, 35: 1.8})
-    md = fig.write(config)[2].read_text()
+    md = fig_2_17_write.write(config)[2].read_text()
     assert ("20.0x at r = 15, 5.0x at r = 25, measured at 60000 training / 10000 test "
             "digits") in md
-    assert fig.ball_tree_sizes(config) == [(60000, 10000)]
+    assert fig_2_17_write.ball_tree_sizes(config) == [(60000, 10000)]
     for r in (15, 25):  # the quick profile's Fig. 2.13 runs fewer digits: the note says so
         write_point(config, f"fig_2_13/r{r}", n_train=10000, n_test=1000, knn_error=2.0,
                     baseline={"naive": {"seconds": 10.0, "exact": True},
                               "brute": {"seconds": 5.0, "exact": True}},
                     reduced={m: {"seconds": 1.0, "exact": True, "same_indices": True}
                              for m in ("naive", "brute", "balltree")})
-    md = fig.write(config)[2].read_text()
+    md = fig_2_17_write.write(config)[2].read_text()
     assert "10.0x at r = 15, 10.0x at r = 25, measured at 10000 training / 1000 test" in md
 
 
 def test_no_speedups_without_fig_2_13(profile):
     config = profile(fig_2_17=SECTION)
-    assert fig.reads(config) == [] and fig.ball_tree_speedups(config) == {}
+    assert fig.reads(config) == [] and fig_2_17_write.ball_tree_speedups(config) == {}

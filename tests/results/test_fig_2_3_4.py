@@ -11,8 +11,10 @@ import pytest
 from harness.config import ConfigError
 from harness.jobs import Job
 from harness.records import read_record
-from harness.results import _half_square_point as point
+from harness.results.fig_2_3_4 import work as point
 from harness.results import get_result
+from harness.results.fig_2_3_4 import work as fig_2_3_4_work
+from harness.results.fig_2_3_4 import write as fig_2_3_4_write
 from harness.runner import run_job
 from tests.results.conftest import write_point
 
@@ -154,7 +156,7 @@ def test_real_jobs_are_deterministic_and_lmnn_stretches_the_vertical(profile):
     assert len(first["n30"]["p_lmnn"]) == 3
     # a second run (here in this process) gives the same numbers
     for key in ("scaling", "n30"):
-        again = _numbers(fig.work(fig.params(config, key)))
+        again = _numbers(fig_2_3_4_work.work(fig.params(config, key)))
         assert again == {k: v for k, v in first[key].items() if k in again}
         assert set(again) >= {"p_euclidean", "p_lmnn", "scaling", "loss", "draws"}
 
@@ -179,15 +181,15 @@ def test_aggregation_and_passing_verdicts(profile):
     config = profile(fig_2_3_4={**SECTION, "runs": 8})
     base = np.linspace(0.9, 1.1, 8)
     _write_records(config, [0.10 * base, 0.05 * base], [0.08 * base, 0.04 * base])
-    frame = fig.build(config)
+    frame = fig_2_3_4_write.build(config)
     sizes = frame[frame["panel"] == "fig_2_4"].set_index("n")
     assert sizes.loc[12, "mean_p_euclidean"] == pytest.approx(0.10)
     assert sizes.loc[12, "se_p_lmnn"] == pytest.approx(0.08 * base.std(ddof=1) / np.sqrt(8))
     assert sizes.loc[30, "lmnn_better_runs"] == 8
     assert sizes.loc[30, "wilcoxon_pvalue"] == pytest.approx(1 / 2**8)
-    verdicts = [c["verdict"] for c in fig.claims(config, frame)]
+    verdicts = [c["verdict"] for c in fig_2_3_4_write.claims(config, frame)]
     assert verdicts == ["holds"] * 4
-    paths = fig.write(config)
+    paths = fig_2_3_4_write.write(config)
     md = paths[2].read_text()
     assert "x1.45" in md and "Choices where the thesis is ambiguous" in md
     assert paths[1].stat().st_size > 10_000
@@ -199,18 +201,18 @@ def test_failing_and_missing_verdicts(profile, tmp_path):
     # LMNN worse, p growing with n, horizontal stretched more and far from 1.4 / 2.2
     _write_records(config, [0.04 * base, 0.05 * base], [0.05 * base, 0.06 * base],
                    factors=(3.0, 1.0))
-    verdicts = [c["verdict"] for c in fig.claims(config)]
+    verdicts = [c["verdict"] for c in fig_2_3_4_write.claims(config)]
     assert verdicts == ["does not hold"] * 4
     # LMNN better at n = 12 only (partly holds); n = 50 a gap, named and not counted
     config = profile(fig_2_3_4={**SECTION, "sizes": [12, 30, 50], "runs": 8})
     _write_records(config, [0.10 * base, 0.05 * base], [0.08 * base, 0.06 * base])
     write_point(config, "fig_2_3_4/n50", status="timeout", reason="time limit of 120 s")
-    claims = fig.claims(config)
+    claims = fig_2_3_4_write.claims(config)
     assert [c["verdict"] for c in claims] == ["holds", "holds", "holds", "partly holds"]
     assert "not measured: n = 50 (" in claims[3]["evidence"]
     empty = profile(fig_2_3_4=SECTION)
     empty["results_dir"] = str(tmp_path / "empty")
-    assert {c["verdict"] for c in fig.claims(empty)} == {"not measured"}
+    assert {c["verdict"] for c in fig_2_3_4_write.claims(empty)} == {"not measured"}
 
 
 def test_lmnn_from_the_identity_reaches_the_convex_minimum_of_2_11():
@@ -253,13 +255,13 @@ def test_the_k_choice_shows_this_runs_factors_and_cites_k3(profile):
     write_point(config, "fig_2_3_4/n40", n_samples=40, p_euclidean=list(0.05 * base),
                 p_lmnn=list(0.04 * base), loss=[1.0] * 4, converged=[True] * 4,
                 draws=[1] * 4, scaling=runs)
-    frame = fig.build(config)
+    frame = fig_2_3_4_write.build(config)
     row = frame[(frame["panel"] == "fig_2_4") & (frame["n"] == 40)].iloc[0]
     assert (row["horizontal_min"], row["horizontal_max"]) == (1.2, 1.6)
     assert (row["vertical_min"], row["vertical_max"]) == (1.9, 2.3)
     assert set(frame[frame["panel"] == "trend"]["metric"]) == {"euclidean", "lmnn"}
     assert frame.iloc[0]["sign_test_pvalue"] == pytest.approx(1 / 16)  # 4 of 4 larger
-    md = fig.write(config)[2].read_text()
+    md = fig_2_3_4_write.write(config)[2].read_text()
     assert ("This run (k = 1), over its 4 runs of n = 40: mean factors 1.40 / 2.08 (runs "
             "1.20-1.60 / 1.90-2.30; thesis 1.4 / 2.2)") in md
     assert "cited earlier measurement: `harness job --config PROFILE fig_2_3_4/n1000`" in md

@@ -14,9 +14,10 @@ from harness.errors import ConfigError
 from harness.jobs import Job, record_path, result_input_records
 from harness.records import write_json_atomic
 from harness.results import get_result
-from harness.results._error_ratios import (
+from harness.results.fig_2_9_12.ratios import (
     BETTER, BOTH_ZERO, HIGHER_UNSURE, LOWER_UNSURE, SAME, WORSE, ZERO_BASE, classify, error_ratio, paired_difference,
 )
+from harness.results.fig_2_9_12 import write as fig_2_9_12_write
 from harness.workflow import WorkflowConfig
 
 FIG = get_result("fig_2_9_12")
@@ -94,7 +95,7 @@ def test_error_ratio_and_paired_spread_by_hand():
 
 
 def test_ratios_from_records_match_a_hand_computation(small):
-    frame = FIG.build(small)
+    frame = fig_2_9_12_write.build(small)
     knn = _row(frame, "2.9", "iris", "test_knn_error")
     assert knn["status"] == "ok" and knn["ours_ratio"] == pytest.approx(4 / 5)
     assert knn["diff_mean"] == pytest.approx(-1.0) and knn["n_paired"] == 3
@@ -114,7 +115,7 @@ def test_ratios_from_records_match_a_hand_computation(small):
 
 
 def test_zero_denominators_are_explicit(small):
-    frame = FIG.build(small)
+    frame = fig_2_9_12_write.build(small)
     both = _row(frame, "2.9", "wine", "test_knn_error")
     assert both["ours_ratio"] == 1.0 and both["ours_note"] == BOTH_ZERO
     base_zero = _row(frame, "2.9", "wine", "test_energy_error")
@@ -123,33 +124,33 @@ def test_zero_denominators_are_explicit(small):
     # not 'worse', but never 'about the same' (the ratio is infinite)
     assert base_zero["ours_class"] == HIGHER_UNSURE
     assert both["ours_class"] == SAME  # 0 % -> 0 %
-    md = next(p for p in FIG.write(small) if p.suffix == ".md").read_text()
+    md = next(p for p in fig_2_9_12_write.write(small) if p.suffix == ".md").read_text()
     assert "inf[" in md and ZERO_BASE in md and BOTH_ZERO in md
 
 
 def test_missing_records_and_methods_are_marked_gaps(tmp_path, repo_root):
     config = _profile(tmp_path, repo_root, ["iris"], methods=["pca_lmnn", "mul_lmnn"])
     _write(config, "iris", "pca_lmnn", **_errors([4, 6, 5], [2, 2, 2]))
-    frame = FIG.build(config)
+    frame = fig_2_9_12_write.build(config)
     gap = _row(frame, "2.9", "iris", "test_knn_error")
     assert gap["status"] == "missing" and math.isnan(gap["ours_ratio"])
     assert "harness job table_2_1/iris/mul_lmnn" in gap["reason"]
     assert gap["thesis_ratio"] == pytest.approx(3.76 / 4.08)  # the thesis' still shown
     mm = _row(frame, "2.12", "iris", "test_knn_error")
     assert mm["status"] == "missing" and "list it under results.table_2_1.methods" in mm["reason"]
-    verdicts = [c["verdict"] for c in FIG.claims(config, frame)]
+    verdicts = [c["verdict"] for c in fig_2_9_12_write.claims(config, frame)]
     assert verdicts == ["not measured"] * 3
     # a record without the measure (or without shared runs) is a gap, not a pass
     _write(config, "iris", "mul_lmnn", test_knn_error=[4, 5, 3])
-    frame = FIG.build(config)
+    frame = fig_2_9_12_write.build(config)
     gap = _row(frame, "2.9", "iris", "test_energy_error")
     assert gap["status"] == "incomplete" and "has no test_energy_error" in gap["reason"]
     assert _row(frame, "2.9", "iris", "test_knn_error")["status"] == "ok"
-    assert "iris energy" not in FIG.claims(config, frame)[0]["evidence"]
+    assert "iris energy" not in fig_2_9_12_write.claims(config, frame)[0]["evidence"]
 
 
 def test_fig_2_9_claim_fails_on_a_worse_data_set_and_holds_without(small):
-    claim = FIG.claims(small)[0]
+    claim = fig_2_9_12_write.claims(small)[0]
     # iris energy worse; iris kNN 0.8 and wine energy 0 % -> 1 % outside the band and
     # within the runs' spread: neither improved nor almost identical; wine kNN 0/0
     assert claim["verdict"] == "partly holds"
@@ -160,10 +161,10 @@ def test_fig_2_9_claim_fails_on_a_worse_data_set_and_holds_without(small):
     # the thesis' own rows: olivetti (kNN, energy) and bal (energy) are worse than 1.1
     assert "15 of 18 no worse" in claim["evidence"]
     _write(small, "iris", "mul_lmnn", **_errors([4, 5, 3], [2, 2, 1]))
-    assert FIG.claims(small)[0]["verdict"] == "partly holds"  # 0.8 and inf stay n.s.
+    assert fig_2_9_12_write.claims(small)[0]["verdict"] == "partly holds"  # 0.8 and inf stay n.s.
     _write(small, "iris", "mul_lmnn", **_errors([5, 6, 4], [1, 1, 1]))  # 1.0 and 0.5
     _write(small, "wine", "mul_lmnn", **_errors([0, 0, 0], [0, 0, 0]))
-    assert FIG.claims(small)[0]["verdict"] == "holds"
+    assert fig_2_9_12_write.claims(small)[0]["verdict"] == "holds"
 
 
 def test_fig_2_12_claims_on_the_large_data_sets(tmp_path, repo_root):
@@ -172,16 +173,16 @@ def test_fig_2_12_claims_on_the_large_data_sets(tmp_path, repo_root):
                         ("newsgroups", 10.2), ("yale_b", 9.5)):
         _write(config, dataset, "pca_lmnn", **_errors([10.0], [10.0]))
         _write(config, dataset, "mm_lmnn", **_errors([mm], [10.0]))
-    several, little = FIG.claims(config)[1:]
+    several, little = fig_2_9_12_write.claims(config)[1:]
     assert several["verdict"] == "holds" and "3 of 5 large data sets improve" in several["evidence"]
     assert little["verdict"] == "holds"  # 1.02 and 0.95: within 1 +- 0.1
     _write(config, "letter", "mm_lmnn", **_errors([9.5], [10.0]))
     _write(config, "yale_b", "mm_lmnn", **_errors([15.0], [10.0]))
-    several, little = FIG.claims(config)[1:]
+    several, little = fig_2_9_12_write.claims(config)[1:]
     assert several["verdict"] == "does not hold"  # 2 < several = 3
     assert little["verdict"] == "partly holds"  # yalefaces 1.5
     config["results"]["fig_2_9_12"]["several"] = 2
-    assert FIG.claims(config)[1]["verdict"] == "holds"
+    assert fig_2_9_12_write.claims(config)[1]["verdict"] == "holds"
 
 
 def test_little_impact_needs_the_ratio_in_its_band(tmp_path, repo_root):
@@ -193,14 +194,14 @@ def test_little_impact_needs_the_ratio_in_its_band(tmp_path, repo_root):
     _write(config, "newsgroups", "mm_lmnn", **_errors([10.0, 10.5, 10.1], [10.0] * 3))
     _write(config, "yale_b", "pca_lmnn", **_errors([10.0, 10.0, 10.0], [10.0] * 3))
     _write(config, "yale_b", "mm_lmnn", **_errors([0.0, 30.0, 15.0], [10.0] * 3))
-    little = FIG.claims(config)[2]
+    little = fig_2_9_12_write.claims(config)[2]
     assert little["verdict"] == "partly holds"
     assert "yale_b kNN testing 1.500 (higher, within the spread, 3 runs)" in little["evidence"]
     assert "newsgroups kNN testing 1.020 (about the same, 3 runs)" in little["evidence"]
 
 
 def test_too_few_large_data_sets_give_no_verdict(small):
-    several = FIG.claims(small)[1]
+    several = fig_2_9_12_write.claims(small)[1]
     assert several["verdict"] == "not measured"
     assert "fewer than 3 large data sets measured" in several["evidence"]
     assert "mnist (n/a)" in several["evidence"]
@@ -222,7 +223,7 @@ def test_the_figure_needs_table_2_1_and_depends_on_its_records(tmp_path, repo_ro
 
 
 def test_write_makes_the_four_files_with_the_records_read(small):
-    paths = FIG.write(small)
+    paths = fig_2_9_12_write.write(small)
     assert sorted(p.suffix for p in paths) == [".csv", ".json", ".md", ".png"]
     md = next(p for p in paths if p.suffix == ".md").read_text()
     assert "## Fig. 2.9: MUL-LMNN over PCA-LMNN" in md and "## Fig. 2.12" in md

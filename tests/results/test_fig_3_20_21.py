@@ -16,6 +16,8 @@ from harness.jobs import job_params, parse_job
 from harness.reference import thesis_claim
 from harness.results import get_result
 from harness.results.common.sensor_point import align, pack, position_errors, sensor_work, unpack
+from harness.results.fig_3_20 import write as fig_3_20_write
+from harness.results.fig_3_21 import write as fig_3_21_write
 from tests.results.conftest import write_point
 
 fig_3_20 = get_result("fig_3_20")
@@ -85,7 +87,7 @@ def test_fig_3_20_keys_params_and_checks(profile):
 
 
 def test_fig_3_20_rows_times_and_verdicts(config20):
-    frame = fig_3_20.build(config20).set_index("estimate")
+    frame = fig_3_20_write.build(config20).set_index("estimate")
     assert list(frame.index) == ["sdp", "refined", "baseline"]
     ref = config20["reference_dir"]
     assert frame.loc["sdp", "thesis_seconds"] == thesis_claim(ref, "varmvu_sensor20k_sdp")["value"]
@@ -93,7 +95,7 @@ def test_fig_3_20_rows_times_and_verdicts(config20):
     assert math.isnan(frame.loc["baseline", "thesis_seconds"])
     assert frame.loc["sdp", "scale_factor"] == pytest.approx(1 / 1.6, rel=0.05)
     assert frame.loc["refined", "seconds"] == 0.7 and frame.loc["sdp", "seconds"] == 0.5
-    claims = fig_3_20.claims(config20)
+    claims = fig_3_20_write.claims(config20)
     # the time claim compares a 2007 laptop's wall time with ours: not comparable
     # (before: 'holds' because 0.5 s <= 19 s)
     assert [c["verdict"] for c in claims] == ["holds"] * 3 + ["not comparable"]
@@ -101,17 +103,17 @@ def test_fig_3_20_rows_times_and_verdicts(config20):
     assert "0.50 s wall, 0.45 s CPU (thesis 19 s; ours / thesis 0.026)" in claims[3]["evidence"]
     assert "ours / thesis 0.013" in claims[3]["evidence"] and "not compared" in claims[3]["evidence"]
     # a refined error above the threshold fails "differ very little"
-    frame = fig_3_20.build(config20)
+    frame = fig_3_20_write.build(config20)
     frame.loc[frame["estimate"] == "refined", "error_mean_rigid"] = 0.2 * 0.3
-    assert fig_3_20.claims(config20, frame)[0]["verdict"] == "does not hold"
+    assert fig_3_20_write.claims(config20, frame)[0]["verdict"] == "does not hold"
 
 
 def test_fig_3_20_gaps_and_files(config20):
     write_point(config20, "fig_3_20/random", status="timeout",
                 reason="time limit of 600 s reached (time_limit_seconds)")
-    claims = fig_3_20.claims(config20)
+    claims = fig_3_20_write.claims(config20)
     assert claims[1]["verdict"] == "not measured" and claims[0]["verdict"] == "holds"
-    csv_path, png_path, md_path, sidecar = fig_3_20.write(config20)
+    csv_path, png_path, md_path, sidecar = fig_3_20_write.write(config20)
     csv = pd.read_csv(csv_path)
     assert {"error_mean_rigid", "error_mean_similarity", "scale_factor", "loss_326",
             "seconds", "thesis_seconds", "sdp_gap"} <= set(csv.columns)
@@ -151,23 +153,23 @@ def _record_path(config, m):
 
 
 def test_trend_checks():
-    assert fig_3_21.trend_checks([3, 2, 2.01, 1], 0.01, increasing=False) == [True] * 4
-    assert fig_3_21.trend_checks([3, 2, 2.5, 1], 0.01, increasing=False) == [True, False, True, True]
-    assert fig_3_21.trend_checks([1, 1], 0.0, increasing=False) == [True, False]
-    assert fig_3_21.trend_checks([1, 2, 1.6, 3], 0.25, increasing=True) == [True] * 4
-    assert fig_3_21.trend_checks([1, 2, 1.4, 3], 0.25, increasing=True) == [True, False, True, True]
-    assert fig_3_21.trend_checks([1], 0.1, increasing=True) == []
+    assert fig_3_21_write.trend_checks([3, 2, 2.01, 1], 0.01, increasing=False) == [True] * 4
+    assert fig_3_21_write.trend_checks([3, 2, 2.5, 1], 0.01, increasing=False) == [True, False, True, True]
+    assert fig_3_21_write.trend_checks([1, 1], 0.0, increasing=False) == [True, False]
+    assert fig_3_21_write.trend_checks([1, 2, 1.6, 3], 0.25, increasing=True) == [True] * 4
+    assert fig_3_21_write.trend_checks([1, 2, 1.4, 3], 0.25, increasing=True) == [True, False, True, True]
+    assert fig_3_21_write.trend_checks([1], 0.1, increasing=True) == []
 
 
 def test_spearman_trend():
-    checks, text = fig_3_21.spearman_trend([2, 4, 6, 8, 10], [1, 2, 3, 4, 5], True, 0.05)
+    checks, text = fig_3_21_write.spearman_trend([2, 4, 6, 8, 10], [1, 2, 3, 4, 5], True, 0.05)
     assert checks == [True, True] and "rho +1.00" in text
     # a 25 % drop in the middle: rho 0.8 over 4 points is not significant
-    checks, _ = fig_3_21.spearman_trend(M_LIST, [0.01, 0.02, 0.015, 0.05], True, 0.05)
+    checks, _ = fig_3_21_write.spearman_trend(M_LIST, [0.01, 0.02, 0.015, 0.05], True, 0.05)
     assert checks == [False, True]
-    checks, _ = fig_3_21.spearman_trend([2, 4, 6, 8, 10], [5, 4, 3, 2, 1], False, 0.05)
+    checks, _ = fig_3_21_write.spearman_trend([2, 4, 6, 8, 10], [5, 4, 3, 2, 1], False, 0.05)
     assert checks == [True, True]
-    assert fig_3_21.spearman_trend([2, 4], [1, 2], True, 0.05)[0] == []
+    assert fig_3_21_write.spearman_trend([2, 4], [1, 2], True, 0.05)[0] == []
 
 
 def test_fig_3_21_keys_params_and_checks(profile):
@@ -183,12 +185,12 @@ def test_fig_3_21_keys_params_and_checks(profile):
 
 
 def test_fig_3_21_rows_claims_stand_in_and_files(config21):
-    frame = fig_3_21.build(config21).set_index("m")
+    frame = fig_3_21_write.build(config21).set_index("m")
     assert list(frame.index) == M_LIST
     assert (frame["stand_in_for"] == "us_cities").all() and (frame["noise"] == 0.1).all()
     assert frame["stand_in"].all()
     assert frame.loc[6, "loss_326"] == 0.046 and frame.loc[6, "loss_326_K"] == pytest.approx(0.0414)
-    loss_claim, time_claim = fig_3_21.claims(config21)
+    loss_claim, time_claim = fig_3_21_write.claims(config21)
     # stand-in data is shown, never counted (before: 'partly holds' on the stand-in)
     assert loss_claim["verdict"] == "not measured (stand-in)"
     assert "measured on the stand-in us_cities_standin only" in loss_claim["evidence"]
@@ -202,9 +204,9 @@ def test_fig_3_21_rows_claims_stand_in_and_files(config21):
     assert "CPU time of the process" in time_claim["evidence"]
     write_point(config21, "fig_3_21/m8", status="failed", reason="the measurement graph "
                 "of 300 nodes has 2 connected components")
-    loss_claim, _ = fig_3_21.claims(config21)
+    loss_claim, _ = fig_3_21_write.claims(config21)
     assert "m = 8 not measured" in loss_claim["evidence"]
-    csv_path, png_path, md_path, _ = fig_3_21.write(config21)
+    csv_path, png_path, md_path, _ = fig_3_21_write.write(config21)
     csv = pd.read_csv(csv_path)
     assert {"m", "loss_326", "loss_326_K", "sdp_seconds", "sdp_cpu_seconds", "stand_in_for",
             "thesis_sdp_seconds_m10"} <= set(csv.columns)
@@ -221,14 +223,14 @@ def test_fig_3_21_time_is_cpu_when_recorded(config21, monkeypatch):
 
     monkeypatch.setattr(registry.get_dataset("us_cities_standin"), "stand_in_for", None)
     _set_cpu(config21, [0.010, 0.020, 0.030, 0.040], wall=[0.05, 0.04, 0.03, 0.01])
-    _, time_claim = fig_3_21.claims(config21)
+    _, time_claim = fig_3_21_write.claims(config21)
     assert time_claim["verdict"] == "holds" and "m = 6: 30 ms" in time_claim["evidence"]
     # records without CPU time: the wall time, and the claim says so
     for m in M_LIST:
         record = json.loads((path := _record_path(config21, m)).read_text())
         del record["sdp_cpu_seconds"]
         path.write_text(json.dumps(record))
-    _, time_claim = fig_3_21.claims(config21)
+    _, time_claim = fig_3_21_write.claims(config21)
     assert time_claim["verdict"] == "does not hold"
     assert "wall time (these records have no CPU time" in time_claim["evidence"]
 
@@ -239,7 +241,7 @@ def test_fig_3_21_real_data_gets_verdicts(config21, monkeypatch):
 
     monkeypatch.setattr(registry.get_dataset("us_cities_standin"), "stand_in_for", None)
     _set_cpu(config21, [0.010, 0.020, 0.030, 0.040])
-    loss_claim, time_claim = fig_3_21.claims(config21)
+    loss_claim, time_claim = fig_3_21_write.claims(config21)
     # losses 0.05, 0.045, 0.046, 0.04: rho -0.8 (p > 0.05) and one step up by 2.2 % > 1 %;
     # the fixture's 10 % time drop 0.02 -> 0.018 is not 'increasing' in either reading
     assert loss_claim["verdict"] == "partly holds"
@@ -267,8 +269,8 @@ def test_real_points_on_a_small_network(profile):
 
 def test_no_records_yet_is_not_measured_and_still_writes(profile):
     config = profile(fig_3_20=SMALL, fig_3_21={"m": [2, 4], "n_samples": 300})
-    assert {c["verdict"] for c in fig_3_20.claims(config)} == {"not measured"}
-    assert {c["verdict"] for c in fig_3_21.claims(config)} == {"not measured"}
-    for module in (fig_3_20, fig_3_21):
+    assert {c["verdict"] for c in fig_3_20_write.claims(config)} == {"not measured"}
+    assert {c["verdict"] for c in fig_3_21_write.claims(config)} == {"not measured"}
+    for module in (fig_3_20_write, fig_3_21_write):
         md = module.write(config)[2].read_text()
         assert "no record yet: run `harness job" in md

@@ -16,6 +16,7 @@ from harness.records import read_record
 from harness.results import get_result
 from harness.results.common.mvu_point import measures_by_dimension
 from harness.runner import run_job
+from harness.results.fig_3_22 import write as fig_3_22_write
 from tests.results.conftest import write_point
 
 fig_3_22 = get_result("fig_3_22")
@@ -149,19 +150,19 @@ def _config(profile, frey=RISING, standin=RISING):
 
 def test_monotone_curves_that_plateau_hold(profile):
     config = _config(profile)
-    frame = fig_3_22.build(config)
+    frame = fig_3_22_write.build(config)
     assert len(frame) == 3 * 7 and list(frame.columns[:2]) == ["dataset", "r"]
     frey = frame[frame.dataset == "frey"]
     assert list(frey.r) == list(range(1, 8)) and list(frey.local_trust) == RISING
     assert bool(frey.counted.iloc[0]) and not bool(frey.stand_in.iloc[0])
     standin = frame[frame.dataset == "teapot_standin"]
     assert bool(standin.stand_in.iloc[0]) and not bool(standin.counted.iloc[0])
-    a = fig_3_22.assess(frey, config["results"]["fig_3_22"])
+    a = fig_3_22_write.assess(frey, config["results"]["fig_3_22"])
     # shares >= 0.01 up to r = 4; after it the curves rise by 0.946 - 0.93 = 0.016 <= 0.02
     assert a["plateau_r"] == 4
     assert a["plateau"]["local_trust"] == (True, pytest.approx(0.016))
     assert a["monotone"]["local_continuity"] == (True, 0.0, None)
-    mono, plateau = fig_3_22.claims(config, frame)
+    mono, plateau = fig_3_22_write.claims(config, frame)
     assert mono["verdict"] == "holds" and plateau["verdict"] == "holds"
     assert "not measured: olivetti (n/a)" in mono["evidence"]
     assert "shown, not counted: teapot_standin" in mono["evidence"]
@@ -171,12 +172,12 @@ def test_a_dip_or_a_late_rise_fails_and_stand_ins_never_count(profile):
     dip = [0.50, 0.70, 0.65, 0.93, 0.94, 0.945, 0.946]   # drops 0.05 at r = 3
     late = [0.50, 0.70, 0.85, 0.86, 0.90, 0.93, 0.96]    # rises 0.10 after r0 = 4
     config = _config(profile, frey=dip, standin=late)
-    mono, plateau = fig_3_22.claims(config)
+    mono, plateau = fig_3_22_write.claims(config)
     assert mono["verdict"] == "does not hold"
     assert "largest drop 0.0500 at r = 3" in mono["evidence"]
     assert plateau["verdict"] == "holds"  # after r0 = 4 the dip curve rises 0.016
     config = _config(profile, frey=late, standin=dip)
-    mono, plateau = fig_3_22.claims(config)
+    mono, plateau = fig_3_22_write.claims(config)
     assert mono["verdict"] == "holds"  # the stand-in's dip does not count
     assert plateau["verdict"] == "does not hold"
     assert "after r = 4; rise beyond it: continuity 0.1000" in plateau["evidence"]
@@ -187,18 +188,18 @@ def test_monotone_tolerance_and_untestable_plateau(profile):
     config = profile(fig_3_22={**SECTION, "datasets": ["frey"]})
     write_point(config, "fig_3_22/frey", **_sweep_body(
         {q: wobble for q in MEASURES}, shares=[0.2, 0.2, 0.15, 0.15, 0.1, 0.1, 0.1]))
-    mono, plateau = fig_3_22.claims(config)
+    mono, plateau = fig_3_22_write.claims(config)
     assert mono["verdict"] == "holds"  # within the default tolerance 0.005
     # no normalised eigenvalue falls below 0.01 within r <= 7: nothing to test
     assert plateau["verdict"] == "not measured" and "(untested)" in plateau["evidence"]
     strict = profile(fig_3_22={**SECTION, "datasets": ["frey"], "monotone_tolerance": 0.0})
-    frame = fig_3_22.build(config)
-    a = fig_3_22.assess(frame[frame.dataset == "frey"], strict["results"]["fig_3_22"])
+    frame = fig_3_22_write.build(config)
+    a = fig_3_22_write.assess(frame[frame.dataset == "frey"], strict["results"]["fig_3_22"])
     assert a["monotone"]["local_trust"] == (False, pytest.approx(0.001), 4)
     assert a["plateau_r"] is None and a["plateau"] == {}
     flat = pd.DataFrame({"r": range(1, 8), "normalised_eigenvalue": SHARES,
                          **{q: [0.5] * 7 for q in MEASURES}})
-    a = fig_3_22.assess(flat, strict["results"]["fig_3_22"])
+    a = fig_3_22_write.assess(flat, strict["results"]["fig_3_22"])
     assert a["monotone"]["local_trust"] == (True, 0.0, None)  # flat is non-decreasing
     assert a["plateau"]["local_trust"] == (True, 0.0)
 
@@ -206,24 +207,24 @@ def test_monotone_tolerance_and_untestable_plateau(profile):
 def test_no_real_data_is_not_measured_and_gaps_name_the_fetch(profile):
     config = profile(fig_3_22={**SECTION, "datasets": ["teapot_standin"]})
     write_point(config, "fig_3_22/teapot_standin", **_sweep_body({q: RISING for q in MEASURES}))
-    frame = fig_3_22.build(config)
+    frame = fig_3_22_write.build(config)
     missing = frame[frame.dataset.isin(["frey", "olivetti"])]
     assert len(missing) == 2 * 7 and (missing.status == "unavailable").all()
     assert "not in results.fig_3_22.datasets; plugins that provide it: frey" in \
         missing.reason.iloc[0]
-    for claim in fig_3_22.claims(config, frame):
+    for claim in fig_3_22_write.claims(config, frame):
         assert claim["verdict"] == "not measured"
         assert "shown, not counted: teapot_standin" in claim["evidence"]
     # a listed data set without a record yet is a gap naming the command
     config = profile(fig_3_22={})
-    frame = fig_3_22.build(config)
+    frame = fig_3_22_write.build(config)
     assert (frame.status == "missing").all()
     assert "harness job fig_3_22/frey" in frame.reason.iloc[0]
 
 
 def test_files_show_curves_gaps_stand_in_and_choices(profile):
     config = _config(profile)
-    paths = fig_3_22.write(config)
+    paths = fig_3_22_write.write(config)
     assert [p.suffix for p in paths] == [".csv", ".png", ".md", ".json"]
     csv = pd.read_csv(paths[0])
     assert len(csv) == 3 * 7 and set(csv.dataset) == {"frey", "olivetti", "teapot_standin"}

@@ -12,6 +12,8 @@ from harness.config import ConfigError
 from harness.jobs import Job, job_sources
 from harness.records import read_record
 from harness.results import get_result
+from harness.results.fig_3_23 import work as fig_3_23_work
+from harness.results.fig_3_23 import write as fig_3_23_write
 from harness.runner import run_job
 from tests.results.conftest import write_point
 
@@ -27,13 +29,13 @@ def test_alignment_error_is_the_least_squares_residual():
     rng = np.random.default_rng(0)
     Y = rng.standard_normal((30, 2))
     Q = np.array([[0.3, -2.0], [1.5, 0.7]])
-    assert fig_3_23.alignment_error(Y @ Q.T, Y) == pytest.approx(0.0, abs=1e-10)
+    assert fig_3_23_work.alignment_error(Y @ Q.T, Y) == pytest.approx(0.0, abs=1e-10)
     shifted = Y @ Q.T + 1.0
-    assert fig_3_23.alignment_error(shifted, Y) > 1.0  # linear Q cannot translate
-    assert fig_3_23.alignment_error(shifted, Y, "affine") == pytest.approx(0.0, abs=1e-10)
+    assert fig_3_23_work.alignment_error(shifted, Y) > 1.0  # linear Q cannot translate
+    assert fig_3_23_work.alignment_error(shifted, Y, "affine") == pytest.approx(0.0, abs=1e-10)
     X = rng.standard_normal((30, 2))
     expected = np.linalg.norm(X - Y @ np.linalg.lstsq(Y, X, rcond=None)[0])
-    assert fig_3_23.alignment_error(X, Y) == pytest.approx(expected)
+    assert fig_3_23_work.alignment_error(X, Y) == pytest.approx(expected)
 
 
 def test_one_point_runs_four_mvu_solves_and_every_extension(profile):
@@ -78,7 +80,7 @@ def config(profile):
 
 
 def test_harmonic_mean_over_trials_and_marked_gaps(config):
-    frame = fig_3_23.build(config).set_index(["dataset", "extension"])
+    frame = fig_3_23_write.build(config).set_index(["dataset", "extension"])
     row = frame.loc[("swiss_roll", "oos_sdp")]
     assert row.ratio_harmonic_mean == pytest.approx(2 / (1 / 4 + 1 / 12))
     assert (row.ratio_min, row.ratio_max, row.n_trials) == (4.0, 12.0, 2)
@@ -89,7 +91,7 @@ def test_harmonic_mean_over_trials_and_marked_gaps(config):
 
 
 def test_claims_get_verdicts_and_stand_ins_never_count(config):
-    verdicts = {c["claim"].split(" (3.1.10)")[0]: c for c in fig_3_23.claims(config)}
+    verdicts = {c["claim"].split(" (3.1.10)")[0]: c for c in fig_3_23_write.claims(config)}
     below2 = verdicts["On real data (MNIST fives, frey, teapot) every ratio is below 2"]
     assert below2["verdict"] == "holds" and "teapot_standin" not in below2["evidence"]
     assert verdicts["On teapot all three ratios are below 1"]["verdict"] == "holds"
@@ -102,18 +104,18 @@ def test_claims_get_verdicts_and_stand_ins_never_count(config):
 def test_a_scaled_down_run_says_its_verdicts_are_no_reproduction(config):
     """Two trials of 20/20/15 points: every verdict's evidence says the run is scaled
     down against the thesis' ten trials; at ten trials it does not."""
-    for claim in fig_3_23.claims(config):
+    for claim in fig_3_23_write.claims(config):
         assert ("scaled down: 2 trials (|A| = |B| = 20, |C| = 15) where the thesis "
                 "averages 10 trials") in claim["evidence"], claim
         assert "not a reproduction" in claim["evidence"]
     full = dict(config, results={"fig_3_23": dict(config["results"]["fig_3_23"],
                                                   n_trials=10)})
-    assert fig_3_23.scale_note(full) == ""
-    assert not any("scaled down" in c["evidence"] for c in fig_3_23.claims(full))
+    assert fig_3_23_write.scale_note(full) == ""
+    assert not any("scaled down" in c["evidence"] for c in fig_3_23_write.claims(full))
 
 
 def test_figure_files_name_claims_gaps_and_choices(config):
-    paths = fig_3_23.write(config)
+    paths = fig_3_23_write.write(config)
     md = paths[2].read_text()
     for text in ("**holds**", "stand-in", "(1/2 trials)", "2 components", "MNIST fives",
                  "top-left block of S is I", "harmonic mean"):

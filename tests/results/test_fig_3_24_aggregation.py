@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from harness.results import get_result
+from harness.results.fig_3_24 import write as fig_3_24_write
 from tests.results.conftest import ok_body, write_point
 
 fig_3_24 = get_result("fig_3_24")
@@ -39,7 +40,7 @@ def _row(frame, dataset, measure):
 
 
 def test_ratio_is_min_over_max_with_verdicts(config):
-    frame = fig_3_24.build(config)
+    frame = fig_3_24_write.build(config)
     cont = _row(frame, "swiss_roll", "local_continuity")
     assert cont.ratio == pytest.approx(0.5)
     assert cont.max_trace_value == 0.9 and cont.min_trace_value == 0.45
@@ -56,7 +57,7 @@ def test_ratio_is_min_over_max_with_verdicts(config):
 
 
 def test_failed_and_missing_solves_are_marked_gaps(config):
-    frame = fig_3_24.build(config)
+    frame = fig_3_24_write.build(config)
     timeout = _row(frame, "teapot_standin", "local_trust")
     assert timeout.status == "timeout" and math.isnan(timeout.ratio)
     assert timeout.reason == "min trace: time limit of 300 s reached (time_limit_seconds)"
@@ -75,7 +76,7 @@ def test_failed_and_missing_solves_are_marked_gaps(config):
 
 
 def test_outputs_mark_gaps_stand_ins_claim_and_verdict(config):
-    paths = fig_3_24.write(config)
+    paths = fig_3_24_write.write(config)
     assert [p.suffix for p in paths] == [".csv", ".png", ".md", ".json"]  # .json: the sidecar
     csv = pd.read_csv(paths[0])
     assert len(csv) == 5 * 3 and set(csv.dataset) == {
@@ -93,15 +94,15 @@ def test_outputs_mark_gaps_stand_ins_claim_and_verdict(config):
 
 
 def test_verdict_thresholds():
-    assert fig_3_24.verdict(0.99, 0.005) == "below 1 (as the thesis)"
-    assert fig_3_24.verdict(0.996, 0.005).startswith("equal")
-    assert fig_3_24.verdict(1.006, 0.005).startswith("above")
-    assert fig_3_24.verdict(math.nan, 0.005) == ""
+    assert fig_3_24_write.verdict(0.99, 0.005) == "below 1 (as the thesis)"
+    assert fig_3_24_write.verdict(0.996, 0.005).startswith("equal")
+    assert fig_3_24_write.verdict(1.006, 0.005).startswith("above")
+    assert fig_3_24_write.verdict(math.nan, 0.005) == ""
 
 
 def test_missing_records_are_gaps_naming_the_command(profile):
     config = profile(fig_3_24=SECTION)
-    frame = fig_3_24.build(config)
+    frame = fig_3_24_write.build(config)
     row = _row(frame, "swiss_roll", "local_continuity")
     assert row.status == "missing"
     assert "harness job fig_3_24/swiss_roll/max_trace" in row.reason
@@ -112,13 +113,13 @@ def test_uncertified_solves_are_flagged(profile):
     write_point(config, "fig_3_24/swiss_roll/max_trace", **ok_body(MAX))
     write_point(config, "fig_3_24/swiss_roll/min_trace",
                 **ok_body({k: v / 2 for k, v in MAX.items()}, solve_status="timeout"))
-    frame = fig_3_24.build(config)
+    frame = fig_3_24_write.build(config)
     assert not frame.loc[frame.dataset == "swiss_roll", "certified"].any()
     assert (frame.loc[frame.dataset == "swiss_roll", "min_trace_solve_status"] == "timeout").all()
-    assert fig_3_24.summary(frame).startswith(
+    assert fig_3_24_write.summary(frame).startswith(
         "real data: 3 of 3 measured ratios below 1, 0 equal, 0 above, 3 of them from "
         "solves not certified optimal (†)")
-    md = fig_3_24.write(config)[2].read_text()
+    md = fig_3_24_write.write(config)[2].read_text()
     assert "0.500 (0.450 / 0.900)†" in md
 
 

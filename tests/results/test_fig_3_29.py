@@ -13,7 +13,8 @@ from harness.config import ConfigError
 from harness.jobs import Job
 from harness.records import read_record
 from harness.results import get_result
-from harness.results._fig_3_29_output import cut_consistency
+from harness.results.fig_3_29.outputs import cut_consistency
+from harness.results.fig_3_29 import write as fig_3_29_write
 from harness.runner import run_job
 from tests.results.conftest import write_point
 
@@ -138,7 +139,7 @@ def config(profile):
 
 
 def test_rows_of_the_aggregation(config):
-    frame = fig.build(config).set_index("stage")
+    frame = fig_3_29_write.build(config).set_index("stage")
     assert frame.loc["before", "top2_share"] == pytest.approx(0.8)
     assert frame.loc["after", "top2_share"] == pytest.approx(10 / 10.01)
     hm = 3 / (1 / 0.8 + 1 / 0.3 + 1 / 0.5)
@@ -152,21 +153,21 @@ def test_rows_of_the_aggregation(config):
 
 
 def test_claim_verdicts(config):
-    detect, before, after = fig.claims(config)
+    detect, before, after = fig_3_29_write.claims(config)
     # figure roll passes, the sweep at noise 0.75 (recall 7/8 < 0.9) does not
     assert detect["verdict"] == "partly holds" and "recall 0.88" in detect["evidence"]
     assert "1: 0.25 (2/8)" in detect["evidence"]
     assert before["verdict"] == "holds" and "0.800" in before["evidence"]
     assert after["verdict"] == "holds" and "0.800 -> 0.999" in after["evidence"]
     write_point(config, "fig_3_29/after", **_mvu_body([5, 4, 1], (0.8, 0.2, 0.3), cut=[]))
-    assert fig.claims(config)[2]["verdict"] == "does not hold"
+    assert fig_3_29_write.claims(config)[2]["verdict"] == "does not hold"
     write_point(config, "fig_3_29/before", status="timeout", reason="killed")
-    _, before, after = fig.claims(config)
+    _, before, after = fig_3_29_write.claims(config)
     assert before["verdict"] == after["verdict"] == "not measured"
 
 
 def test_files_gaps_and_consistency(config):
-    paths = fig.write(config)
+    paths = fig_3_29_write.write(config)
     assert [p.suffix for p in paths] == [".csv", ".png", ".md", ".json"]
     md = paths[2].read_text()
     assert "## Choices where the thesis is ambiguous" in md and "less than t + 1" in md
@@ -181,7 +182,7 @@ def test_files_gaps_and_consistency(config):
                 input_spectrum=[0.5, 0.3, 0.2])
     write_point(config, "fig_3_29/sweep", rolls=_rolls(0.75, [2, 2]) + [
         {**_rolls(0.75, [1])[0], "seed": 5, "n_bad": 9}])
-    md = fig.write(config)[2].read_text()
+    md = fig_3_29_write.write(config)[2].read_text()
     assert "this run's input (the before record) has the PCA spectrum 0.500 0.300 0.200" in md
     assert "(seeds 0-5) the k = 7 graph of n = 600 has between 2 and 9 bad edges" in md
     assert json.loads(paths[3].read_text())["title"].startswith("Fig. 3.29")
@@ -190,6 +191,6 @@ def test_files_gaps_and_consistency(config):
     assert cut_consistency(config) == "NO: 0 cut only by MVU, 1 only by the detection job"
     write_point(config, "fig_3_29/sweep", status="failed", reason="boom")
     write_point(config, "fig_3_29/after", status="failed", reason="solver died")
-    md = fig.write(config)[2].read_text()
+    md = fig_3_29_write.write(config)[2].read_text()
     assert "solver died" in md and "boom" in md
-    assert math.isnan(fig.build(config).set_index("stage").loc["after", "top2_share"])
+    assert math.isnan(fig_3_29_write.build(config).set_index("stage").loc["after", "top2_share"])

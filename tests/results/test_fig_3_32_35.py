@@ -13,6 +13,7 @@ from harness.config import ConfigError
 from harness.jobs import Job
 from harness.records import read_record
 from harness.results import get_result
+from harness.results.fig_3_32_35 import write as fig_3_32_35_write
 from harness.runner import run_job
 from tests.conftest import REPO_ROOT
 from tests.results.conftest import figure_profile, write_point
@@ -170,7 +171,7 @@ def _row(frame, dataset, kernel):
 
 
 def test_build_rows_shares_counts_and_gaps(config):
-    frame = fig.build(config)
+    frame = fig_3_32_35_write.build(config)
     mvu = _row(frame, "swiss_roll", "mvu")
     assert mvu.top2_share == pytest.approx(0.98) and mvu.n_to_90pct == 2
     assert mvu.solve_status == "optimal" and mvu.solve_gap == 2e-4 and bool(mvu.certified)
@@ -187,7 +188,7 @@ def test_build_rows_shares_counts_and_gaps(config):
 
 
 def test_thesis_columns_no_listed_data_set_fills_are_gap_rows(profile):
-    frame = fig.build(profile(fig_3_32_35=section("swiss_roll")))
+    frame = fig_3_32_35_write.build(profile(fig_3_32_35=section("swiss_roll")))
     for column in ("teapot", "usps"):
         row = _row(frame, column, "mvu")
         assert row.status == "unavailable", column
@@ -195,7 +196,7 @@ def test_thesis_columns_no_listed_data_set_fills_are_gap_rows(profile):
 
 
 def test_claims_count_the_thesis_data_and_show_the_stand_ins(config):
-    manifold, linear, fewer = fig.claims(config)
+    manifold, linear, fewer = fig_3_32_35_write.claims(config)
     assert manifold["verdict"] == "holds"
     assert "swiss_roll: linear 0.990" not in manifold["evidence"]  # top 2, not top 3
     assert "swiss_roll: linear 0.710, polynomial 0.100, gaussian 0.100, mvu 0.980" in \
@@ -216,7 +217,7 @@ def test_claims_that_fail(profile):
     # the linear kernel reaches 0.9 with two eigenvalues: the MVU kernel is not the only one
     _write_case(config, "swiss_roll", {"linear": TWO, "polynomial": FLAT,
                                        "gaussian": FLAT, "mvu": TWO}, mvu_status="inaccurate")
-    manifold, linear, _ = fig.claims(config)
+    manifold, linear, _ = fig_3_32_35_write.claims(config)
     assert manifold["verdict"] == "does not hold" and linear["verdict"] == "does not hold"
     assert "mvu 0.980†" in manifold["evidence"] and "not certified optimal" in manifold["evidence"]
 
@@ -225,14 +226,14 @@ def test_fewer_dimensions_check():
     part = pd.DataFrame({"kernel": list(KERNELS), "status": ["ok"] * 4,
                          "n_to_90pct": [12.0, 9.0, math.nan, 4.0],
                          "n_eigenvalues_computed": [50] * 4})
-    assert fig.fewer_check(part, 0.5)           # 4 <= 0.5 * 9
-    assert not fig.fewer_check(part, 0.4)       # 4 > 3.6
+    assert fig_3_32_35_write.fewer_check(part, 0.5)           # 4 <= 0.5 * 9
+    assert not fig_3_32_35_write.fewer_check(part, 0.4)       # 4 > 3.6
     part.loc[1, "n_to_90pct"] = 6.0
-    assert not fig.fewer_check(part, 0.5)       # 4 > 3
+    assert not fig_3_32_35_write.fewer_check(part, 0.5)       # 4 > 3
 
 
 def test_write_gives_four_files_with_gaps_and_choices(config):
-    paths = fig.write(config)
+    paths = fig_3_32_35_write.write(config)
     assert [p.suffix for p in paths] == [".csv", ".png", ".md", ".json"]
     csv = pd.read_csv(paths[0])
     assert len(csv) == 4 * 4  # the stand-in fills the thesis' usps column
@@ -249,6 +250,6 @@ def test_write_gives_four_files_with_gaps_and_choices(config):
 
 def test_missing_records_are_gaps_naming_the_command(profile):
     config = profile(fig_3_32_35=SECTION)
-    row = _row(fig.build(config), "swiss_roll", "mvu")
+    row = _row(fig_3_32_35_write.build(config), "swiss_roll", "mvu")
     assert row.status == "missing" and "harness job fig_3_32_35/swiss_roll/mvu" in row.reason
-    assert all(c["verdict"] == "not measured" for c in fig.claims(config))
+    assert all(c["verdict"] == "not measured" for c in fig_3_32_35_write.claims(config))

@@ -13,7 +13,9 @@ import pytest
 from harness.config import ConfigError
 from harness.jobs import Job
 from harness.records import read_record
-from harness.results import _spectrum_point, get_result
+from harness.results import get_result
+from harness.results.fig_3_37 import work as _spectrum_point
+from harness.results.fig_3_37 import write as fig_3_37_write
 from harness.runner import run_job
 from methods.isomap import Isomap, isomap_gram
 from tests.methods.naive_spectral import (floyd_warshall, knn_adjacency, naive_isomap,
@@ -114,17 +116,17 @@ def test_figure_verdicts_and_gaps(profile):
     write_point(config, "fig_3_37/teapot_standin/mvu", **_ok(-1e-15, **MVU_SOLVE))
     write_point(config, "fig_3_37/usps_standin/isomap", status="failed",
                 reason="the k-nearest-neighbour graph (k=4) has 2 connected components")
-    frame = fig.build(config)
+    frame = fig_3_37_write.build(config)
     teapot = frame[(frame["dataset"] == "teapot") & (frame["method"] == "isomap")]
     assert len(teapot) == 20 and teapot["rank"].tolist() == list(range(1, 21))
     assert teapot["normalised"].iloc[2] == pytest.approx(-0.2)
-    first, second = fig.claims(config, frame)
+    first, second = fig_3_37_write.claims(config, frame)
     assert first["verdict"] == "holds" and second["verdict"] == "holds"
     assert "teapot Isomap -0.2" in first["evidence"]
     assert "stand-ins, not counted" in first["evidence"] and "not all as claimed" in first["evidence"]
     assert "usps_standin/isomap (failed)" in first["evidence"]
     assert "usps/isomap (n/a)" in first["evidence"]  # the thesis' digits: no plugin listed
-    paths = fig.write(config)
+    paths = fig_3_37_write.write(config)
     assert [p.suffix for p in paths] == [".csv", ".png", ".md", ".json"]
     md = paths[2].read_text()
     assert "2 connected components" in md and "twos and threes of Fig. 3.35" in md
@@ -141,11 +143,11 @@ def test_failing_verdicts(profile):
     # MVU's eigenvalues are no check (PSD by construction): -1e-3 is shown, not counted
     # (before: it failed a 'PSD' check and the verdict was 'partly holds')
     write_point(config, "fig_3_37/teapot/mvu", **_ok(-1e-3, **MVU_SOLVE))
-    first, second = fig.claims(config)
+    first, second = fig_3_37_write.claims(config)
     assert first["verdict"] == "holds" and second["verdict"] == "does not hold"
     assert "below -1e-08; PSD by construction, not counted" in first["evidence"]
     assert "teapot MVU certified optimal, gap 1.0e-04" in first["evidence"]
-    assert math.isclose(fig.build(config)["negative_ratio"].iloc[0], -0.01)
+    assert math.isclose(fig_3_37_write.build(config)["negative_ratio"].iloc[0], -0.01)
 
 
 def test_a_check_that_cannot_fail_lifts_no_verdict(profile):
@@ -154,7 +156,7 @@ def test_a_check_that_cannot_fail_lifts_no_verdict(profile):
     config = _teapot_only(profile)
     write_point(config, "fig_3_37/teapot/isomap", **_ok(0.0))
     write_point(config, "fig_3_37/teapot/mvu", **_ok(0.0, **MVU_SOLVE))
-    assert fig.claims(config)[0]["verdict"] == "does not hold"
+    assert fig_3_37_write.claims(config)[0]["verdict"] == "does not hold"
 
 
 def test_an_uncertified_mvu_solve_fails_the_contrast(profile):
@@ -162,8 +164,8 @@ def test_an_uncertified_mvu_solve_fails_the_contrast(profile):
     write_point(config, "fig_3_37/teapot/isomap", **_ok(-0.2))
     write_point(config, "fig_3_37/teapot/mvu",
                 **_ok(0.0, solve={"status": "inaccurate", "gap": 3e-2, "violation": 1e-3}))
-    first = fig.claims(config)[0]
+    first = fig_3_37_write.claims(config)[0]
     assert first["verdict"] == "partly holds"
     assert "teapot MVU solve not certified (inaccurate), gap 3.0e-02" in first["evidence"]
-    md = fig.write(config)[2].read_text()
+    md = fig_3_37_write.write(config)[2].read_text()
     assert "PSD by construction" in md and "never lifts a verdict" in md

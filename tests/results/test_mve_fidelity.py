@@ -14,7 +14,8 @@ import pytest
 from harness.errors import ConfigError
 from harness.jobs import job_params, parse_job
 from harness.results import get_result
-from harness.results._mve_point import small_world_graph, work
+from harness.results.mve_fidelity.work import small_world_graph, work
+from harness.results.mve_fidelity import write as mve_fidelity_write
 from tests.results.conftest import write_point
 
 mve_fidelity = get_result("mve_fidelity")
@@ -60,7 +61,7 @@ def _config(profile, star=(0.99, 0.29, 1.0), roll=(0.46, 0.97, 0.99), twos=(0.2,
 
 def test_cells_are_lecture_ours_delta_in_percent(profile):
     config = _config(profile)
-    frame = mve_fidelity.build(config).set_index(["key", "method"])
+    frame = mve_fidelity_write.build(config).set_index(["key", "method"])
     star = frame.loc[("star/star", "SDE(MVU)")]
     assert star["lecture_pct"] == 29.9 and star["ours_pct"] == pytest.approx(29.0)
     assert star["delta_pct"] == pytest.approx(-0.9) and star["dims_above_1pct"] == 10
@@ -74,7 +75,7 @@ def test_cells_are_lecture_ours_delta_in_percent(profile):
 
 def test_claims_count_real_columns_and_show_stand_ins(profile):
     # stand-in twos has MVE < SDE: shown, not counted
-    first, second = mve_fidelity.claims(_config(profile))
+    first, second = mve_fidelity_write.claims(_config(profile))
     assert first["verdict"] == "holds"
     assert "Stand-ins, not counted: twos/usps_standin: MVE 80.0% vs SDE 90.0%" in first["evidence"]
     assert "(MVE SDP not certified)" in first["evidence"]
@@ -84,15 +85,15 @@ def test_claims_count_real_columns_and_show_stand_ins(profile):
 
 def test_claims_fail_when_the_numbers_say_so(profile):
     config = _config(profile, star=(0.99, 0.95, 0.9), roll=(0.4, 0.99, 0.95))
-    first, second = mve_fidelity.claims(config)
+    first, second = mve_fidelity_write.claims(config)
     assert first["verdict"] == "does not hold"
     assert second["verdict"] == "does not hold"
     config = _config(profile, star=(0.99, 0.2, 0.9))
-    assert mve_fidelity.claims(config)[1]["verdict"] == "partly holds"
+    assert mve_fidelity_write.claims(config)[1]["verdict"] == "partly holds"
 
 
 def test_files_hold_the_grid_gaps_iterations_and_choices(profile):
-    csv_path, md_path, tex_path, sidecar = mve_fidelity.write(_config(profile))
+    csv_path, md_path, tex_path, sidecar = mve_fidelity_write.write(_config(profile))
     md = md_path.read_text()
     assert "| SDE(MVU) | 29.9 / 29.0 / -0.9" in md
     assert "twos (usps_standin, stand-in for usps)" in md
@@ -152,10 +153,10 @@ def test_profile_checks_name_the_problem(profile, change, match):
 
 def test_missing_records_are_gaps_not_errors(profile):
     config = profile(mve_fidelity=SECTION)
-    frame = mve_fidelity.build(config)
+    frame = mve_fidelity_write.build(config)
     assert (frame["status"] == "missing").all() and frame["ours_pct"].isna().all()
     assert all(math.isnan(v) for v in frame["delta_pct"])
-    assert [c["verdict"] for c in mve_fidelity.claims(config)] == ["not measured"] * 2
+    assert [c["verdict"] for c in mve_fidelity_write.claims(config)] == ["not measured"] * 2
     assert np.isfinite(frame["lecture_pct"]).all()
 
 
@@ -175,14 +176,14 @@ def test_a_failed_last_sdp_and_a_fallback_start_are_named(profile):
                                                "kernel (failed); MVE started from K = A")
     write_point(config, "mve_fidelity/star/star", n_samples=81, n_edges=300,
                 methods=methods)
-    frame = mve_fidelity.build(config).set_index(["key", "method"])
+    frame = mve_fidelity_write.build(config).set_index(["key", "method"])
     row = frame.loc[("star/star", "MVE")]
     assert row["sdp_status"] == "not all certified"  # despite the record's all_certified
     assert "SDP 2 timeout (no kernel: time limit of 3 s reached)" == row["failed_sdps"]
-    first, _ = mve_fidelity.claims(config)
+    first, _ = mve_fidelity_write.claims(config)
     assert "(MVE: SDP 2 timeout (no kernel" in first["evidence"]
     assert "(MVE started from affinity: init mvu: the SDE solve" in first["evidence"]
-    md = mve_fidelity.write(config)[1].read_text()
+    md = mve_fidelity_write.write(config)[1].read_text()
     assert "100.0 / 100.0 / +0.0§[" in md and "¶[" in md
     assert "SDP 2 timeout (no kernel: time limit of 3 s reached)" in md
     assert "after 1 accepted SDPs of 2 attempted" in md and "not all certified" in md

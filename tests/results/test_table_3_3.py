@@ -15,7 +15,9 @@ from harness.config import ConfigError
 from harness.jobs import Job
 from harness.kernels import gaussian_kernel, linear_kernel, polynomial_kernel
 from harness.records import read_record
-from harness.results import _kernel_svm, get_result
+from harness.results import get_result, result_schema
+from harness.results.table_3_3 import work as _kernel_svm
+from harness.results.table_3_3 import write as table_3_3_write
 from harness.runner import run_job
 from harness.tasks.embedding import BadInputError
 from tests.results.conftest import write_point
@@ -156,7 +158,7 @@ def config(profile):
 
 
 def test_cells_average_every_experiment_and_mark_gaps(config):
-    frame = table.build(config).set_index(["dataset", "method"])
+    frame = table_3_3_write.build(config).set_index(["dataset", "method"])
     cell = frame.loc[("usps/8vs9", "mvu_k4")]
     assert cell.ours == pytest.approx(2.27) and cell.n_runs == 2
     assert cell.ours_std == pytest.approx(np.std([2.07, 2.47], ddof=1))
@@ -177,8 +179,8 @@ def pd_isna(value) -> bool:
 
 
 def test_claims_count_usps_only_and_report_the_stand_in(config):
-    table.write(config)
-    first, linear = table.claims(config)
+    table_3_3_write.write(config)
+    first, linear = table_3_3_write.claims(config)
     assert first["verdict"] == "holds" and linear["verdict"] == "holds"
     assert "usps/8vs9 test error (%) MVU 2.27 vs Gaussian 1.29" in first["evidence"]
     assert "usps_standin/1vs2 test error (%) MVU 1.00 vs Linear 2.00" in first["evidence"]
@@ -191,8 +193,8 @@ def test_a_failing_claim(profile):
                                 "n_draws": 1, "splits_per_draw": 10})
     write_point(config, "table_3_3/usps/1vs2/draw0", **_body(dict(zip(KERNELS, (1, 1, 1, 3)))))
     write_point(config, "table_3_3/usps/8vs9/draw0", **_body(dict(zip(KERNELS, (2, 1, 1, 1.5)))))
-    table.write(config)
-    first, linear = table.claims(config)
+    table_3_3_write.write(config)
+    first, linear = table_3_3_write.claims(config)
     assert first["verdict"] == "partly holds" and linear["verdict"] == "partly holds"
     assert "usps/8vs9 test error (%) MVU 1.50 vs Linear 2.00" in linear["evidence"]
     assert "Scaled down" not in first["evidence"]
@@ -202,18 +204,18 @@ def test_files_gaps_and_uncovered_thesis_columns(profile):
     config = profile(table_3_3={"datasets": ["usps_standin"], "tasks": ["1vs2"], "n_draws": 1})
     write_point(config, "table_3_3/usps_standin/1vs2/draw0", status="unavailable",
                 reason="usps_standin is not available offline: run `harness fetch usps_standin`")
-    paths = table.write(config)
+    paths = table_3_3_write.write(config)
     assert [p.suffix for p in paths] == [".csv", ".md", ".tex", ".json"]
     md = paths[1].read_text()
     assert "harness fetch usps_standin" in md and "list usps under results.table_3_3" in md
     assert "0.59 / n/a[" in md  # the thesis' MVU number beside the marked gap
-    frame = table.build(config)
+    frame = table_3_3_write.build(config)
     assert set(frame.loc[frame["dataset"] == "usps/8vs9", "status"]) == {"unavailable"}
-    assert [c["verdict"] for c in table.claims(config)] == ["not measured"] * 2
+    assert [c["verdict"] for c in table_3_3_write.claims(config)] == ["not measured"] * 2
 
 
 def test_the_gaussian_width_note_uses_the_measured_distances(config):
-    md = table.write(config)[1].read_text()
+    md = table_3_3_write.write(config)[1].read_text()
     assert "median 13.00" in md and "nearly the identity matrix" in md
 
 
@@ -228,7 +230,7 @@ def test_the_layout_is_the_thesis_rows_tasks_columns_kernels(profile, tmp_path):
     extra = {"type": "gaussian", "sigma": "neighbourhood", "k": 4}
     config = profile(table_3_3={"datasets": ["usps", "usps_standin"], "tasks": tasks,
                                 "n_draws": 1, "splits_per_draw": 2,
-                                "kernels": {**{k: table.SCHEMA["properties"]["kernels"]
+                                "kernels": {**{k: result_schema(table)["properties"]["kernels"]
                                                ["default"][k] for k in KERNELS},
                                             "gaussian_neighbourhood": extra}})
     for i, task in enumerate(tasks):
@@ -238,8 +240,8 @@ def test_the_layout_is_the_thesis_rows_tasks_columns_kernels(profile, tmp_path):
                 reason="usps_standin is not available offline: run `harness fetch usps_standin`")
     columns = ["Linear", "Polynomial", "Gaussian", "MVU",
                "gaussian_neighbourhood (not in the thesis)"]
-    paths = table.write(config)
-    blocks, _ = wide_tables(table.build(config), table.SPEC)
+    paths = table_3_3_write.write(config)
+    blocks, _ = wide_tables(table_3_3_write.build(config), table.SPEC)
     assert [label for label, _ in blocks] == [
         "test error (%) on usps", "test error (%) on usps_standin (stand-in for usps)"]
     for _, grid in blocks:

@@ -58,9 +58,14 @@ def _module_name(path: str) -> str:
 
 
 def _writer_imports(path: str) -> set[str]:
+    """The writer code the project module at ``path`` imports. Plugins (``datasets``,
+    ``methods``) are data and method code whatever they import: the sensor network
+    draws its letters with matplotlib's text paths."""
     name = _module_name(path)
     if name.startswith(WRITER_MODULES):
         return {name}
+    if not name.startswith("harness"):
+        return set()
     found = set()
     for imported in imported_names(name, Path(path)):
         if imported.split(".")[0] in WRITER_PACKAGES or imported.startswith(WRITER_MODULES):

@@ -1,88 +1,19 @@
-"""The profile side shared by Figs. 2.13 and 2.16 (thesis 2.1.9): one job per PCA
-dimension ``r`` (key ``r<R>``) on MNIST, the schema entries, the parameters, and a
-monotone-trend test for the claims. The jobs are :mod:`harness.results.common.balltree_point`."""
+"""The outputs side shared by Figs. 2.13 and 2.16 (thesis 2.1.9): the size gate of their
+claims (the thesis measured on 60000 training digits), a monotone-trend test and the
+Markdown. Their declarations' side is :mod:`harness.results.common.balltree_profile`,
+their jobs :mod:`harness.results.common.balltree_point`."""
 
 from __future__ import annotations
 
 import numpy as np
-import yaml
 from scipy.stats import spearmanr
 
-from harness.errors import ConfigError
-from harness.results.common.balltree_point import DATASET
+from harness.results.common.balltree_profile import keys
 from harness.results.common.figure_files import claim_lines, write_figure_files
-from harness.results.common.profile import parse_int_key
-from harness.results.common.profile import dataset_choice
 
-__all__ = ["COMMON_SCHEMA", "THESIS_N_TRAIN", "keys", "params", "check", "size_gate",
-           "clearly_below", "trend",
-           "section_hooks", "write_md"]
+__all__ = ["THESIS_N_TRAIN", "size_gate", "clearly_below", "trend", "write_md"]
 
 #: Properties both figures' sections have (the figures add theirs).
-COMMON_SCHEMA = yaml.safe_load("""
-    dimensions:
-      type: array
-      minItems: 2
-      items: {type: integer, minimum: 1, maximum: 784}
-      description: PCA dimensions r, one job each (key r<R>)
-    n_train:
-      type: [integer, "null"]
-      minimum: 10
-      default: null
-      description: the first n_train MNIST training digits (null = all 60000)
-    n_test:
-      type: [integer, "null"]
-      minimum: 1
-      default: null
-      description: the first n_test MNIST test digits (null = all 10000)
-    repeats:
-      type: integer
-      minimum: 1
-      default: 3
-      description: >-
-        interleaved timing rounds: each search's time is its best round's per-call CPU
-        time (a round runs a search for at least 0.2 CPU seconds)
-    timing_band:
-      type: number
-      minimum: 0
-      default: 0.1
-      description: >-
-        two measured speed-ups count as different only when one exceeds the other by
-        more than this fraction (the reproducibility of a CPU-time ratio; aggregation
-        only): a claim that one is larger or smaller, or that a speed-up falls, needs a
-        difference beyond it
-    time_limit_seconds: {$ref: "#/$defs/fig_time_limit"}
-""")
-
-
-def keys(conf: dict) -> list[str]:
-    """``r<R>`` for every listed dimension, in the listed order."""
-    return [f"r{r}" for r in conf["dimensions"]]
-
-
-def check(conf: dict, where: str) -> None:
-    """Dimensions listed once each, below the training size."""
-    dims = conf["dimensions"]
-    if len(set(dims)) != len(dims):
-        raise ConfigError(f"{where}.dimensions = {dims} lists a dimension twice")
-    n = conf["n_train"]
-    if n is not None and max(dims) >= n:
-        raise ConfigError(f"{where}.dimensions: r = {max(dims)} must be below n_train = {n}")
-
-
-def params(config: dict, conf: dict, figure: str, key: str, **extra) -> dict:
-    """A job's parameters: MNIST's 784 deskewed pixels, its split sizes, r."""
-    r = parse_int_key(figure, key, "r", 15)
-    if r not in conf["dimensions"]:
-        raise ConfigError(f"job {figure}/{key}: r = {r} is not in results.{figure}."
-                          f"dimensions = {conf['dimensions']}")
-    choice = dataset_choice(config, DATASET, None, {"n_components": None,
-                                                    "n_train": conf["n_train"],
-                                                    "n_test": conf["n_test"]})
-    return {"figure": figure, "point": f"{figure}/{key}", **choice, "r": r,
-            "repeats": int(conf["repeats"]), "seed": config["seed"],
-            "blas_threads": config["blas_threads"],
-            "time_limit_seconds": float(conf["time_limit_seconds"]), **extra}
 
 
 #: MNIST's training size, on which the thesis measured its speed-ups (2.1.9)
@@ -126,22 +57,6 @@ def trend(xs, ys, band: float = 0.0) -> tuple[float, bool]:
     rho = float(spearmanr(xs, ys).statistic) if np.ptp(ys) > 0 else 0.0
     order = np.argsort(xs)
     return rho, bool(rho < 0 and clearly_below(ys[order[-1]], ys[order[0]], band))
-
-
-
-def section_hooks(name: str):
-    """``(conf, check, keys)`` of the result ``name``: its section, the profile check
-    and the job keys, as the result contract wants them."""
-    def conf(config: dict) -> dict:
-        return config["results"][name]
-
-    def check_section(config: dict) -> None:
-        check(conf(config), f"results.{name}")
-
-    def result_keys(config: dict) -> list[str]:
-        return keys(conf(config))
-
-    return conf, check_section, result_keys
 
 
 def write_md(config: dict, name: str, title: str, claims: list[dict], frame, table: str,

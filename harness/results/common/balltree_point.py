@@ -72,8 +72,9 @@ from harness import registry
 from harness.metrics.knn_error import same_class_neighbors
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.timelimit import cpu_clock
+from harness.results.common.balltree_profile import DATASET
 from harness.results.common.mvu_point import load_dataset
+from harness.timelimit import cpu_clock
 from methods._lmnn_core import target_sq_distances
 from methods._lmnn_impostors import LEAF_SIZE, tree_candidates, impostor_pairs
 
@@ -81,7 +82,6 @@ __all__ = ["DATASET", "K", "FULL", "naive_knn", "full_knn", "cpu_timings", "pca_
            "exact_sq_distances", "exact_knn_check", "check_against", "WORK",
            "search_work", "knn_work", "hinge_work", "sources"]
 
-DATASET = "mnist"
 K = 3  # the thesis' 3-NN (Fig. 2.13) and k = 3 target neighbours (2.1.6)
 _EXACT_RTOL = 1e-9
 #: the name of the exhaustive reference search (:func:`full_knn`) in the records

@@ -17,11 +17,12 @@ from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_bytes_atomic, write_text_atomic
 from harness.results.common.formatting import certificate_text, fmt_number
+from harness.results.common.profile import thesis_column
 from harness.results.common.tables import GAP_MARKS
 
 __all__ = [
     "KIND", "figure_paths", "section_of", "read_point", "gap_mark", "save_png",
-    "measured_frame", "point_line", "harmonic_mean", "thesis_column", "write_figure_files",
+    "measured_frame", "point_line", "harmonic_mean", "write_figure_files",
     "dataset_notes", "missing_column_reason", "claim_lines",
 ]
 
@@ -136,11 +137,6 @@ def write_figure_files(config: dict, figure: str, keys: list[str], frame, md: li
 
 
 
-def thesis_column(name: str) -> str:
-    """The thesis' data set a plugin fills: its ``stand_in_for``, else its
-    ``thesis_name``, else its registry name."""
-    cls = registry.get_dataset(name)
-    return cls.stand_in_for or cls.thesis_name or name
 
 
 def dataset_notes(names) -> list[str]:

@@ -10,6 +10,7 @@ solver at import time.
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 from typing import Any
 
 from harness import registry
@@ -17,7 +18,8 @@ from harness.errors import ConfigError
 
 __all__ = ["SOLVER_BUDGET", "parse_int_key", "check_registered_dataset",
            "check_datasets_section", "check_dataset_keys", "check_mvu_solver",
-           "dataset_choice", "mvu_point_params"]
+           "dataset_choice", "mvu_point_params", "SENSOR_TASK", "check_sensor_dataset",
+           "sensor_params", "sensor_inputs", "thesis_claims_input", "thesis_column"]
 
 
 def parse_int_key(figure: str, key: str, prefix: str, example: int) -> int:
@@ -136,3 +138,51 @@ def mvu_point_params(config: dict, figure_conf: dict, *, figure: str, key: str,
                           "time_limit": SOLVER_BUDGET * limit},
         **extra,
     }
+
+
+#: the task of the sensor network data sets (Figs. 3.20, 3.21)
+SENSOR_TASK = "sensor_localization"
+
+
+def check_sensor_dataset(name: str, where: str) -> None:
+    """Raise :class:`ConfigError` naming ``where`` unless ``name`` is a sensor network
+    plugin."""
+    valid = registry.datasets(SENSOR_TASK)
+    if name not in valid:
+        raise ConfigError(f"{where}: {name!r} is not a sensor network data set; valid: "
+                          f"{', '.join(valid) or '(none)'}")
+
+
+def sensor_params(config: dict, conf: dict, *, figure: str, key: str,
+                  method_params: dict, repeats: int = 1,
+                  keep_positions: bool = False) -> dict[str, Any]:
+    """The resolved, JSON-serialisable parameters of one point: the data set
+    (:func:`harness.results.common.profile.dataset_choice` with the section's
+    ``dataset``, ``n_samples``, ``dataset_params``) and the keyword arguments of
+    :func:`variational_mvu_graph`."""
+    choice = dataset_choice(config, conf["dataset"], conf["n_samples"], conf["dataset_params"])
+    return {"figure": figure, "point": f"{figure}/{key}", **choice,
+            "seed": config["seed"], "blas_threads": config["blas_threads"],
+            "time_limit_seconds": float(conf["time_limit_seconds"]),
+            "method_params": method_params, "repeats": int(repeats),
+            "keep_positions": bool(keep_positions)}
+
+
+def sensor_inputs(config: dict) -> list[str]:
+    """The thesis' quoted numbers the figures print (``thesis_claims.csv``)."""
+    return thesis_claims_input(config)
+
+
+def thesis_claims_input(config: dict) -> list[str]:
+    """The file of the thesis' quoted numbers (``thesis_claims.csv``), the ``inputs``
+    of a result that prints them: an edit rewrites it."""
+    from harness.reference import CLAIMS_FILE  # imports pandas: only when asked
+
+    return [str(Path(config["reference_dir"]) / CLAIMS_FILE)]
+
+
+def thesis_column(name: str) -> str:
+    """The thesis' data set a plugin fills: its ``stand_in_for``, else its
+    ``thesis_name``, else its registry name."""
+    cls = registry.get_dataset(name)
+    return cls.stand_in_for or cls.thesis_name or name

@@ -29,50 +29,25 @@ Estimates are named ``sdp`` (the SDP's 2-D solution) and ``refined`` (after CG) 
 from __future__ import annotations
 
 import base64
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from harness import registry
-from harness.errors import ConfigError
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.reference import CLAIMS_FILE
-from harness.results.common.profile import dataset_choice
 from methods._variational_graph import variational_mvu_graph
 from methods._variational_refine import reconstruction_loss
 
-__all__ = ["TASK", "check_sensor_dataset", "sensor_params", "align", "position_errors",
-           "pack", "unpack", "load_network", "sensor_work", "sensor_sources", "sensor_inputs"]
+__all__ = ["align", "position_errors",
+           "pack", "unpack", "load_network", "sensor_work", "sensor_sources", "work", "sources"]
 
-TASK = "sensor_localization"
 ALIGNMENTS = ("rigid", "similarity")
 
 
-def check_sensor_dataset(name: str, where: str) -> None:
-    """Raise :class:`ConfigError` naming ``where`` unless ``name`` is a sensor network
-    plugin."""
-    valid = registry.datasets(TASK)
-    if name not in valid:
-        raise ConfigError(f"{where}: {name!r} is not a sensor network data set; valid: "
-                          f"{', '.join(valid) or '(none)'}")
 
 
-def sensor_params(config: dict, conf: dict, *, figure: str, key: str,
-                  method_params: dict, repeats: int = 1,
-                  keep_positions: bool = False) -> dict[str, Any]:
-    """The resolved, JSON-serialisable parameters of one point: the data set
-    (:func:`harness.results.common.profile.dataset_choice` with the section's
-    ``dataset``, ``n_samples``, ``dataset_params``) and the keyword arguments of
-    :func:`variational_mvu_graph`."""
-    choice = dataset_choice(config, conf["dataset"], conf["n_samples"], conf["dataset_params"])
-    return {"figure": figure, "point": f"{figure}/{key}", **choice,
-            "seed": config["seed"], "blas_threads": config["blas_threads"],
-            "time_limit_seconds": float(conf["time_limit_seconds"]),
-            "method_params": method_params, "repeats": int(repeats),
-            "keep_positions": bool(keep_positions)}
 
 
 def align(Y: np.ndarray, X: np.ndarray, scale: bool) -> tuple[np.ndarray, float]:
@@ -170,6 +145,8 @@ def sensor_sources(params: dict) -> list:
     return [registry.get_dataset(params["dataset"])]
 
 
-def sensor_inputs(config: dict) -> list[str]:
-    """The thesis' quoted numbers the figures print (``thesis_claims.csv``)."""
-    return [str(Path(config["reference_dir"]) / CLAIMS_FILE)]
+
+
+#: Figs. 3.20 and 3.21 name this module as their job code
+#: (``WORK = "harness.results.common.sensor_point"``) and read these.
+work, sources = sensor_work, sensor_sources

@@ -23,14 +23,12 @@ from tabulate import tabulate
 from harness.jobs import Job, read_job_record, wall_cap
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_text_atomic
-from harness.results.common.mvu_solve_point import solver_points
+from harness.results.common.solver_points import TABLE, TITLE, solver_points
 from harness.results.common.tables import GAP_MARKS, Footnotes
 from harness.solvers.mvu.ipm import IPM_MEMORY_BUDGET
 
-__all__ = ["TABLE", "TITLE", "COLUMNS", "build_solver_table", "blocks", "write_solver_table"]
+__all__ = ["COLUMNS", "build_solver_table", "blocks", "write_solver_table"]
 
-TABLE = "solver_table"
-TITLE = "MVU solver comparison (thesis 3.1.4-3.1.6): certified solves per backend and n"
 COLUMNS = [
     "variant", "backend", "n", "m", "status", "verdict", "reason", "wall_seconds",
     "time_ratio_to_native", "compile_seconds", "solve_seconds", "process_wall_seconds",

@@ -1,13 +1,14 @@
-"""What a thesis table module exposes, bound to its :class:`TableSpec` and claims.
+"""The outputs of a grid table, bound to its :class:`TableSpec` and claims.
 
 Tables 2.1 and 3.2 (and Table 2.1's peer comparison) are grids of data sets x
-methods (:mod:`harness.results.common.grid`) written as thesis / ours / delta tables
+methods (:mod:`harness.results.common.grid_profile`, the cells' work
+:mod:`harness.results.common.grid`) written as thesis / ours / delta tables
 (:mod:`harness.results.common.tables`) and checked against the thesis' claims
-(:mod:`harness.results.common.table_claims`). A table module declares its spec and claims
-and takes its functions from one :class:`TableResult`::
+(:mod:`harness.results.common.table_claims`). A table's declaration takes its
+profile side from :class:`~harness.results.common.grid_profile.GridTable`, its
+``write.py`` the outputs from one :class:`TableResult`::
 
-    check, keys, params, write, inputs, claims, section = TableResult(SPEC, CLAIMS).functions()
-    work, finish, sources = grid.work, grid.finish, grid.sources
+    write, claims, section = TableResult(SPEC, CLAIMS).functions()
 """
 
 from __future__ import annotations
@@ -16,17 +17,16 @@ from pathlib import Path
 
 from harness.outputs import output_paths
 from harness.report.sections import read_long_table
-from harness.results.common import grid
 from harness.results.common.table_claims import TableClaim, table_claims
 from harness.results.common.table_section import table_section
 from harness.results.common.table_spec import TableSpec
-from harness.results.common.tables import DEVIATIONS_FILE, write_table
+from harness.results.common.tables import write_table
 
 __all__ = ["TableResult"]
 
 
 class TableResult:
-    """The functions of one table's result module.
+    """The outputs of one grid table's result: its write, claims and report section.
 
     Parameters
     ----------
@@ -39,31 +39,12 @@ class TableResult:
         self.spec, self.claim_list = spec, tuple(claims)
 
     def functions(self) -> tuple:
-        """``check, keys, params, write, inputs, claims, section``, in this order."""
-        return (self.check, self.keys, self.params, self.write, self.inputs, self.claims,
-                self.section)
-
-    def check(self, config: dict) -> None:
-        """The grid's checks (:func:`harness.results.common.grid.check_grid`)."""
-        grid.check_grid(config, self.spec)
-
-    def keys(self, config: dict) -> list[str]:
-        """``DATASET/METHOD[/SOLVER]`` of every cell (:func:`grid.grid_cells`)."""
-        return [cell.key for cell in grid.grid_cells(config, self.spec.name)]
-
-    def params(self, config: dict, key: str) -> dict:
-        """The resolved parameters of one cell (:func:`grid.cell_params`)."""
-        return grid.cell_params(config, self.spec, grid.parse_key(self.spec.name, key))
+        """``write, claims, section``, in this order."""
+        return self.write, self.claims, self.section
 
     def write(self, config: dict) -> list[Path]:
         """``tables/NAME.{csv,md,tex}`` from the cells' records."""
         return write_table(config, self.spec)
-
-    def inputs(self, config: dict) -> list[str]:
-        """The thesis' reference CSV and ``config/known_deviations.yaml`` (the
-        measured reasons printed beside cells): an edit rewrites the table."""
-        return [str(Path(config["reference_dir"]) / self.spec.reference_file),
-                str(DEVIATIONS_FILE)]
 
     def claims(self, config: dict) -> list[dict]:
         """The claims checked on the generated long CSV (``not measured`` without it)."""

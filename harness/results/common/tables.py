@@ -20,7 +20,7 @@ from harness.outputs import output_paths, write_sidecar
 from harness.records import write_text_atomic
 from harness.reference import reference_value
 from harness.results.common.formatting import fmt_number, solve_summary
-from harness.results.common.grid import grid_cells
+from harness.results.common.grid_profile import grid_cells
 from harness.results.common.table_spec import TableSpec
 
 __all__ = ["build_table", "write_table", "write_table_files", "compare_with_thesis",

@@ -1,0 +1,276 @@
+"""The profile side of a data set x method grid (Tables 2.1 and 3.2, Table 2.1's peer
+comparison): its cells, their keys, the section's checks and each cell's resolved
+parameters. The cells' work is :mod:`harness.results.common.grid`.
+
+Imported by the tables' declarations, so at discovery: the thesis' reference tables
+(pandas) and the classification task (scikit-learn) are imported where a cell's
+parameters need them, not at import.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from harness import registry
+from harness.errors import ConfigError, check_names
+from harness.results.common.table_spec import TableSpec
+
+__all__ = ["Cell", "check_grid", "grid_cells", "parse_key", "cell_params", "GridTable"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    """One (table, data set, method, solver) combination; ``key`` is its job key."""
+
+    table: str
+    dataset: str
+    method: str
+    solver: str | None = None
+
+    @property
+    def key(self) -> str:
+        """``DATASET/METHOD[/SOLVER]``."""
+        return "/".join([self.dataset, self.method] + ([self.solver] if self.solver else []))
+
+    @property
+    def id(self) -> str:
+        """The job id, ``TABLE/DATASET/METHOD[/SOLVER]``."""
+        return f"{self.table}/{self.key}"
+
+    def __str__(self) -> str:
+        return self.id
+
+
+def _in_thesis_order(config: dict, spec: TableSpec, names: list[str]) -> list[str]:
+    """``names`` (methods: all) in the order of the thesis table's rows (the reference
+    CSV's), then the methods with no thesis row by name; the registry's order where
+    the reference file is missing (that error is reported where it is read)."""
+    from harness.reference import load_reference  # pandas: when the order is asked
+
+    try:
+        frame = load_reference(config["reference_dir"], spec.reference_file)
+    except FileNotFoundError:
+        return names
+    rows = list(dict.fromkeys(m for m in frame["method"] if m))
+
+    def key(name):
+        label = registry.get_method(name).thesis_label
+        return (rows.index(label), "") if label in rows else (len(rows), name)
+
+    return sorted(names, key=key)
+
+
+def check_grid(config: dict, spec: TableSpec) -> None:
+    """Check and normalise the table's section in place (called when the profile is
+    validated): data set, method and solver names against the registry (the errors
+    name the entry and the valid names); ``"all"`` expanded to the plugins of the
+    table's task in the thesis table's row order, then by name, less
+    ``exclude_methods``.
+
+    Raises
+    ------
+    ConfigError
+        With the path of the offending entry.
+    """
+    table, task = spec.name, spec.task
+    tconf = config["results"][table]
+    where = f"results.{table}"
+    tconf["datasets"] = check_names("dataset", tconf["datasets"], registry.datasets(task),
+                                    f"{where}.datasets")
+    every = tconf["methods"] == "all"
+    tconf["methods"] = check_names("method", tconf["methods"], registry.methods(task),
+                                   f"{where}.methods")
+    if every:
+        tconf["methods"] = _in_thesis_order(config, spec, tconf["methods"])
+    excluded = check_names("method", tconf.pop("exclude_methods", []),
+                           registry.methods(task), f"{where}.exclude_methods")
+    tconf["methods"] = [m for m in tconf["methods"] if m not in excluded]
+    if not tconf["methods"]:
+        raise ConfigError(f"{where}: exclude_methods leaves no method")
+    for method, names in tconf.get("solvers", {}).items():
+        offered = registry.get_method(method).solvers if method in tconf["methods"] else ()
+        bad = [s for s in names if s not in offered]
+        if bad:
+            raise ConfigError(
+                f"{where}.solvers.{method}: unknown solver(s) "
+                f"{', '.join(map(repr, bad))}; {method} accepts: "
+                f"{', '.join(offered) or '(none; is it in the table?)'}")
+
+
+def grid_cells(config: dict, table: str) -> list[Cell]:
+    """Every cell of one table in a validated profile (datasets x methods x solvers).
+
+    A method with solver backends gets one cell per solver listed under the table's
+    ``solvers:`` entry, by default only its first (preferred) solver.
+    """
+    tconf = config["results"][table]
+    cells = []
+    for dataset in tconf["datasets"]:
+        for method in tconf["methods"]:
+            offered = registry.get_method(method).solvers
+            chosen = tconf.get("solvers", {}).get(method, list(offered[:1]))
+            for solver in chosen or (None,):
+                cells.append(Cell(table, dataset, method, solver))
+    return cells
+
+
+def parse_key(table: str, key: str) -> Cell:
+    """``swiss_roll/isomap[/solver]`` of ``table`` -> :class:`Cell` (names checked)."""
+    parts = key.strip("/").split("/")
+    if len(parts) not in (2, 3):
+        raise ConfigError(f"cell {table}/{key}: must look like {table}/DATASET/METHOD"
+                          f"[/SOLVER], e.g. table_3_2/swiss_roll/isomap")
+    registry.get_dataset(parts[0])
+    registry.get_method(parts[1])
+    return Cell(table, parts[0], parts[1], parts[2] if len(parts) == 3 else None)
+
+
+def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
+    """The resolved, JSON-serialisable parameters of one cell.
+
+    ``n_neighbors`` and ``n_components`` follow the table's rules: explicit
+    per-dataset values in the profile win; otherwise the thesis' Table 3.2 rows ``k``
+    (``neighbors_from: table``) or 15 (``neighbors_from: text``) and ``output_dim``,
+    looked up under the data set's thesis name (a stand-in uses its original's).
+    Method-specific constructor arguments in ``methods:`` override both, and the
+    section's ``method_params[dataset][method]`` override those (e.g. MVU's solver
+    ``time_limit`` on a thesis-size real data set). ``time_limit_by_dataset[dataset]``,
+    when given, replaces ``time_limit_seconds`` as the cell's CPU budget.
+    """
+    from harness.reference import reference_value  # pandas: per job, not at import
+
+    tconf = config["results"][cell.table]
+    dataset_cls = registry.get_dataset(cell.dataset)
+    method_cls = registry.get_method(cell.method)
+    thesis_dataset = dataset_cls.thesis_name or cell.dataset
+    ref_dir = Path(config["reference_dir"])
+
+    params: dict[str, Any] = {
+        "table": cell.table,
+        "dataset": cell.dataset,
+        "method": cell.method,
+        "seed": config["seed"],
+        "n_runs": tconf.get("n_runs", 1),
+        "time_limit_seconds": tconf.get("time_limit_by_dataset", {}).get(
+            cell.dataset, tconf["time_limit_seconds"]),
+        "blas_threads": config["blas_threads"],
+        "dataset_params": {**dataset_cls.params, **config["datasets"].get(cell.dataset, {})},
+    }
+    if spec.task == "embedding":
+        k_table = reference_value(ref_dir, spec.reference_file, "k", "", thesis_dataset)
+        if cell.dataset in tconf["n_neighbors"]:
+            k, k_source = tconf["n_neighbors"][cell.dataset], "profile"
+        elif tconf["neighbors_from"] == "table" and k_table is not None:
+            k, k_source = int(k_table), "thesis Table 3.2, row k"
+        elif tconf["neighbors_from"] == "text" and k_table is not None:
+            k, k_source = 15, "thesis 3.1.9 text (k = 15 for all but MVU)"
+        else:
+            k, k_source = tconf["default_n_neighbors"], "profile default"
+        r_table = reference_value(ref_dir, spec.reference_file, "output_dim", "", thesis_dataset)
+        if cell.dataset in tconf["n_components"]:
+            r, r_source = tconf["n_components"][cell.dataset], "profile"
+        elif r_table is not None:
+            r, r_source = int(r_table), "thesis Table 3.2, row output dim"
+        else:
+            r, r_source = tconf["default_n_components"], "profile default"
+        method_kwargs = {"n_components": r}
+        if method_cls.uses_neighbors:
+            method_kwargs["n_neighbors"] = k
+        thesis_fixed = method_cls.table_params.get(cell.table, {})
+        if "n_neighbors" in thesis_fixed and cell.dataset not in tconf["n_neighbors"]:
+            k_source = f"thesis: {method_cls.thesis_label or cell.method} uses k = " \
+                       f"{thesis_fixed['n_neighbors']} in this table"
+        method_kwargs.update(thesis_fixed)
+        method_kwargs.update(config["methods"].get(cell.method, {}))
+        method_kwargs.update(tconf["method_params"].get(cell.dataset, {}).get(cell.method, {}))
+        params.update(
+            eval_neighbors=tconf["eval_neighbors"],
+            n_neighbors_source=k_source if method_cls.uses_neighbors else "not used",
+            n_components_source=r_source,
+            method_params=method_kwargs,
+        )
+    if spec.task == "classification":
+        params.update(_classification_params(config, spec, cell, tconf, ref_dir,
+                                             thesis_dataset))
+    if cell.solver is not None:
+        params["solver"] = cell.solver
+        params.setdefault("method_params", {})["solver"] = cell.solver
+    return params
+
+
+def _classification_params(config: dict, spec: TableSpec, cell: Cell, tconf: dict,
+                           ref_dir: Path, thesis_dataset: str) -> dict[str, Any]:
+    """Table 2.1's per-cell settings: k, the training fraction and the number of runs,
+    from the profile or else the thesis' Table 2.1 rows for the data set."""
+    from harness.reference import reference_value
+    from harness.tasks.classification import K_BY_VALIDATION  # scikit-learn: per job
+
+    def thesis(quantity):
+        return reference_value(ref_dir, spec.reference_file, quantity, "", thesis_dataset)
+
+    if cell.dataset in tconf["train_fraction"]:
+        fraction, fraction_source = tconf["train_fraction"][cell.dataset], "profile"
+    elif thesis("n_training") and thesis("n_inputs"):
+        fraction = thesis("n_training") / thesis("n_inputs")
+        fraction_source = "thesis Table 2.1, # training / # inputs"
+    else:
+        fraction, fraction_source = 0.7, "thesis 2.1.6, 70/30 splits"
+    if "n_runs" in tconf:
+        runs, runs_source = tconf["n_runs"], "profile"
+    elif thesis("n_runs"):
+        runs, runs_source = int(thesis("n_runs")), "thesis Table 2.1, # runs"
+    else:
+        runs, runs_source = 1, "default"
+    if runs_source == "profile" and thesis("n_runs"):
+        runs_source = f"profile; the thesis used {int(thesis('n_runs'))}"
+    method_cls = registry.get_method(cell.method)
+    method_kwargs = {}
+    if method_cls.uses_neighbors:
+        method_kwargs["n_neighbors"] = tconf["n_neighbors"].get(cell.dataset,
+                                                                tconf["default_n_neighbors"])
+    method_kwargs.update(method_cls.table_params.get(cell.table, {}))
+    method_kwargs.update(config["methods"].get(cell.method, {}))
+    method_kwargs.update(tconf["method_params"].get(cell.dataset, {}).get(cell.method, {}))
+    params = {"n_runs": runs, "n_runs_source": runs_source, "train_fraction": fraction,
+              "train_fraction_source": fraction_source, "method_params": method_kwargs}
+    if method_kwargs.get("n_neighbors") == K_BY_VALIDATION:
+        params["n_neighbors_candidates"] = list(tconf["n_neighbors_candidates"])
+    return params
+
+
+class GridTable:
+    """The profile side of one grid table's declaration, bound to its spec.
+
+    ``check, keys, params, inputs = GridTable(SPEC).functions()``; its jobs run
+    :mod:`harness.results.common.grid` (``WORK``), its outputs
+    :class:`harness.results.common.table_result.TableResult`.
+    """
+
+    def __init__(self, spec: TableSpec):
+        self.spec = spec
+
+    def functions(self) -> tuple:
+        """``check, keys, params, inputs``, in this order."""
+        return self.check, self.keys, self.params, self.inputs
+
+    def check(self, config: dict) -> None:
+        """The grid's checks (:func:`check_grid`)."""
+        check_grid(config, self.spec)
+
+    def keys(self, config: dict) -> list[str]:
+        """``DATASET/METHOD[/SOLVER]`` of every cell (:func:`grid_cells`)."""
+        return [cell.key for cell in grid_cells(config, self.spec.name)]
+
+    def params(self, config: dict, key: str) -> dict:
+        """The resolved parameters of one cell (:func:`cell_params`)."""
+        return cell_params(config, self.spec, parse_key(self.spec.name, key))
+
+    def inputs(self, config: dict) -> list[str]:
+        """The thesis' reference CSV and ``config/known_deviations.yaml`` (the
+        measured reasons printed beside cells): an edit rewrites the table."""
+        from harness.results.common.tables import DEVIATIONS_FILE  # a writer module
+
+        return [str(Path(config["reference_dir"]) / self.spec.reference_file),
+                str(DEVIATIONS_FILE)]

@@ -1,0 +1,133 @@
+"""The points of the MVU solver table (thesis 3.1.4-3.1.6): one certified solve per
+(variant, backend, n), their keys, the section's checks and each point's resolved
+parameters. The solves are :mod:`harness.results.common.mvu_solve_point`.
+
+Imported by the solver table's declaration, so at discovery: the solvers' and
+problems' packages are imported only where a name is checked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from harness.errors import ConfigError, check_names
+
+__all__ = ["TABLE", "TITLE", "SolverPoint", "parse_key", "check_solver_table",
+           "solver_points", "point_params"]
+
+TABLE = "solver_table"
+TITLE = "MVU solver comparison (thesis 3.1.4-3.1.6): certified solves per backend and n"
+
+
+def _valid_names() -> tuple:
+    """The MVU backends and SDP variants (their packages, imported when asked)."""
+    from harness.problems.mvu import VARIANTS
+    from harness.solvers.mvu import MVU_SOLVERS
+
+    return MVU_SOLVERS, VARIANTS
+
+
+KEY = re.compile(r"([a-z_]+)/([a-z0-9_]+)/n([0-9]+)")
+
+
+@dataclasses.dataclass(frozen=True)
+class SolverPoint:
+    """One solve of the solver table: ``backend`` on ``n`` points, SDP ``variant``."""
+
+    backend: str
+    n: int
+    variant: str = "equality"
+
+    @property
+    def key(self) -> str:
+        """``VARIANT/BACKEND/nN``: the job's key (job id ``solver_table/KEY``)."""
+        return f"{self.variant}/{self.backend}/n{self.n}"
+
+    def __str__(self) -> str:
+        return self.key
+
+
+def parse_key(key: str) -> SolverPoint:
+    """``equality/native/n1000`` -> :class:`SolverPoint`.
+
+    Raises
+    ------
+    ConfigError
+        The key does not look like ``VARIANT/BACKEND/nN``.
+    """
+    match = KEY.fullmatch(key.strip("/"))
+    if not match:
+        raise ConfigError(f"solver point {key!r} must look like VARIANT/BACKEND/nN, e.g. "
+                          f"equality/native/n1000")
+    return SolverPoint(match.group(2), int(match.group(3)), match.group(1))
+
+
+def _check_n(values, k: int, where: str) -> None:
+    small = [n for n in values if n <= k]
+    if small:
+        raise ConfigError(
+            f"{where}: n = {small[0]} is too small for k = {k}: the clique graph joins "
+            f"each point to its k nearest neighbours, so n must exceed k")
+
+
+def check_solver_table(section: dict) -> None:
+    """Check the ``solver_table:`` section beyond the schema (called by
+    :func:`harness.config.validate_config`): backend and variant names, the keys of
+    ``n_per_backend``, and every n against k.
+
+    Raises
+    ------
+    ConfigError
+        Naming the entry and the offending value (with the valid names).
+    """
+    where = "results.solver_table"
+    MVU_SOLVERS, VARIANTS = _valid_names()
+    check_names("backend", section["backends"], MVU_SOLVERS, f"{where}.backends")
+    check_names("variant", section["variants"], VARIANTS, f"{where}.variants")
+    stray = [b for b in section["n_per_backend"] if b not in section["backends"]]
+    if stray:
+        raise ConfigError(
+            f"{where}.n_per_backend: backend {stray[0]!r} is not in "
+            f"{where}.backends ({', '.join(section['backends'])})")
+    _check_n(section["n"], section["k"], f"{where}.n")
+    for backend, sizes in section["n_per_backend"].items():
+        _check_n(sizes, section["k"], f"{where}.n_per_backend.{backend}")
+
+
+def _section(config: dict) -> dict:
+    return config["results"]["solver_table"]
+
+
+def solver_points(config: dict) -> list[SolverPoint]:
+    """Every point of a validated profile: variants x backends x their n (sorted)."""
+    section = _section(config)
+    return [SolverPoint(backend, n, variant)
+            for variant in section["variants"]
+            for backend in section["backends"]
+            for n in sorted(section["n_per_backend"].get(backend, section["n"]))]
+
+
+def point_params(config: dict, point: SolverPoint) -> dict[str, Any]:
+    """The resolved, JSON-serialisable parameters of one point (the Snakemake rerun
+    trigger). Any valid point may be run, listed in the profile or not.
+
+    Raises
+    ------
+    ConfigError
+        Unknown backend or variant, or ``n`` not above ``k``.
+    """
+    section = _section(config)
+    MVU_SOLVERS, VARIANTS = _valid_names()
+    check_names("backend", [point.backend], MVU_SOLVERS, f"solver point {point.key}")
+    check_names("variant", [point.variant], VARIANTS, f"solver point {point.key}")
+    _check_n([point.n], section["k"], f"solver point {point.key}")
+    return {
+        "backend": point.backend, "n": int(point.n), "variant": point.variant,
+        "k": section["k"], "extra_noise_dims": section["extra_noise_dims"],
+        "extra_noise_std": section["extra_noise_std"], "seed": config["seed"],
+        "time_limit_seconds": section["time_limit_seconds"],
+        "grace_seconds": section["grace_seconds"], "tol_gap": section["tol_gap"],
+        "tol_violation": section["tol_violation"], "blas_threads": config["blas_threads"],
+    }

@@ -1,0 +1,13 @@
+"""Figs. 2.9 and 2.12 have no jobs of their own (they read Table 2.1's records): the
+work module the contract asks for, never called."""
+
+from __future__ import annotations
+
+from harness.results.fig_2_9_12 import NAME, TABLE
+
+__all__ = ["work"]
+
+
+def work(params: dict) -> dict:
+    """Never called: the figure has no jobs."""
+    raise RuntimeError(f"{NAME} has no jobs; it reads the records of {TABLE}")

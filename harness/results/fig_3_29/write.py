@@ -1,0 +1,183 @@
+"""The outputs of Fig. 3.29 (thesis 3.1.12) from its records: the CSV, the Markdown, the
+sidecar (and the figure, for a figure) and the verdicts on the thesis' statements
+(:func:`claims`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from harness.claims import make_claim
+from harness.results.fig_3_29.outputs import write_outputs
+from harness.results.common.formatting import certificate_text
+from harness.results.common.figure_files import harmonic_mean, read_point
+from harness.results.common.mvu_point import MEASURES
+from harness.results.fig_3_29 import NAME, _conf
+
+__all__ = ["THESIS", "build", "claims", "write"]
+
+THESIS = {"n_samples": 600, "n_neighbors": 7, "walk_steps": 7, "walk_sigma": 1.0}
+
+
+# ---- aggregation -----------------------------------------------------------------
+def _top2(record: dict) -> float:
+    spectrum = record.get("normalised_eigenvalues") or []
+    return float(sum(spectrum[:2])) if record["status"] == "ok" else math.nan
+
+
+def _mvu_row(config: dict, stage: str) -> dict:
+    record = read_point(config, NAME, stage)
+    ok = record["status"] == "ok"
+    solve = record.get("solve") or {}
+    spectrum = record.get("normalised_eigenvalues") or []
+    truth = record.get("truth_measures") or {}
+    row = {"part": "mvu", "stage": stage, "status": record["status"],
+           "reason": record.get("reason", ""), "n_samples": record.get("n_samples"),
+           "top2_share": _top2(record)}
+    inputs = record.get("input_spectrum") or []
+    for i in range(5):
+        row[f"ev{i + 1}"] = (spectrum[i] if i < len(spectrum) else 0.0) if ok else math.nan
+    for i in range(3):
+        row[f"input_ev{i + 1}"] = inputs[i] if ok and i < len(inputs) else math.nan
+    for q in MEASURES:
+        row[f"truth_{q}"] = truth.get(q, math.nan) if ok else math.nan
+        row[f"input_{q}"] = (record.get("measures") or {}).get(q, math.nan) if ok else math.nan
+    row["truth_harmonic_mean"] = harmonic_mean([row[f"truth_{q}"] for q in MEASURES])
+    cut = (record.get("bad_edges") or {})
+    row.update(n_cut=cut.get("n_cut", 0 if stage == "before" else math.nan),
+               solve_status=solve.get("status"), solve_gap=solve.get("gap"),
+               solve_certificate=certificate_text(solve) if solve else None,
+               solve_violation=solve.get("violation"),
+               wall_seconds=(record.get("timing") or {}).get("wall_seconds"))
+    return row
+
+
+def _detection_row(config: dict) -> dict:
+    record = read_point(config, NAME, "graph")
+    row = {"part": "detection", "stage": "figure roll", "status": record["status"],
+           "reason": record.get("reason", ""), "n_samples": record.get("n_samples")}
+    row.update({k: v for k, v in (record.get("detection") or {}).items() if k != "rule"})
+    if record["status"] == "ok" and record.get("stretch") is not None:
+        stretch, bad = np.asarray(record["stretch"], float), np.asarray(record["bad"], bool)
+        row["max_good_stretch"] = float(stretch[~bad].max()) if (~bad).any() else math.nan
+        row["min_bad_stretch"] = float(stretch[bad].min()) if bad.any() else math.nan
+    return row
+
+
+def _sweep_rows(config: dict) -> list[dict]:
+    record = read_point(config, NAME, "sweep")
+    if record["status"] != "ok":
+        return [{"part": "sweep", "stage": "all", "status": record["status"],
+                 "reason": record.get("reason", "")}]
+    rolls = pd.DataFrame(record["rolls"])
+    rows = []
+    for noise, part in rolls.groupby("noise", sort=True):
+        sums = part[["n_edges", "n_bad", "n_cut", "true_positives", "false_positives"]].sum()
+        good = sums["n_edges"] - sums["n_bad"]
+        rows.append({"part": "sweep", "stage": f"noise {noise:g}", "status": "ok", "reason": "",
+                     "noise": noise, "rolls": len(part), **sums.astype(int).to_dict(),
+                     "recall": sums["true_positives"] / sums["n_bad"] if sums["n_bad"] else math.nan,
+                     "precision": (sums["true_positives"] / sums["n_cut"] if sums["n_cut"]
+                                   else math.nan),
+                     "good_cut_fraction": sums["false_positives"] / good if good else math.nan,
+                     "rolls_all_caught": int((part["true_positives"] == part["n_bad"]).sum()),
+                     "n_bad_min": int(part["n_bad"].min()), "n_bad_max": int(part["n_bad"].max()),
+                     "seed_min": int(part["seed"].min()), "seed_max": int(part["seed"].max()),
+                     "rolls_disconnected": int((part["components_after_cut"] > 1).sum())})
+    return rows
+
+
+def build(config: dict) -> pd.DataFrame:
+    """One frame, column ``part``: the two MVU rows (``before``, ``after``), the
+    detection on the figure's roll (with the largest ground-truth stretch of a good
+    edge and the smallest of a bad one), and one row per noise level of the sweep
+    (with the fewest and most bad edges of one roll)."""
+    rows = [_mvu_row(config, "before"), _mvu_row(config, "after"), _detection_row(config)]
+    return pd.DataFrame(rows + _sweep_rows(config))
+
+
+def _part(frame: pd.DataFrame, part: str, stage: str | None = None) -> pd.Series | None:
+    rows = frame[(frame["part"] == part) & ((frame["stage"] == stage) if stage else True)]
+    return rows.iloc[0] if len(rows) else None
+
+
+def _claim_detection(config: dict, frame: pd.DataFrame) -> dict:
+    conf = _conf(config)
+    text = ("Bad edges (short cuts between layers) have a low probability q_ij^t + q_ji^t "
+            "of a t-step random walk and are detected as outliers of its distribution "
+            f"(t = {THESIS['walk_steps']}, sigma = {THESIS['walk_sigma']:g}; 3.1.12, Fig. 3.29)")
+    det = _part(frame, "detection")
+    checks, parts = [], []
+    if det is not None and det["status"] == "ok":
+        recall = det["recall"]
+        checks += [bool(recall >= conf["min_recall"]) if det["n_bad"] else False,
+                   bool(det["good_cut_fraction"] <= conf["max_good_cut"])]
+        parts.append(f"figure roll: {int(det['true_positives'])} of {int(det['n_bad'])} bad "
+                     f"edges cut (recall {recall:.2f}, need >= {conf['min_recall']:g}), "
+                     f"{int(det['false_positives'])} of {int(det['n_edges'] - det['n_bad'])} "
+                     f"good edges cut ({det['good_cut_fraction']:.1%}, allowed "
+                     f"{conf['max_good_cut']:.0%}), precision {det['precision']:.2f}")
+    noise = conf["dataset_params"].get("noise")
+    sweep = frame[(frame["part"] == "sweep") & (frame["status"] == "ok")]
+    same = sweep.iloc[:0]
+    if noise is not None and len(sweep):
+        same = sweep[np.isclose(sweep["noise"].astype(float), float(noise))]
+    if len(same):
+        row = same.iloc[0]
+        checks.append(bool(row["recall"] >= conf["min_recall"]))
+        parts.append(f"sweep at the same noise {row['noise']:g} ({int(row['rolls'])} rolls): "
+                     f"recall {row['recall']:.2f}, {int(row['rolls_all_caught'])} rolls with "
+                     f"every bad edge cut")
+    if len(sweep):
+        parts.append("recall by noise: " + ", ".join(
+            f"{r.noise:g}: {r.recall:.2f} ({int(r.true_positives)}/{int(r.n_bad)})"
+            for r in sweep.itertuples()))
+    return make_claim(NAME, text, checks, "; ".join(parts) + "." if parts else "")
+
+
+def _claim_unfold(config: dict, frame: pd.DataFrame) -> list[dict]:
+    conf = _conf(config)
+    threshold = conf["unfold_threshold"]
+    before, after = _part(frame, "mvu", "before"), _part(frame, "mvu", "after")
+    measured = [r for r in (before, after) if r is not None and r["status"] == "ok"]
+    shares = {r["stage"]: r["top2_share"] for r in measured}
+    hms = {r["stage"]: r["truth_harmonic_mean"] for r in measured}
+    certified = {r["stage"]: r["solve_status"] == "optimal" for r in measured}
+    note = "" if all(certified.values()) else " (a solve not certified optimal: " + ", ".join(
+        s for s, c in certified.items() if not c) + ")"
+    variant = f"{conf['variant']} MVU, k = {conf['n_neighbors']}"
+    out = []
+    text = ("With bad edges MVU preserves their lengths and cannot unfold the data (3.1.12, "
+            "Fig. 3.29)")
+    evidence = (f"{variant}: top-2 eigenvalue share {shares['before']:.3f} before the cut "
+                f"(unfolded means >= {threshold:g}){note}" if "before" in shares else "")
+    out.append(make_claim(NAME, text, [shares["before"] < threshold] if "before" in shares
+                          else [], evidence))
+    text = ("After the bad edges are cut, MVU unfolds the roll (implied by 3.1.12, "
+            "Fig. 3.29)")
+    checks, evidence = [], ""
+    if len(shares) == 2:
+        checks = [shares["after"] >= threshold, hms["after"] > hms["before"]]
+        evidence = (f"{variant}: top-2 share {shares['before']:.3f} -> {shares['after']:.3f} "
+                    f"(>= {threshold:g} counts as unfolded); harmonic mean of continuity, "
+                    f"trust and intersection against the roll's true 2-D coordinates "
+                    f"{hms['before']:.3f} -> {hms['after']:.3f}; {int(after['n_cut'])} edges "
+                    f"cut{note}")
+    out.append(make_claim(NAME, text, checks, evidence))
+    return out
+
+
+def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
+    """The detection claim and the two MVU claims (before: cannot unfold; after:
+    unfolds), with verdicts (:mod:`harness.claims`)."""
+    frame = build(config) if frame is None else frame
+    return [_claim_detection(config, frame), *_claim_unfold(config, frame)]
+
+
+def write(config: dict) -> list:
+    """Write ``results/<profile>/figures/fig_3_29.{csv,png,md,json}``."""
+    frame = build(config)
+    return write_outputs(config, frame, claims(config, frame))

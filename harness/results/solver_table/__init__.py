@@ -1,0 +1,40 @@
+"""The MVU solver comparison (thesis 3.1.4-3.1.6): certified solves per backend and n.
+
+The declaration: one job per (variant, backend, n) (:mod:`harness.results.common.
+solver_points`); the profile section's schema is ``schema.yaml`` (its entries are
+config/schema.yaml's); a job runs the shared :mod:`harness.results.common.mvu_solve_point`
+(``WORK``: the solve and, in the parent, the recomputed certificate); :mod:`.write`
+writes the table and its report section; ``README.md`` says what it shows.
+"""
+
+from __future__ import annotations
+
+from harness.results.common.solver_points import (
+    TABLE, TITLE, check_solver_table, parse_key, point_params, solver_points,
+)
+
+__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "MEMORY_MB", "WORK", "check",
+           "keys", "params"]
+
+NAME = TABLE
+THESIS_SECTION = "3.1.4-3.1.6"
+KIND = "table"
+SIDECAR = True
+MEMORY_MB = 8000
+#: the job code: one certified solve (its import closure is each job's sources)
+WORK = "harness.results.common.mvu_solve_point"
+
+
+def check(config: dict) -> None:
+    """Backend and variant names, ``n_per_backend``'s keys and every n against k."""
+    check_solver_table(config["results"][NAME])
+
+
+def keys(config: dict) -> list[str]:
+    """``VARIANT/BACKEND/nN`` for variants x backends x their n (sorted)."""
+    return [point.key for point in solver_points(config)]
+
+
+def params(config: dict, key: str) -> dict:
+    """The resolved parameters of one solve (any valid point, listed or not)."""
+    return point_params(config, parse_key(key))

@@ -1,0 +1,81 @@
+"""Table 2.1 (thesis 2.1.6, 2.1.8): kNN, energy and SVM error rates of LMNN and its peers.
+
+The declaration: its grid (:class:`~harness.results.common.table_spec.TableSpec`) and
+profile side (:class:`~harness.results.common.grid_profile.GridTable`); the profile
+section's schema is ``schema.yaml``; a cell's job runs the shared
+:mod:`harness.results.common.grid` (``WORK``); :mod:`.write` writes the table and the
+verdicts; ``README.md`` says what the table shows and its sizes.
+"""
+
+from __future__ import annotations
+
+from harness.results.common.grid_profile import GridTable
+from harness.results.common.table_spec import TableSpec
+
+__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "SPEC", "WORK", "check",
+           "keys", "params", "inputs"]
+
+SPEC = TableSpec(
+    name="table_2_1",
+    task="classification",
+    title=(
+        "Table 2.1: kNN (leave-one-out training, test), energy and SVM error rates "
+        "in %, CPU time and active constraints of LMNN (thesis 2.1.6, 2.1.8)"
+    ),
+    reference_file="thesis_table_2_1.csv",
+    measures=(
+        ("train_knn_loo_error", "train_knn_loo_error", "kNN training error, leave-one-out (%)"),
+        ("test_knn_error", "test_knn_error", "kNN test error (%)"),
+        ("test_energy_error", "test_energy_error", "energy test error (%)"),
+        ("train_svm_loo_error", "train_svm_loo_error", "SVM training error, leave-one-out (%)"),
+        ("test_svm_error", "test_svm_error", "SVM test error (%)"),
+        ("fit_cpu_seconds", "fit_cpu_seconds", "CPU seconds of one fit"),
+        ("n_active", "n_active", "active constraints at the end of training"),
+    ),
+    thesis_datasets=("mnist", "20news", "letters", "isolet", "yalefaces", "iris", "bal",
+                     "wine", "olivetti"),
+    tolerance=1.5,
+    average=False,
+    compared=("train_knn_loo_error", "test_knn_error", "test_energy_error",
+              "train_svm_loo_error", "test_svm_error"),
+    decimals=2,
+    measure_decimals={"n_active": 0},
+    spread_counts=True,
+    reference_aliases={
+        ("fit_cpu_seconds", "PCA-LMNN"): ("cpu_seconds_one_metric", ""),
+        ("fit_cpu_seconds", "MM-LMNN"): ("cpu_seconds_multiple_metrics", ""),
+        ("n_active", "PCA-LMNN"): ("active_constraints_one_metric", ""),
+        ("n_active", "MM-LMNN"): ("active_constraints_multiple_metrics", ""),
+    },
+    notes=(
+        "Errors in percent, averaged over the runs (random stratified splits with "
+        "the thesis' training fraction n_training / n_inputs of Table 2.1, about "
+        "70/30); tolerance 1.5 percentage points for 'reproduced'. The thesis "
+        "reports 100 runs on iris, wine and bal; a profile with fewer says so in "
+        "its cells list.",
+        "k (target neighbours and kNN): 'The number of target neighbors (k) was set "
+        "by cross validation' (2.1.6), values not printed. With n_neighbors = "
+        "validation (the quick profile) every kNN row chooses its own k per run "
+        "among n_neighbors_candidates by its kNN error on a 30% validation split of "
+        "the training part, then refits on the whole training part; the choices are "
+        "listed per cell below. mu = 0.5 as in the thesis.",
+        "The thesis' validation split (% validation row: early stopping on 30% of "
+        "the training data for iris, 20news, yalefaces, olivetti) is not used for "
+        "early stopping: the final fit trains on the whole training part.",
+        "Ties in kNN are broken by shrinking k down to 1 (2.1.6). CPU seconds are "
+        "ours on this machine (1 BLAS thread) beside the thesis' 2007 numbers; "
+        "they are not compared. The thesis' CPU time and active-constraint rows "
+        "are shown beside PCA-LMNN (1 metric) and MM-LMNN (multiple metrics).",
+    ),
+)
+
+NAME = SPEC.name
+TITLE = SPEC.title
+THESIS_SECTION = "2.1.6, 2.1.8"
+KIND = "table"
+SIDECAR = True
+
+#: the job code: the grid's cell work (its import closure is each job's sources)
+WORK = "harness.results.common.grid"
+
+check, keys, params, inputs = GridTable(SPEC).functions()
