@@ -1,7 +1,8 @@
-"""A thesis result is one file: README's worked example, dropped as a throwaway
-module into a folder of its own (``$HARNESS_RESULT_DIRS``), is listed by ``harness
-list``, validated in a profile, scheduled by ``snakemake -n`` (its jobs and its write
-step) and, after a run, shown in the report with its claim, with no other edit."""
+"""A thesis result is one folder: README's worked example, its files dropped as a
+throwaway package into a folder of one's own (``$HARNESS_RESULT_DIRS``), is listed by
+``harness list``, validated in a profile, scheduled by ``snakemake -n`` (its jobs and
+its write step) and, after a run, shown in the report with its claim, with no other
+edit."""
 
 from __future__ import annotations
 
@@ -18,17 +19,24 @@ from harness.records import read_record
 
 pytestmark = pytest.mark.slow
 
-def readme_example(repo_root) -> str:
-    """The worked example of README's "Adding a thesis result" section, verbatim."""
+def readme_example(repo_root) -> dict[str, str]:
+    """The files of the worked example of README's "Adding a thesis result" section,
+    verbatim: each code block whose first line names its path (``# my_squares/...``)."""
     text = (repo_root / "README.md").read_text()
-    section = text.split("## Adding a thesis result", 1)[1]
-    return re.search(r"```python\n(.*?)```", section, flags=re.S).group(1)
+    section = text.split("## Adding a thesis result", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```\w+\n# (my_squares/[\w.]+)[^\n]*\n(.*?)```", section,
+                        flags=re.S)
+    return {path: body for path, body in blocks}
 
 
 def test_a_result_module_in_its_own_folder_joins_the_workflow(tmp_path, repo_root):
     plugins = tmp_path / "my_results"
-    plugins.mkdir()
-    (plugins / "my_squares.py").write_text(readme_example(repo_root))
+    files = readme_example(repo_root)
+    assert set(files) == {"my_squares/__init__.py", "my_squares/schema.yaml",
+                          "my_squares/work.py", "my_squares/write.py", "my_squares/README.md"}
+    for path, body in files.items():
+        (plugins / path).parent.mkdir(parents=True, exist_ok=True)
+        (plugins / path).write_text(body)
     env = {**os.environ, "HARNESS_RESULT_DIRS": str(plugins),
            "HARNESS_DATA_DIR": str(tmp_path / "empty-cache")}
     work = tmp_path / "work"
