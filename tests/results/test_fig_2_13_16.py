@@ -11,9 +11,11 @@ import numpy as np
 import pytest
 
 from harness.config import ConfigError
-from harness.results import get_result
+from harness.results import get_result, hook
 from harness.results.common import balltree_point
+from harness.results.fig_2_13 import work as fig_2_13_work
 from harness.results.fig_2_13 import write as fig_2_13_write
+from harness.results.fig_2_16 import work as fig_2_16_work
 from harness.results.fig_2_16 import write as fig_2_16_write
 from tests.datasets.test_mnist import fake_idx_files, install_fake_mnist
 from tests.results.conftest import write_point
@@ -189,7 +191,7 @@ def test_real_jobs_on_a_fake_mnist(profile, tmp_path, monkeypatch):
                                "n_test": None},
                      fig_2_16={**SECTION, "dimensions": [3, 8], "n_train": None,
                                "n_test": None})
-    knn = fig13.work(fig13.params(config, "r3"))
+    knn = fig_2_13_work.work(fig13.params(config, "r3"))
     assert knn["status"] == "ok", knn["reason"]
     assert (knn["n_train"], knn["n_test"], knn["r"]) == (90, 12, 3)
     for part in (knn["baseline"], knn["reduced"]):
@@ -199,7 +201,7 @@ def test_real_jobs_on_a_fake_mnist(profile, tmp_path, monkeypatch):
     assert set(knn["reduced"]) == {"naive", "brute", "balltree"}
     assert set(knn["baseline"]) == {"naive", "brute"}
     assert 0.0 <= knn["knn_error"] <= 1.0
-    hinge = fig16.work(fig16.params(config, "r8"))
+    hinge = fig_2_16_work.work(fig16.params(config, "r8"))
     assert hinge["status"] == "ok", hinge["reason"]
     assert [s["scale"] for s in hinge["searches"]] == [1.0, 100.0]
     assert all(s["identical"] and s["pairs"] > 0 for s in hinge["searches"])
@@ -218,10 +220,10 @@ def test_real_jobs_on_a_fake_mnist(profile, tmp_path, monkeypatch):
         assert search["work_speedup"] == search["blocked_work"] / search["tree_work"]
     assert hinge["knn_tree_work_speedup"] == 12 * 90 * 8 / hinge["knn"]["balltree"]["work"]
     # counted, not timed: the same numbers in a second run
-    again = fig16.work(fig16.params(config, "r8"))
+    again = fig_2_16_work.work(fig16.params(config, "r8"))
     assert [s["tree_work"] for s in again["searches"]] == \
         [s["tree_work"] for s in hinge["searches"]]
-    assert fig13.work(fig13.params(config, "r3"))["reduced"]["balltree"]["work"] == \
+    assert fig_2_13_work.work(fig13.params(config, "r3"))["reduced"]["balltree"]["work"] == \
         reduced["balltree"]["work"]
 
 
@@ -229,7 +231,7 @@ def test_without_mnist_the_jobs_are_gaps_naming_the_fetch(profile, tmp_path, mon
     monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty"))
     config = profile(fig_2_13={**SECTION}, fig_2_16={**SECTION})  # two objects: deepcopy would share one
     for fig in (fig13, fig16):
-        body = fig.work(fig.params(config, "r5"))
+        body = hook(fig, "work")(fig.params(config, "r5"))
         assert body["status"] == "unavailable" and "harness fetch mnist" in body["reason"]
 
 
