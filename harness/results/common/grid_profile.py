@@ -15,6 +15,7 @@ from typing import Any
 
 from harness import registry
 from harness.errors import ConfigError, check_names
+from harness.results.common.profile import DEVIATIONS_FILE
 from harness.results.common.table_spec import TableSpec
 
 __all__ = ["Cell", "check_grid", "grid_cells", "parse_key", "cell_params", "GridTable"]
@@ -270,7 +271,5 @@ class GridTable:
     def inputs(self, config: dict) -> list[str]:
         """The thesis' reference CSV and ``config/known_deviations.yaml`` (the
         measured reasons printed beside cells): an edit rewrites the table."""
-        from harness.results.common.tables import DEVIATIONS_FILE  # a writer module
-
         return [str(Path(config["reference_dir"]) / self.spec.reference_file),
                 str(DEVIATIONS_FILE)]

@@ -16,10 +16,13 @@ from typing import Any
 from harness import registry
 from harness.errors import ConfigError
 
-__all__ = ["SOLVER_BUDGET", "parse_int_key", "check_registered_dataset",
+__all__ = ["DEVIATIONS_FILE", "SOLVER_BUDGET", "parse_int_key", "check_registered_dataset",
            "check_datasets_section", "check_dataset_keys", "check_mvu_solver",
            "dataset_choice", "mvu_point_params", "SENSOR_TASK", "check_sensor_dataset",
            "sensor_params", "sensor_inputs", "thesis_claims_input", "thesis_column"]
+
+#: the measured reasons printed beside table cells (an input of every table result)
+DEVIATIONS_FILE = Path(__file__).resolve().parents[3] / "config" / "known_deviations.yaml"
 
 
 def parse_int_key(figure: str, key: str, prefix: str, example: int) -> int:

@@ -21,14 +21,13 @@ from harness.records import write_text_atomic
 from harness.reference import reference_value
 from harness.results.common.formatting import fmt_number, solve_summary
 from harness.results.common.grid_profile import grid_cells
+from harness.results.common.profile import DEVIATIONS_FILE
 from harness.results.common.table_spec import TableSpec
 
 __all__ = ["build_table", "write_table", "write_table_files", "compare_with_thesis",
            "legend", "stand_in_note", "wide_tables", "known_deviations", "AVERAGE",
            "LONG_COLUMNS", "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "Footnotes"]
 
-DEVIATIONS_FILE = (Path(__file__).resolve().parents[3] / "config"
-                   / "known_deviations.yaml")
 UNEXPLAINED = "outside the tolerance and not yet explained"
 WITHIN_SPREAD = ("outside the tolerance but inside the run-to-run spread: |delta| is at "
                  "most the standard deviation of our runs")

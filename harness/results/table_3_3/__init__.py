@@ -18,7 +18,7 @@ from pathlib import Path
 from harness import registry
 from harness.errors import ConfigError
 from harness.results.common.profile import (
-    check_dataset_keys, check_mvu_solver, SOLVER_BUDGET,
+    DEVIATIONS_FILE, SOLVER_BUDGET, check_dataset_keys, check_mvu_solver,
 )
 from harness.results.common.table_spec import TableSpec
 
@@ -148,6 +148,4 @@ def params(config: dict, key: str) -> dict:
 
 def inputs(config: dict) -> list[str]:
     """The thesis' reference CSV and the measured reasons beside cells."""
-    from harness.results.common.tables import DEVIATIONS_FILE  # a writer module
-
     return [str(Path(config["reference_dir"]) / SPEC.reference_file), str(DEVIATIONS_FILE)]
