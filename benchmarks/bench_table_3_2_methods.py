@@ -100,6 +100,9 @@ def skip_reason(method, n):
     threshold, reason = SKIP_FROM.get(method, (None, None))
     if threshold is not None and n >= threshold:
         return reason
+    if METHODS[method]().__sklearn_tags__().input_tags.positive_only:
+        return (f"skipped: {method} takes only nonnegative inputs (scikit-learn's "
+                f"positive_only tag; NMF) and the Swiss roll's coordinates are signed")
     return None
 
 
