@@ -9,6 +9,7 @@ import base64
 import copy
 import html
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -415,6 +416,21 @@ def test_table_3_2_ranking_claim():
     assert result["verdict"] == "does not hold"
     assert "trust: MVU mean rank 2.0 of 3 (best Isomap 1.0) on swiss_roll" in result["evidence"]
     assert "the thesis' own numbers on the same data sets: holds" in result["evidence"]
+
+
+def test_a_row_the_thesis_does_not_report_never_moves_a_table_claim():
+    """A plugin a user drops in (no thesis number) is in the table, not in its claims:
+    with the MVU row best among the thesis' rows, a better extra row leaves 'MVU has the
+    highest average ranking' holding, and its evidence counts only the thesis' rows."""
+    claim = next(c for c in write_module(table_3_2).CLAIMS if "highest average ranking" in c.claim)
+    rows = []
+    for measure in ("local_trust", "neighborhood_intersection"):
+        for label, ours, thesis in (("MVU", 0.9, 0.99), ("Isomap", 0.8, 0.96),
+                                    ("dual PCA", 0.99, math.nan)):
+            rows.append((measure, label, "swiss_roll", ours, thesis, "ok", False))
+    result = evaluate(claim, table_3_2.SPEC, _long(rows))
+    assert result["verdict"] == "holds"
+    assert "trust: MVU mean rank 1.0 of 2 (best MVU 1.0) on swiss_roll" in result["evidence"]
 
 
 # ---- the workflow -------------------------------------------------------------------

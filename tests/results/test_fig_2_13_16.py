@@ -126,7 +126,9 @@ def test_searches_are_timed_by_cpu_time_in_interleaved_rounds():
     assert timings["wait"]["seconds"] < 0.005 <= 0.02 <= timings["wait"]["wall_seconds"]
     assert 0.004 <= timings["spin"]["seconds"] < 0.02
     assert timings["spin"]["calls"] >= 2  # 0.004 s a call, 0.01 s a round
-    assert timings["wait"]["calls"] == 10  # no CPU used: stopped by 20 x min_seconds wall
+    # no CPU used: stopped by the wall cap of 20 x min_seconds = 0.2 s, at most 10 sleeps
+    # of 0.02 s (fewer when a loaded machine wakes the sleeper late)
+    assert 1 <= timings["wait"]["calls"] <= 10
     assert contention > 2.0
     rounds = [name for i, name in enumerate(order) if i == 0 or order[i - 1] != name]
     assert rounds == ["spin", "wait"] * 3  # interleaved, not all of one then the other
@@ -354,7 +356,7 @@ def _hinge_record(speedups, knn_speedup, knn_over_brute=0.5, n_train=60000,
 
 
 def test_fig_2_16_aggregation_claims_and_gaps(profile):
-    config = profile(fig_2_16=SECTION)
+    config = profile(fig_2_16={**SECTION, "timing_band": 0.1})
     write_point(config, "fig_2_16/r5", r=5, **_hinge_record({1.0: 3.0, 100.0: 4.0}, 9.0))
     write_point(config, "fig_2_16/r15", r=15, **_hinge_record({1.0: 1.2, 100.0: 2.0}, 3.0))
     write_point(config, "fig_2_16/r40", status="timeout", reason="time limit 900 s")
@@ -383,7 +385,7 @@ def test_fig_2_16_not_as_drastic_reads_both_baselines(profile):
     """The quick run's r = 5 numbers: the hinge search 2.2x, the 3-NN ball tree 0.985x
     over brute force and 2.28x over the naive search. One baseline chosen by a config
     key gave 'holds'; both readings disagree: 'partly holds', both stated."""
-    config = profile(fig_2_16={**SECTION, "dimensions": [5, 15]})
+    config = profile(fig_2_16={**SECTION, "dimensions": [5, 15], "timing_band": 0.1})
     write_point(config, "fig_2_16/r5", r=5,
                 **_hinge_record({1.0: 2.2, 100.0: 2.5}, 2.28, knn_over_brute=0.985))
     write_point(config, "fig_2_16/r15", r=15,
@@ -440,7 +442,7 @@ def test_fig_2_16_speed_up_sizes_only_at_the_thesis_size(profile):
     """On 10000 training digits 'significantly faster' and 'not as drastic as the 3-NN
     search' (which speed-up is the larger) are shown, not judged; the trends in r and
     in the input scale and the exactness are decided."""
-    config = profile(fig_2_16={**SECTION, "dimensions": [5, 15]})
+    config = profile(fig_2_16={**SECTION, "dimensions": [5, 15], "timing_band": 0.1})
     write_point(config, "fig_2_16/r5", r=5,
                 **_hinge_record({1.0: 3.0, 100.0: 4.0}, 9.0, n_train=10000))
     write_point(config, "fig_2_16/r15", r=15,

@@ -137,3 +137,31 @@ def test_editing_the_figure_module_or_an_extension_reruns_its_points(profile):
     assert not any(any(f"/results/{other}/" in f for other in (
                        "fig_3_24", "fig_3_28", "solver_table", "table_3_2", "table_2_1"))
                    or "/report/" in f or f.endswith("/fig_3_23/write.py") for f in files)
+
+def test_a_disconnected_subset_is_linked_as_the_thesis_does(profile, monkeypatch):
+    """A far cluster of 6 points in A and 6 in B makes the k = 5 graphs of the subsets
+    disconnected:
+    by default MVU adds the thesis' artificial links (3.1.12, as Table 3.2) and the
+    record lists them; with connect_components = null the trial is a marked failure
+    naming the components (what 4 of 10 frey trials were)."""
+    from harness.plugin import Dataset
+
+    rng = np.random.default_rng(3)
+    t = np.sort(rng.uniform(0, 3 * np.pi, 54))
+    roll = np.c_[t * np.cos(t), rng.uniform(0, 5, 54), t * np.sin(t)]
+    far = 100.0 + rng.standard_normal((12, 3))  # its own component in every subset
+    data = Dataset(np.vstack([roll, far]), None, {"source": "generated",
+                                                  "stand_in_for": None})
+    monkeypatch.setattr(fig_3_23_work, "load_dataset", lambda params: data)
+    monkeypatch.setattr(fig_3_23_work, "_split_rows", lambda params, n: {
+        "A": np.r_[0:20:2, 54:60], "B": np.r_[1:20:2, 60:66], "C": np.arange(20, 54)})
+    config = profile(fig_3_23={**SECTION, "datasets": ["swiss_roll"],
+                               "default_split": [16, 34], "n_samples": {"swiss_roll": 66}})
+    body = fig_3_23_work.work(fig_3_23.params(config, "swiss_roll/trial0"))
+    assert body["status"] == "ok", body["reason"]
+    assert all(len(body["mvu_solves"][fit]["linked_edges"]) >= 1 for fit in ("A", "B"))
+    config = profile(fig_3_23={**SECTION, "datasets": ["swiss_roll"],
+                               "default_split": [16, 34], "n_samples": {"swiss_roll": 66},
+                               "connect_components": None})
+    body = fig_3_23_work.work(fig_3_23.params(config, "swiss_roll/trial0"))
+    assert body["status"] == "failed" and "connected components" in body["reason"]

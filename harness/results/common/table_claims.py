@@ -24,7 +24,8 @@ from harness.claims import make_claim, verdict_of
 from harness.results.common.table_spec import TableSpec
 from harness.results.common.tables import AVERAGE, GAP_MARKS
 
-__all__ = ["Values", "Check", "TableClaim", "SHORT", "compare", "compare_pairs", "table_claims"]
+__all__ = ["Values", "Check", "TableClaim", "SHORT", "compare", "compare_pairs", "table_claims",
+           "thesis_labels"]
 
 
 class Check(NamedTuple):
@@ -48,13 +49,20 @@ class Values:
         Only these thesis data sets (the thesis run uses the ones ours measured).
     decimals : int
         Digits after the point when a check prints a number (the table's).
+    labels : collection of str, optional
+        Only these row labels (:func:`thesis_labels`: the thesis' rows, so that a
+        method a user adds is shown in the table but never moves a claim about the
+        thesis' rows, such as a ranking).
     """
 
-    def __init__(self, frame: pd.DataFrame, column: str, datasets=None, decimals: int = 3):
+    def __init__(self, frame: pd.DataFrame, column: str, datasets=None, decimals: int = 3,
+                 labels=None):
         self.decimals = decimals
         rows = frame[~frame["stand_in"].astype(bool)]
         if column == "ours":
             rows = rows[rows["status"] == "ok"]
+        if labels is not None:
+            rows = rows[rows["thesis_label"].isin(set(labels))]
         self._values: dict[tuple[str, str, str], float] = {}
         for row in rows.itertuples():
             value = getattr(row, column)
@@ -128,11 +136,20 @@ def _unmeasured(frame: pd.DataFrame, datasets: list[str]) -> str:
     return ", ".join(parts)
 
 
+def thesis_labels(frame: pd.DataFrame) -> set[str]:
+    """The row labels the thesis reports a number for anywhere in the table: the rows
+    its claims are about (a row without any thesis number, e.g. a plugin added to the
+    harness, is not one of them)."""
+    thesis = pd.to_numeric(frame["thesis"], errors="coerce")
+    return set(frame.loc[thesis.notna(), "thesis_label"])
+
+
 def evaluate(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame) -> dict:
     """The claim dict (:mod:`harness.claims`) of one claim of the table ``spec`` on its
-    long frame."""
+    long frame; our numbers are those of the thesis' rows only (:func:`thesis_labels`)."""
     targets = claim.datasets or spec.thesis_datasets
-    ours = claim.test(Values(frame, "ours", decimals=spec.decimals), targets)
+    ours = claim.test(Values(frame, "ours", decimals=spec.decimals,
+                             labels=thesis_labels(frame)), targets)
     measured = list(dict.fromkeys(d for c in ours for d in c.datasets))
     parts = ["; ".join(c.text for c in ours)] if ours else []
     if ours:

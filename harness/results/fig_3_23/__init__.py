@@ -89,6 +89,7 @@ def params(config: dict, key: str) -> dict:
         "thesis_dataset": thesis_column(dataset),
         "method_params": {"n_neighbors": int(conf["n_neighbors"]), "n_components": int(r),
                           "solver": conf["solver"], "variant": "equality",
+                          "connect_components": conf["connect_components"],
                           # four solves share the point's limit
                           "time_limit": SOLVER_BUDGET * limit / len(MVU_FITS)},
         "extensions": extensions,

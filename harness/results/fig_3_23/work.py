@@ -67,7 +67,8 @@ def _mvu(X: np.ndarray, params: dict) -> tuple[np.ndarray, dict]:
     except ValueError as exc:  # bad input (duplicates, k >= n): a marked failure
         raise ExpectedFailure(str(exc)) from None
     info = mvu.solve_info_
-    return Y, {k: info.get(k) for k in ("status", "gap", "violation", "wall_seconds")}
+    return Y, {**{k: info.get(k) for k in ("status", "gap", "violation", "wall_seconds")},
+               "linked_edges": np.asarray(mvu.linked_edges_).tolist()}
 
 
 def work(params: dict) -> dict:

@@ -201,7 +201,15 @@ def _choices(config: dict) -> list[str]:
         f"n_samples.",
         f"MVU: k = {conf['n_neighbors']} (3.1.9), r = the embedding's dimensions "
         f"(default {conf['default_n_components']}; the thesis does not say), solver "
-        f"{conf['solver']}; † marks a ratio with an MVU solve not certified optimal.",
+        f"{conf['solver']}; † marks a ratio with an MVU solve not certified optimal. "
+        "A subset whose k-NN graph is disconnected (the thesis does not say what it did "
+        "for Fig. 3.23) is joined "
+        + ("by the thesis' artificial links (3.1.12), as in Table 3.2"
+           if conf["connect_components"] == "thesis" else
+           "by the shortest links between components"
+           if conf["connect_components"] == "shortest" else
+           "by nothing: the trial is a marked failure")
+        + f" (results.{NAME}.connect_components); the links are in each record.",
         f"Extensions use k = {conf['extension_neighbors']} neighbours (not given; k >= 2r + 1 "
         f"makes the SDP's answer unique).",
         f"err(X, Y) = min_Q |X - QY|_F with Q {conf['alignment']} "
