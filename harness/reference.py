@@ -10,19 +10,24 @@ per row (``id, section, claim, value, unit, conditions``), read by
 
 from __future__ import annotations
 
+import csv
 import functools
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a frame is read, not to validate a profile
+    import pandas as pd
 
-__all__ = ["load_reference", "reference_value", "CLAIMS_FILE", "thesis_claim",
-           "thesis_claim_values"]
+__all__ = ["load_reference", "reference_methods", "reference_value", "CLAIMS_FILE",
+           "thesis_claim", "thesis_claim_values"]
 
 CLAIMS_FILE = "thesis_claims.csv"
 
 
 @functools.cache
 def _read(path: str) -> pd.DataFrame:
+    import pandas as pd
+
     frame = pd.read_csv(path, dtype={"method": "string", "dataset": "string"})
     frame["method"] = frame["method"].fillna("")
     return frame
@@ -46,10 +51,29 @@ def load_reference(reference_dir: str | Path, filename: str) -> pd.DataFrame:
     return _read(str(path.resolve()))
 
 
+def reference_methods(reference_dir: str | Path, filename: str) -> list[str]:
+    """The reference CSV's row labels (its ``method`` column: non-empty, in the file's
+    order, each once), read without pandas: what validating a profile needs.
+
+    Raises
+    ------
+    FileNotFoundError
+        As :func:`load_reference`.
+    """
+    path = Path(reference_dir) / filename
+    if not path.exists():
+        load_reference(reference_dir, filename)  # raises, naming the file
+    with open(path, newline="") as fh:
+        return list(dict.fromkeys(row["method"] for row in csv.DictReader(fh)
+                                  if row.get("method")))
+
+
 def reference_value(
     reference_dir: str | Path, filename: str, quantity: str, method: str, dataset: str
 ) -> float | None:
     """One thesis number, or None when the thesis does not report it."""
+    import pandas as pd
+
     frame = load_reference(reference_dir, filename)
     hit = frame[
         (frame["quantity"] == quantity)
@@ -76,6 +100,8 @@ def thesis_claim(reference_dir: str | Path, claim_id: str, numeric: bool = True)
     path = Path(reference_dir) / CLAIMS_FILE
     if not path.exists():
         load_reference(reference_dir, CLAIMS_FILE)  # raises the explanatory error
+    import pandas as pd
+
     frame = pd.read_csv(path, dtype={"id": "string"})
     hit = frame[frame["id"] == claim_id]
     if hit.empty:

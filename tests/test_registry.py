@@ -95,3 +95,72 @@ def test_entry_point_plugins_are_registered(monkeypatch):
     finally:
         monkeypatch.undo()
         registry.refresh()
+
+
+def test_validating_a_profile_imports_no_plugin_and_no_heavy_library(repo_root):
+    """A job process validates the whole profile: names and declared attributes come
+    from the plugin index, so no plugin module (nor scikit-learn, pandas, cvxpy,
+    numba) is imported for it; the job imports what it runs."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from harness import registry; registry.methods(); "
+            "from harness.config import load_config; load_config('config/quick.yaml'); "
+            "print(sorted(m for m in sys.modules if m.startswith(('methods.', 'datasets.', "
+            "'sklearn', 'pandas', 'cvxpy', 'numba'))))")
+    for _ in range(2):  # the first may build the index (importing every plugin)
+        out = subprocess.run([sys.executable, "-c", code], cwd=repo_root, check=True,
+                             capture_output=True, text=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_a_looked_up_plugin_alone_is_imported(repo_root):
+    import subprocess
+    import sys
+
+    code = ("import sys; from harness import registry; cls = registry.get_method('pca'); "
+            "print(cls.__name__, sorted(m for m in sys.modules if m.startswith('methods.')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=repo_root, check=True,
+                         capture_output=True, text=True).stdout
+    assert out.split(" ", 1)[0] != "" and "methods.isomap" not in out
+    assert out.strip().endswith("['methods.pca']") or "methods._" in out
+
+
+def test_the_index_follows_an_edited_plugin_file(drop_plugin, repo_root):
+    """An edit of a plugin's declared attribute is seen by the next process (the index
+    is keyed by the files' content), a stale or corrupt stored index is rebuilt, and a
+    process that had imported the old module never stores what it still sees."""
+    import subprocess
+    import sys
+
+    path = drop_plugin("methods", "random_projection_test", NOISY_METHOD)
+    assert registry.method_info("random_projection_test").thesis_label == ""
+    assert registry.method_info("random_projection_test").init_params == (
+        "n_components", "random_state")
+    registry.get_method("random_projection_test")  # this process now holds the module
+    path.write_text(path.read_text().replace('thesis_label = ""', 'thesis_label = "RP"'))
+    registry.refresh()
+    stored = path.parent / "__pycache__" / "harness_plugins.methods.json"
+    before = stored.read_text()
+    assert registry.method_info("random_projection_test").thesis_label == ""  # its module
+    assert stored.read_text() == before  # not stored: the old key still there
+    code = ("from harness import registry; "
+            "print(registry.method_info('random_projection_test').thesis_label)")
+    for corrupt in (False, True):
+        if corrupt:
+            stored.write_text("{not json")
+        out = subprocess.run([sys.executable, "-c", code], cwd=repo_root, check=True,
+                             capture_output=True, text=True).stdout
+        assert out.strip() == "RP"
+        assert stored.read_text() != before and stored.read_text().startswith('{"key"')
+
+
+def test_the_index_agrees_with_importing_every_plugin():
+    """What the index says of each plugin is what the class says."""
+    for kind, found in (("methods", registry.methods()), ("datasets", registry.datasets())):
+        info = registry.method_info if kind == "methods" else registry.dataset_info
+        for name, cls in found.items():
+            for attribute in registry.INDEXED[kind]:
+                value = getattr(cls, attribute)
+                assert getattr(info(name), attribute) == (
+                    tuple(value) if isinstance(value, list) else value), (name, attribute)

@@ -36,14 +36,11 @@ from sklearn.neighbors import NearestNeighbors
 from harness.problems.bad_edges import (BadEdgeDetection, BadEdgeRule, detect_bad_edges,
                                         neighbour_graph)
 from harness.problems.link_components import link_components
+from harness.problems.mvu_variants import NATIVE_VARIANTS, VARIANTS
 
 __all__ = ["MVUProblem", "clique_edges", "clique_graph", "neighbourhood_cliques",
            "knn_edges", "VARIANTS", "NATIVE_VARIANTS", "CONNECTIVITIES"]
 
-VARIANTS = ("equality", "inequality", "slack", "min_trace")
-#: The variants the native solvers (interior point and low rank) handle: every one
-#: but the slack variant, whose O(m) slack variables only the cvxpy backends model
-NATIVE_VARIANTS = ("equality", "inequality", "min_trace")
 #: How :meth:`MVUProblem.from_points` joins the points: ``clique`` (thesis 3.1.4: each
 #: point and its k nearest neighbours pairwise) or ``knn`` (only the k-nearest-
 #: neighbour pairs, symmetrised: the binary connectivity C of minimum volume

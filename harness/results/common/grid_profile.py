@@ -15,6 +15,7 @@ from typing import Any
 
 from harness import registry
 from harness.errors import ConfigError, check_names
+from harness.reference import reference_methods
 from harness.results.common.profile import DEVIATIONS_FILE
 from harness.results.common.table_spec import TableSpec
 
@@ -48,16 +49,13 @@ def _in_thesis_order(config: dict, spec: TableSpec, names: list[str]) -> list[st
     """``names`` (methods: all) in the order of the thesis table's rows (the reference
     CSV's), then the methods with no thesis row by name; the registry's order where
     the reference file is missing (that error is reported where it is read)."""
-    from harness.reference import load_reference  # pandas: when the order is asked
-
     try:
-        frame = load_reference(config["reference_dir"], spec.reference_file)
+        rows = reference_methods(config["reference_dir"], spec.reference_file)
     except FileNotFoundError:
         return names
-    rows = list(dict.fromkeys(m for m in frame["method"] if m))
 
     def key(name):
-        label = registry.get_method(name).thesis_label
+        label = registry.method_info(name).thesis_label
         return (rows.index(label), "") if label in rows else (len(rows), name)
 
     return sorted(names, key=key)
@@ -91,7 +89,7 @@ def check_grid(config: dict, spec: TableSpec) -> None:
     if not tconf["methods"]:
         raise ConfigError(f"{where}: exclude_methods leaves no method")
     for method, names in tconf.get("solvers", {}).items():
-        offered = registry.get_method(method).solvers if method in tconf["methods"] else ()
+        offered = registry.method_info(method).solvers if method in tconf["methods"] else ()
         bad = [s for s in names if s not in offered]
         if bad:
             raise ConfigError(
@@ -110,7 +108,7 @@ def grid_cells(config: dict, table: str) -> list[Cell]:
     cells = []
     for dataset in tconf["datasets"]:
         for method in tconf["methods"]:
-            offered = registry.get_method(method).solvers
+            offered = registry.method_info(method).solvers
             chosen = tconf.get("solvers", {}).get(method, list(offered[:1]))
             for solver in chosen or (None,):
                 cells.append(Cell(table, dataset, method, solver))
@@ -123,8 +121,8 @@ def parse_key(table: str, key: str) -> Cell:
     if len(parts) not in (2, 3):
         raise ConfigError(f"cell {table}/{key}: must look like {table}/DATASET/METHOD"
                           f"[/SOLVER], e.g. table_3_2/swiss_roll/isomap")
-    registry.get_dataset(parts[0])
-    registry.get_method(parts[1])
+    registry.dataset_info(parts[0])
+    registry.method_info(parts[1])
     return Cell(table, parts[0], parts[1], parts[2] if len(parts) == 3 else None)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from harness import registry
 from harness.errors import ConfigError
+from harness.solvers.mvu_names import MVU_SOLVERS
 
 __all__ = ["DEVIATIONS_FILE", "SOLVER_BUDGET", "parse_int_key", "check_registered_dataset",
            "check_datasets_section", "check_dataset_keys", "check_mvu_solver",
@@ -80,8 +81,6 @@ def check_dataset_keys(conf: dict, keys, where: str) -> None:
 
 def check_mvu_solver(solver: str, where: str) -> None:
     """Raise :class:`ConfigError` naming ``where`` if ``solver`` is no MVU solver."""
-    from harness.solvers.mvu import MVU_SOLVERS  # the solvers' package, only when checked
-
     if solver not in MVU_SOLVERS:
         raise ConfigError(f"{where}.solver: unknown solver {solver!r}; valid "
                           f"solvers: {', '.join(MVU_SOLVERS)}")
@@ -187,5 +186,5 @@ def thesis_claims_input(config: dict) -> list[str]:
 def thesis_column(name: str) -> str:
     """The thesis' data set a plugin fills: its ``stand_in_for``, else its
     ``thesis_name``, else its registry name."""
-    cls = registry.get_dataset(name)
-    return cls.stand_in_for or cls.thesis_name or name
+    info = registry.dataset_info(name)
+    return info.stand_in_for or info.thesis_name or name

@@ -13,6 +13,8 @@ import re
 from typing import Any
 
 from harness.errors import ConfigError, check_names
+from harness.problems.mvu_variants import VARIANTS
+from harness.solvers.mvu_names import MVU_SOLVERS
 
 __all__ = ["TABLE", "TITLE", "SolverPoint", "parse_key", "check_solver_table",
            "solver_points", "point_params"]
@@ -22,10 +24,7 @@ TITLE = "MVU solver comparison (thesis 3.1.4-3.1.6): certified solves per backen
 
 
 def _valid_names() -> tuple:
-    """The MVU backends and SDP variants (their packages, imported when asked)."""
-    from harness.problems.mvu import VARIANTS
-    from harness.solvers.mvu import MVU_SOLVERS
-
+    """The MVU backends and SDP variants (their names only: nothing heavy imported)."""
     return MVU_SOLVERS, VARIANTS
 
 

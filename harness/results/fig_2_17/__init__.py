@@ -41,9 +41,7 @@ def check(config: dict) -> None:
         raise ConfigError(f"{where}.dimensions: r = {max(conf['dimensions'])} exceeds "
                           f"input_components = {d}; lower r or raise input_components")
     conf["dimensions"] = sorted(conf["dimensions"])
-    from methods.lmnn import LMNN  # scikit-learn: only when a profile runs this figure
-
-    allowed = set(LMNN().get_params()) - {"n_neighbors", "n_components"}
+    allowed = set(registry.method_info("lmnn").init_params) - {"n_neighbors", "n_components"}
     bad = sorted(set(conf["lmnn_params"]) - allowed)
     if bad:
         raise ConfigError(f"{where}.lmnn_params: {bad[0]!r} is not an LMNN argument the "

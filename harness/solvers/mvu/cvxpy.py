@@ -29,12 +29,11 @@ from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.solvers.backends import backend_status
 from harness.solvers.mvu.result import SolveResult, judge, psd_factor
+from harness.solvers.mvu_names import CVXPY_NAMES
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
 __all__ = ["solve_cvxpy", "CVXPY_NAMES"]
 
-CVXPY_NAMES = {"clarabel": "CLARABEL", "scs": "SCS", "cvxopt": "CVXOPT", "sdpa": "SDPA",
-               "mosek": "MOSEK"}
 
 
 

@@ -25,14 +25,9 @@ from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
 from harness.solvers.mvu.csdp import solve_csdp
 from harness.solvers.mvu.cvxpy import CVXPY_NAMES, solve_cvxpy
 from harness.solvers.mvu.result import SolveResult, judge
+from harness.solvers.mvu_names import MVU_SOLVERS, NATIVE_METHODS
 
 __all__ = ["MVU_SOLVERS", "NATIVE_METHODS", "solve_mvu"]
-
-#: The native backends and the ``method`` of
-#: :func:`~harness.solvers.mvu.native.solve_native` each one runs.
-NATIVE_METHODS = {"native": "auto", "native_lowrank": "lowrank"}
-#: Every backend :func:`solve_mvu` accepts: the native ones, the cvxpy ones, CSDP.
-MVU_SOLVERS = (*NATIVE_METHODS, *CVXPY_NAMES, "csdp")
 
 
 def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_gap: float,
