@@ -9,6 +9,7 @@ sizes and measured numbers.
 from __future__ import annotations
 
 from harness.errors import ConfigError
+from harness.problems.bad_edge_rule import BadEdgeRule
 from harness.results.common.profile import (
     check_mvu_solver, dataset_choice, mvu_point_params,
 )
@@ -31,8 +32,6 @@ def _conf(config: dict) -> dict:
 
 def rule(conf: dict) -> dict:
     """The detection rule of a profile section as plain values (checked)."""
-    from harness.problems.bad_edges import BadEdgeRule  # NumPy, SciPy: only when asked
-
     return BadEdgeRule(walk_steps=conf["walk_steps"], walk_sigma=float(conf["walk_sigma"]),
                        fence=float(conf["cut_fence"]), transition=conf["walk_transition"],
                        passage=conf["walk_passage"]).as_dict()
