@@ -5,7 +5,11 @@ leave-one-out training predictions and the energy rule (2.12) with the Euclidean
 metric of the mapped space.
 
 Subclasses implement ``_fit_map(X, y_codes) -> L`` (shape ``(r, n_features)``) and
-may set ``n_active_`` and other fitted attributes there.
+may set ``n_active_`` and other fitted attributes there. A subclass whose map is not
+linear (kernel SPCA: ``x -> beta^T k(X_train, x)``) returns None from ``_fit_map``,
+keeps what its map needs in fitted attributes, overrides ``_map`` and sets
+``linear_map = False``; kNN, leave-one-out and the energy rule are then applied in
+its mapped space alike.
 """
 
 from __future__ import annotations
@@ -99,11 +103,19 @@ class MetricKNNClassifier(MethodPlugin, ClassifierMixin, TransformerMixin, BaseE
     classifier_kind = "knn"
     uses_neighbors = True
     measures = KNN_MEASURES
+    #: Whether the learned map is ``x -> L x`` with ``L = components_`` (False: a
+    #: subclass's own ``_map``, and no ``components_``).
+    linear_map = True
 
     @abc.abstractmethod
     def _fit_map(self, X: np.ndarray, codes: np.ndarray) -> np.ndarray:
         """Return ``L`` (``(r, n_features)``) learned on ``X`` with integer class
-        ``codes``; may set fitted attributes (``n_active_``, ``target_neighbors_``)."""
+        ``codes``; may set fitted attributes (``n_active_``, ``target_neighbors_``).
+        A non-linear map returns None (see the module docstring)."""
+
+    def _map(self, X: np.ndarray) -> np.ndarray:
+        """The learned map applied to validated float64 inputs: rows ``L x``."""
+        return X @ self.components_.T
 
     def _input_target_neighbors(self, X, codes):
         """The ``k`` nearest same-class points of each training point by Euclidean
@@ -114,33 +126,35 @@ class MetricKNNClassifier(MethodPlugin, ClassifierMixin, TransformerMixin, BaseE
         """Learn the map on ``(X, y)`` and keep the mapped training set."""
         X, self.classes_, codes = check_labelled_input(X, y, self.n_neighbors, self)
         self.target_neighbors_ = None  # _fit_map may choose them (LMNN: in its input)
-        self.components_ = np.asarray(self._fit_map(X, codes), dtype=np.float64)
+        L = self._fit_map(X, codes)
+        if self.linear_map:
+            self.components_ = np.asarray(L, dtype=np.float64)
         if self.target_neighbors_ is None:
             self.target_neighbors_ = self._input_target_neighbors(X, codes)
-        self._fit_Z = X @ self.components_.T
+        self._fit_Z = self._map(X)
         self._fit_y = self.classes_[codes]
         return self
 
     def transform(self, X):
-        """Map inputs: rows ``L x``."""
-        check_is_fitted(self, "components_")
+        """Map inputs: rows ``L x`` (or the subclass's map)."""
+        check_is_fitted(self, "_fit_Z")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return X @ self.components_.T
+        return self._map(X)
 
     def predict(self, X):
         """kNN labels with the thesis' tie rule (shrink k until the tie breaks)."""
-        check_is_fitted(self, "components_")
+        check_is_fitted(self, "_fit_Z")
         return knn_predict(self._fit_Z, self._fit_y, self.transform(X), self.n_neighbors)
 
     def predict_loo(self):
         """Leave-one-out kNN labels of the training points (thesis 2.1.6)."""
-        check_is_fitted(self, "components_")
+        check_is_fitted(self, "_fit_Z")
         return knn_loo_predict(self._fit_Z, self._fit_y, self.n_neighbors)
 
     def predict_energy(self, X):
         """Energy-based labels (thesis eq. 2.12) with the learned metric and the fitted
         target neighbours; ``mu`` as in training."""
-        check_is_fitted(self, "components_")
+        check_is_fitted(self, "_fit_Z")
         return energy_predict(self._fit_Z, self._fit_y, self.transform(X), L=None,
                               n_neighbors=self.n_neighbors, mu=getattr(self, "mu", 0.5),
                               target_neighbors=self.target_neighbors_)

@@ -82,6 +82,13 @@ def skip_if_not_runnable(cls) -> None:
         pytest.skip(why)
 
 
+def positive_only(est) -> bool:
+    """Whether the plugin takes only nonnegative inputs (scikit-learn's
+    ``positive_only`` input tag; NMF): its checks' data are made nonnegative by
+    scikit-learn, ours by a shift (:func:`_as_input`)."""
+    return bool(est.__sklearn_tags__().input_tags.positive_only)
+
+
 def needs_connected_graph(est) -> bool:
     return bool(est.uses_neighbors and getattr(est, "requires_connected_graph", False))
 
@@ -180,11 +187,18 @@ def test_check_data_sets_really_are_disconnected():
 
 @pytest.mark.parametrize("name", EMBEDDINGS)
 def test_accepts_negative_inputs(name):
-    # what check_positive_only_tag_during_fit is about, on connected data
+    # what check_positive_only_tag_during_fit is about, on connected data: accepted,
+    # or, for a plugin tagged positive_only, refused with scikit-learn's message and
+    # the fix
     X = swiss_roll(n=100, noise=0.05, seed=1)[0]
     X = X - X.mean() - 10.0
     assert (X < 0).any()
-    Y = _connected_instance(PLUGINS[name]).fit_transform(X)
+    est = _connected_instance(PLUGINS[name])
+    if positive_only(est):
+        with pytest.raises(ValueError, match=r"Negative values in data.*X - X\.min"):
+            est.fit(X)
+        return
+    Y = est.fit_transform(X)
     assert Y.shape == (100, 2) and np.isfinite(Y).all()
 
 
@@ -280,10 +294,18 @@ def connected_X():
     return swiss_roll(n=120, noise=0.05, seed=0)[0]
 
 
+def _as_input(est, X):
+    """``X`` shifted to be nonnegative for a plugin tagged ``positive_only`` (NMF)."""
+    return X - X.min() if positive_only(est) else X
+
+
 def _data_for(est, X):
     """Solver-backed methods get a 40-point slice: a dense SDP on 120 points takes
-    minutes and says nothing more about estimator conventions."""
-    return X[:40] if "solver" in est.get_params() else X
+    minutes and says nothing more about estimator conventions (NMF's ``solver`` is
+    not an SDP's). Nonnegative for positive-only plugins."""
+    X = _as_input(est, X)
+    sdp = "solver" in est.get_params() and bool(type(est).solvers)
+    return X[:40] if sdp else X
 
 
 @pytest.mark.parametrize("name", EMBEDDINGS)
@@ -329,6 +351,9 @@ def test_float32_and_list_inputs(name, connected_X):
 # the reg * trace regulariser keeps the self-weight below 1, so transform(X_train)
 # is a slightly shrunk copy of the embedding (3 % of its scale here).
 TRANSFORM_RTOL = {"lle": 0.05}
+# NMF's transform re-solves the codes with H fixed, to scikit-learn's tol = 1e-4: 0.15 %
+# of the embedding's scale here.
+TRANSFORM_RTOL["nmf"] = 0.01
 
 
 @pytest.mark.parametrize(
@@ -336,6 +361,7 @@ TRANSFORM_RTOL = {"lle": 0.05}
 )
 def test_transform_of_training_data_reproduces_embedding(name, connected_X):
     est = _connected_instance(PLUGINS[name])
+    connected_X = _as_input(est, connected_X)
     Y = est.fit_transform(connected_X)
     rtol = TRANSFORM_RTOL.get(name, 1e-8)
     np.testing.assert_allclose(est.transform(connected_X), Y, rtol=0, atol=rtol * np.abs(Y).max())
@@ -388,7 +414,10 @@ def test_classifier_float32_and_list_inputs(name, labelled):
         PLUGINS[name]().fit(X.astype(np.float32).tolist(), list(y)).predict(X_test), ref)
 
 
-@pytest.mark.parametrize("name", sorted(n for n in CLASSIFIERS if hasattr(PLUGINS[n], "transform")))
+# a classifier whose learned map is not linear (kernel SPCA, ``linear_map = False``) has
+# no ``components_``; its own tests check its transform
+@pytest.mark.parametrize("name", sorted(n for n in CLASSIFIERS if hasattr(PLUGINS[n], "transform")
+                                        and getattr(PLUGINS[n], "linear_map", True)))
 def test_classifier_transform_is_the_learned_map(name, labelled):
     skip_if_not_runnable(PLUGINS[name])
     X, y, X_test = labelled
