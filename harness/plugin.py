@@ -28,7 +28,7 @@ __all__ = [
     "DisconnectedGraphError",
 ]
 
-TASKS = ("embedding", "classification", "out_of_sample")
+TASKS = ("embedding", "classification", "out_of_sample", "clustering")
 
 
 class ExpectedFailure(Exception):
@@ -91,7 +91,8 @@ class DatasetPlugin(abc.ABC):
     stand_in_for : str or None
         Set when this data set is a synthetic stand-in for a thesis data set.
     tasks : tuple of str
-        Tasks the data suits (``"embedding"``, ``"classification"``).
+        Tasks the data suits (``"embedding"``, ``"classification"``,
+        ``"clustering"``).
     params : dict
         Default keyword arguments of :meth:`load`.
     fetch_command : str
@@ -142,7 +143,8 @@ class MethodPlugin:
     name : str
         Registry name, used in cell ids and configs (``isomap``).
     task : str
-        One of ``"embedding"``, ``"classification"``, ``"out_of_sample"``.
+        One of ``"embedding"``, ``"classification"``, ``"out_of_sample"``,
+        ``"clustering"``.
     thesis_label : str
         The method's row label in the thesis' tables (``"Isomap"``); the reference
         CSVs are joined on it. Empty for methods the thesis does not have.
