@@ -78,6 +78,16 @@ class Dataset:
     def n_samples(self) -> int:
         return int(self.X.shape[0])
 
+    def fit_params(self) -> dict[str, Any]:
+        """Side information besides X that a method may take by keyword (e.g. the
+        action sequence of :class:`datasets.moving_window.ActionSequenceData`).
+
+        The embedding task passes each one to a method whose ``fit_transform``
+        names it (:func:`harness.tasks.embedding.run_embedding`); a subclass of
+        :class:`Dataset` that carries such information overrides this. None here.
+        """
+        return {}
+
 
 class DatasetPlugin(abc.ABC):
     """Base class of dataset plugins.
