@@ -82,8 +82,14 @@ class MovingWindow(DatasetPlugin):
     (:class:`ActionSequenceData`); ``y`` is the time step (for colouring).
 
     The issue's suggestion (a 20 x 20 window on a smooth random 60 x 60 picture, steps
-    of 3 pixels) is the default; the picture's smoothness (4 pixels) and the noise
-    (0.01 on the [0, 1] grey scale) are our choice.
+    of 3 pixels) is the default; the picture's smoothness and the noise (0.01 on the
+    [0, 1] grey scale) are our choice. Smoothness 8 px keeps a step short against the
+    picture's features: the mean distance between views 6 px apart is 1.93 times that
+    of views 3 px apart (1.83 at 4 px), so the views of a straight run of steps lie
+    nearly on a straight line; and the k-NN graph of 100 steps (seed 0) is connected
+    at k = 6, where at 4 px it needs k = 10, whose longer edges bend every embedding
+    (measured Procrustes disparity to the true positions, n = 100, seed 0: ARE 0.35,
+    MVU 0.25 at 4 px and k = 10; 0.027 and 0.20 at 8 px and k = 6).
 
     Parameters of :meth:`load`
     --------------------------
@@ -92,7 +98,7 @@ class MovingWindow(DatasetPlugin):
     image_size : int, default=60
     window : int, default=20
     step : int, default=3
-    smoothness : float, default=4.0
+    smoothness : float, default=8.0
     noise : float, default=0.01
     seed : int, default=0
         Seeds the picture, the walk and the noise.
@@ -102,11 +108,11 @@ class MovingWindow(DatasetPlugin):
     thesis_name = "moving_window"
     tasks = ("embedding",)
     params = {"n_samples": 100, "image_size": 60, "window": 20, "step": 3,
-              "smoothness": 4.0, "noise": 0.01, "seed": 0}
+              "smoothness": 8.0, "noise": 0.01, "seed": 0}
     description = ("20 x 20 window on a smooth random 60 x 60 picture, random walk of "
                    "up/down/left/right steps of 3 px (generated, seeded)")
 
-    def load(self, n_samples=100, image_size=60, window=20, step=3, smoothness=4.0,
+    def load(self, n_samples=100, image_size=60, window=20, step=3, smoothness=8.0,
              noise=0.01, seed=0) -> ActionSequenceData:
         n, size, win, step = int(n_samples), int(image_size), int(window), int(step)
         if n < 2:

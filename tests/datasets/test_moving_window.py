@@ -35,7 +35,7 @@ def test_actions_move_the_window_by_one_step_inside_the_picture(clean):
 
 
 def test_rows_are_the_window_pixels(clean):
-    image = smooth_image(60, 4.0, np.random.default_rng(4))  # the plugin's first draw
+    image = smooth_image(60, 8.0, np.random.default_rng(4))  # the plugin's first draw
     assert image.min() == 0.0 and image.max() == 1.0
     for t in (0, 17, 119):
         r, c = clean.positions[t].astype(int)
