@@ -28,7 +28,7 @@ __all__ = [
     "DisconnectedGraphError",
 ]
 
-TASKS = ("embedding", "classification", "out_of_sample")
+TASKS = ("embedding", "classification", "out_of_sample", "clustering")
 
 
 class ExpectedFailure(Exception):
@@ -78,6 +78,16 @@ class Dataset:
     def n_samples(self) -> int:
         return int(self.X.shape[0])
 
+    def fit_params(self) -> dict[str, Any]:
+        """Side information besides X that a method may take by keyword (e.g. the
+        action sequence of :class:`datasets.moving_window.ActionSequenceData`).
+
+        The embedding task passes each one to a method whose ``fit_transform``
+        names it (:func:`harness.tasks.embedding.run_embedding`); a subclass of
+        :class:`Dataset` that carries such information overrides this. None here.
+        """
+        return {}
+
 
 class DatasetPlugin(abc.ABC):
     """Base class of dataset plugins.
@@ -91,7 +101,8 @@ class DatasetPlugin(abc.ABC):
     stand_in_for : str or None
         Set when this data set is a synthetic stand-in for a thesis data set.
     tasks : tuple of str
-        Tasks the data suits (``"embedding"``, ``"classification"``).
+        Tasks the data suits (``"embedding"``, ``"classification"``,
+        ``"clustering"``).
     params : dict
         Default keyword arguments of :meth:`load`.
     fetch_command : str
@@ -142,7 +153,8 @@ class MethodPlugin:
     name : str
         Registry name, used in cell ids and configs (``isomap``).
     task : str
-        One of ``"embedding"``, ``"classification"``, ``"out_of_sample"``.
+        One of ``"embedding"``, ``"classification"``, ``"out_of_sample"``,
+        ``"clustering"``.
     thesis_label : str
         The method's row label in the thesis' tables (``"Isomap"``); the reference
         CSVs are joined on it. Empty for methods the thesis does not have.

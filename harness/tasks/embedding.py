@@ -3,6 +3,7 @@ three metrics of thesis 3.1.9 (eqs. 3.27-3.29)."""
 
 from __future__ import annotations
 
+import inspect
 import time
 
 import numpy as np
@@ -11,7 +12,7 @@ from harness.metrics import embedding_quality
 from harness.plugin import Dataset, ExpectedFailure
 from harness.validation import check_embedding_input
 
-__all__ = ["MEASURES", "run_embedding", "BadInputError"]
+__all__ = ["MEASURES", "run_embedding", "fit_params", "BadInputError"]
 
 MEASURES = ("local_continuity", "local_trust", "neighborhood_intersection")
 
@@ -36,12 +37,26 @@ def _check(dataset: Dataset, params: dict) -> None:
         )
 
 
+def fit_params(estimator, dataset: Dataset) -> dict:
+    """The data set's side information (:meth:`harness.plugin.Dataset.fit_params`)
+    that ``estimator.fit_transform`` takes by name; the rest is not passed (a method
+    that does not know of an action sequence embeds X alone)."""
+    offered = dataset.fit_params()
+    if not offered:
+        return {}
+    accepted = inspect.signature(estimator.fit_transform).parameters
+    return {k: v for k, v in offered.items() if k in accepted}
+
+
 def run_embedding(method_cls: type, dataset: Dataset, params: dict, seed: int,
                   keep_embedding: bool = False) -> dict:
     """One run: construct the method with the cell's parameters, embed, measure.
 
     The method gets ``random_state=seed`` when it takes one, and NumPy's legacy global
     RNG is seeded too (some scikit-learn eigen-solvers draw start vectors from it).
+    Side information of the data set (:meth:`harness.plugin.Dataset.fit_params`, e.g.
+    an action sequence) goes to ``fit_transform`` as keyword arguments, those that its
+    signature names (:func:`fit_params`; their names are in ``info["fit_params"]``).
     Returns ``{"measures": {...}, "fit_seconds", "fit_cpu_seconds", "info": {...}}``,
     and ``"embedding": Y`` with ``keep_embedding`` (for callers that measure more).
     ``info`` holds the method's fitted ``reconstruction_error_``,
@@ -53,10 +68,11 @@ def run_embedding(method_cls: type, dataset: Dataset, params: dict, seed: int,
     estimator = method_cls(**params["method_params"])
     if "random_state" in estimator.get_params():
         estimator.set_params(random_state=seed)
+    extra = fit_params(estimator, dataset)
     np.random.seed(seed)
     wall, cpu = time.perf_counter(), time.process_time()
     try:
-        Y = estimator.fit_transform(dataset.X)
+        Y = estimator.fit_transform(dataset.X, **extra)
     except ExpectedFailure:
         raise
     except (ValueError, np.linalg.LinAlgError) as exc:
@@ -64,6 +80,8 @@ def run_embedding(method_cls: type, dataset: Dataset, params: dict, seed: int,
     fit_seconds, fit_cpu = time.perf_counter() - wall, time.process_time() - cpu
     measures = embedding_quality(dataset.X, Y, n_neighbors=params["eval_neighbors"])
     info = {"output_shape": list(Y.shape)}
+    if extra:
+        info["fit_params"] = sorted(extra)
     for attr in ("reconstruction_error_", "explained_variance_", "eigenvalues_",
                  "solve_info_", "bad_edges_", "eigen_solver_used_", "fit_note_"):
         if getattr(estimator, attr, None) is not None:

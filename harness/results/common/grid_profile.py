@@ -133,6 +133,9 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
     per-dataset values in the profile win; otherwise the thesis' Table 3.2 rows ``k``
     (``neighbors_from: table``) or 15 (``neighbors_from: text``) and ``output_dim``,
     looked up under the data set's thesis name (a stand-in uses its original's).
+    Clustering cells take the method's ``table_params``, ``methods:`` and
+    ``method_params`` alone (``n_clusters`` defaults to the number of labels,
+    :mod:`harness.tasks.clustering`).
     Method-specific constructor arguments in ``methods:`` override both, and the
     section's ``method_params[dataset][method]`` override those (e.g. MVU's solver
     ``time_limit`` on a thesis-size real data set). ``time_limit_by_dataset[dataset]``,
@@ -193,6 +196,12 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
     if spec.task == "classification":
         params.update(_classification_params(config, spec, cell, tconf, ref_dir,
                                              thesis_dataset))
+    if spec.task == "clustering":  # n_clusters: the task's rule unless set here
+        method_kwargs = dict(method_cls.table_params.get(cell.table, {}))
+        method_kwargs.update(config["methods"].get(cell.method, {}))
+        method_kwargs.update(tconf.get("method_params", {}).get(cell.dataset, {})
+                             .get(cell.method, {}))
+        params["method_params"] = method_kwargs
     if cell.solver is not None:
         params["solver"] = cell.solver
         params.setdefault("method_params", {})["solver"] = cell.solver
