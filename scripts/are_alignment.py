@@ -9,7 +9,8 @@ dimensions by
 - ``mvu``: the MVU plugin (equality constraints, native solver, certified);
 
 and each embedding is compared with the true window positions by Procrustes analysis
-after scaling (:func:`scipy.spatial.procrustes`: both centred and scaled to unit
+after scaling (:func:`harness.metrics.alignment.alignment_error`, i.e.
+:func:`scipy.spatial.procrustes`: both centred and scaled to unit
 Frobenius norm, the best rotation/reflection; the disparity is the sum of squared
 differences left, 0 for a perfect match up to similarity, at most 1).
 
@@ -39,17 +40,12 @@ import json
 import time
 
 from scipy.sparse.csgraph import connected_components
-from scipy.spatial import procrustes
 from sklearn.neighbors import kneighbors_graph
 
 from datasets.moving_window import MovingWindow
+from harness.metrics.alignment import alignment_error
 from methods.are import ARE
 from methods.mvu import MVU
-
-
-def alignment_error(truth, Y) -> float:
-    """Procrustes disparity between the true positions and the embedding."""
-    return float(procrustes(truth, Y)[2])
 
 
 def smallest_connected_k(X, start: int) -> int:
