@@ -80,21 +80,21 @@ def test_rejected_input_is_a_marked_cell():
 def test_a_clustering_table_cell_runs_through_the_grid(tmp_path):
     # a future clustering table needs no other edit: the grid resolves its cells'
     # parameters and runs this task
-    from harness.results import _grid
-    from harness.results._table_spec import TableSpec
+    from harness.results.common import grid, grid_profile
+    from harness.results.common.table_spec import TableSpec
 
     spec = TableSpec(name="clustering_demo", task="clustering", title="demo",
-                     reference_file="none.csv", measures=(), thesis_datasets=())
+                     reference_file=None, measures=(), thesis_datasets=())
     config = {"seed": 0, "blas_threads": 1, "reference_dir": str(tmp_path),
               "datasets": {"blobs": {"n_samples": 90}}, "methods": {},
               "results": {"clustering_demo": {
                   "time_limit_seconds": 60, "n_runs": 2,
                   "method_params": {"blobs": {"spectral_clustering": {"gamma": 2.0}}}}}}
-    cell = _grid.Cell("clustering_demo", "blobs", "spectral_clustering")
-    params = _grid.cell_params(config, spec, cell)
+    cell = grid_profile.Cell("clustering_demo", "blobs", "spectral_clustering")
+    params = grid_profile.cell_params(config, spec, cell)
     assert params["method_params"] == {"gamma": 2.0}
     assert params["dataset_params"]["n_samples"] == 90
-    body = _grid.work(params)
+    body = grid.work(params)
     assert body["status"] == "ok" and len(body["runs"]) == 2
     assert body["summary"]["adjusted_rand_index"] == {"mean": 1.0, "std": 0.0, "n": 2}
     assert body["runs"][0]["info"]["n_clusters"] == 3
