@@ -48,7 +48,10 @@ class Cell:
 def _in_thesis_order(config: dict, spec: TableSpec, names: list[str]) -> list[str]:
     """``names`` (methods: all) in the order of the thesis table's rows (the reference
     CSV's), then the methods with no thesis row by name; the registry's order where
-    the reference file is missing (that error is reported where it is read)."""
+    the table has no reference file or it is missing (that error is reported where it
+    is read)."""
+    if spec.reference_file is None:
+        return names
     try:
         rows = reference_methods(config["reference_dir"], spec.reference_file)
     except FileNotFoundError:
@@ -141,8 +144,6 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
     ``time_limit`` on a thesis-size real data set). ``time_limit_by_dataset[dataset]``,
     when given, replaces ``time_limit_seconds`` as the cell's CPU budget.
     """
-    from harness.reference import reference_value  # pandas: per job, not at import
-
     tconf = config["results"][cell.table]
     dataset_cls = registry.get_dataset(cell.dataset)
     method_cls = registry.get_method(cell.method)
@@ -161,7 +162,7 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
         "dataset_params": {**dataset_cls.params, **config["datasets"].get(cell.dataset, {})},
     }
     if spec.task == "embedding":
-        k_table = reference_value(ref_dir, spec.reference_file, "k", "", thesis_dataset)
+        k_table = _thesis_protocol(ref_dir, spec, "k", thesis_dataset)
         if cell.dataset in tconf["n_neighbors"]:
             k, k_source = tconf["n_neighbors"][cell.dataset], "profile"
         elif tconf["neighbors_from"] == "table" and k_table is not None:
@@ -170,7 +171,7 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
             k, k_source = 15, "thesis 3.1.9 text (k = 15 for all but MVU)"
         else:
             k, k_source = tconf["default_n_neighbors"], "profile default"
-        r_table = reference_value(ref_dir, spec.reference_file, "output_dim", "", thesis_dataset)
+        r_table = _thesis_protocol(ref_dir, spec, "output_dim", thesis_dataset)
         if cell.dataset in tconf["n_components"]:
             r, r_source = tconf["n_components"][cell.dataset], "profile"
         elif r_table is not None:
@@ -208,15 +209,25 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
     return params
 
 
+def _thesis_protocol(ref_dir: Path, spec: TableSpec, quantity: str,
+                     thesis_dataset: str) -> float | None:
+    """A data set row of the thesis table (``k``, ``n_training``, ...), or None where
+    the table has no reference file or the thesis no such number."""
+    if spec.reference_file is None:
+        return None
+    from harness.reference import reference_value  # pandas: per job, not at import
+
+    return reference_value(ref_dir, spec.reference_file, quantity, "", thesis_dataset)
+
+
 def _classification_params(config: dict, spec: TableSpec, cell: Cell, tconf: dict,
                            ref_dir: Path, thesis_dataset: str) -> dict[str, Any]:
     """Table 2.1's per-cell settings: k, the training fraction and the number of runs,
     from the profile or else the thesis' Table 2.1 rows for the data set."""
-    from harness.reference import reference_value
     from harness.tasks.classification import K_BY_VALIDATION  # scikit-learn: per job
 
     def thesis(quantity):
-        return reference_value(ref_dir, spec.reference_file, quantity, "", thesis_dataset)
+        return _thesis_protocol(ref_dir, spec, quantity, thesis_dataset)
 
     if cell.dataset in tconf["train_fraction"]:
         fraction, fraction_source = tconf["train_fraction"][cell.dataset], "profile"
@@ -276,7 +287,9 @@ class GridTable:
         return cell_params(config, self.spec, parse_key(self.spec.name, key))
 
     def inputs(self, config: dict) -> list[str]:
-        """The thesis' reference CSV and ``config/known_deviations.yaml`` (the
-        measured reasons printed beside cells): an edit rewrites the table."""
-        return [str(Path(config["reference_dir"]) / self.spec.reference_file),
-                str(DEVIATIONS_FILE)]
+        """The thesis' reference CSV (if the table has one) and
+        ``config/known_deviations.yaml`` (the measured reasons printed beside cells):
+        an edit rewrites the table."""
+        reference = ([str(Path(config["reference_dir"]) / self.spec.reference_file)]
+                     if self.spec.reference_file else [])
+        return reference + [str(DEVIATIONS_FILE)]

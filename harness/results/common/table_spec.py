@@ -20,8 +20,10 @@ class TableSpec:
         The evaluation protocol (a key of :data:`harness.tasks.TASKS`).
     title : str
         Caption.
-    reference_file : str
-        CSV in ``results/reference/`` with the thesis' values.
+    reference_file : str or None
+        CSV in ``results/reference/`` with the thesis' values (and the protocol a
+        cell takes from the thesis table: Table 2.1's split fractions and runs, Table
+        3.2's k and output dimension); None for a table with no thesis counterpart.
     measures : tuple of (str, str, str)
         ``(measure, reference quantity template, label)``; the template may use
         ``{eval_neighbors}``.
@@ -63,12 +65,17 @@ class TableSpec:
         Table 3.3's layout, ``("source_dataset", "task")``: per data set, one row per
         digit pair and one column per kernel. Not with ``average`` (its cells belong
         to no block).
+    thesis_values : bool
+        Whether cells show the thesis' number and the delta (thesis / ours / delta).
+        False for a table that is no thesis result (the lecture methods): each cell
+        is ours alone, no thesis number is read, nothing is compared, and the
+        reference file, if any, only supplies the protocol.
     """
 
     name: str
     task: str
     title: str
-    reference_file: str
+    reference_file: str | None
     measures: tuple[tuple[str, str, str], ...]
     thesis_datasets: tuple[str, ...]
     tolerance: float = 0.05
@@ -82,6 +89,7 @@ class TableSpec:
     heading: str = ""
     reference_aliases: dict = dataclasses.field(default_factory=dict)
     transpose_by: tuple[str, str] | None = None
+    thesis_values: bool = True
 
     def __post_init__(self):
         if self.transpose_by is not None and (len(self.transpose_by) != 2 or self.average):
@@ -89,6 +97,11 @@ class TableSpec:
                 f"TableSpec {self.name!r}: transpose_by={self.transpose_by!r} needs two "
                 f"column names (block, row) and average=False (the average cells belong "
                 f"to no block); got average={self.average}")
+        if not self.thesis_values and (self.average or self.thesis_datasets
+                                       or self.compared):
+            raise ValueError(
+                f"TableSpec {self.name!r}: thesis_values=False shows no thesis number, "
+                f"so it takes no average column, thesis_datasets or compared measures")
 
     def reference_key(self, measure: str, quantity: str, thesis_label: str) -> tuple[str, str]:
         """``(quantity, method)`` under which the thesis files this measure's number."""

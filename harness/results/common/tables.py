@@ -26,7 +26,8 @@ from harness.results.common.table_spec import TableSpec
 
 __all__ = ["build_table", "write_table", "write_table_files", "compare_with_thesis",
            "legend", "stand_in_note", "wide_tables", "known_deviations", "AVERAGE",
-           "LONG_COLUMNS", "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "Footnotes"]
+           "LONG_COLUMNS", "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "Footnotes",
+           "RUN_NUMBERS"]
 
 UNEXPLAINED = "outside the tolerance and not yet explained"
 WITHIN_SPREAD = ("outside the tolerance but inside the run-to-run spread: |delta| is at "
@@ -67,11 +68,13 @@ def build_table(config: dict, spec: TableSpec) -> pd.DataFrame:
         for measure, quantity, _ in spec.measures:
             if method_cls.measures is not None and measure not in method_cls.measures:
                 continue
-            quantity, ref_method = spec.reference_key(measure, quantity.format(**tconf),
-                                                      method_cls.thesis_label)
-            thesis = reference_value(ref_dir, spec.reference_file, quantity, ref_method,
-                                     thesis_dataset)
-            summary = record.get("summary", {}).get(measure) if record["status"] == "ok" else None
+            thesis = None
+            if spec.thesis_values:
+                quantity, ref_method = spec.reference_key(
+                    measure, quantity.format(**tconf), method_cls.thesis_label)
+                thesis = reference_value(ref_dir, spec.reference_file, quantity,
+                                         ref_method, thesis_dataset)
+            summary = _summary(record, measure) if record["status"] == "ok" else None
             if record["status"] == "ok" and summary is None and thesis is None:
                 continue  # a measure this method does not have (an SVM has no energy)
             ours = summary["mean"] if summary else math.nan
@@ -96,6 +99,27 @@ def build_table(config: dict, spec: TableSpec) -> pd.DataFrame:
     if spec.average:
         frame = pd.concat([frame, _averages(frame, spec, config, table)], ignore_index=True)
     return compare_with_thesis(frame, spec)[LONG_COLUMNS]
+
+
+#: numbers every run of a task records beside its measures (the fit's time), which a
+#: table may show as measures too (the classification task also counts its CPU
+#: seconds among its measures; the clustering and embedding tasks do not)
+RUN_NUMBERS = ("fit_seconds", "fit_cpu_seconds")
+
+
+def _summary(record: dict, measure: str) -> dict | None:
+    """``{"mean", "std", "n"}`` of one measure of an ``ok`` record: its summary, or
+    for a number of :data:`RUN_NUMBERS` that the task keeps beside the measures, the
+    same statistics over the runs (sample standard deviation, as the summary's)."""
+    summary = record.get("summary", {}).get(measure)
+    if summary is not None or measure not in RUN_NUMBERS:
+        return summary
+    values = [run.get(measure) for run in record.get("runs", [])]
+    if not values or any(v is None for v in values):
+        return None
+    values = np.asarray(values, dtype=float)
+    return {"mean": float(values.mean()), "n": int(len(values)),
+            "std": float(values.std(ddof=1)) if len(values) > 1 else 0.0}
 
 
 def compare_with_thesis(frame: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
@@ -256,15 +280,19 @@ class Footnotes:
         return f"[{self.texts.index(text) + 1}]"
 
 
-def _cell_text(row: pd.Series, notes: Footnotes, decimals: int = 3) -> str:
-    thesis = _fmt(row["thesis"], decimals=decimals)
+def _cell_text(row: pd.Series, notes: Footnotes, decimals: int = 3,
+               thesis_values: bool = True) -> str:
+    """A cell: thesis / ours / delta, or ours alone for a table without thesis
+    values; a gap's mark and footnote; the cell's deviation and solver marks."""
+    thesis = _fmt(row["thesis"], decimals=decimals) + " / " if thesis_values else ""
     if row["status"] != "ok":
         mark = GAP_MARKS.get(row["status"], row["status"])
-        return f"{thesis} / {mark}{notes.mark(row['reason'])}"
+        return f"{thesis}{mark}{notes.mark(row['reason'])}"
     ours = _fmt(row["ours"], decimals=decimals)
     if row["n_runs"] > 1:
         ours += f"±{_fmt(row['ours_std'], decimals=decimals)}"
-    text = f"{thesis} / {ours} / {_fmt(row['delta'], signed=True, decimals=decimals)}"
+    text = (f"{thesis}{ours} / {_fmt(row['delta'], signed=True, decimals=decimals)}"
+            if thesis_values else ours)
     if row["deviation_note"]:
         symbol = {UNEXPLAINED: "!", WITHIN_SPREAD: "~"}.get(row["deviation_note"], "‡")
         text += symbol + notes.mark(
@@ -302,7 +330,7 @@ def wide_tables(frame: pd.DataFrame, spec: TableSpec, cell=None
         decimals = spec.measure_decimals.get(measure, spec.decimals)
 
         def text(row: pd.Series) -> object:
-            return cell(row, _cell_text(row, notes, decimals))
+            return cell(row, _cell_text(row, notes, decimals, spec.thesis_values))
 
         if spec.transpose_by is not None:
             blocks += [(f"{label} on {title}", grid)
@@ -350,6 +378,10 @@ def _transposed(part: pd.DataFrame, columns: tuple[str, str], text
 
 def legend(spec: TableSpec) -> str:
     """The first note of every thesis table: what a cell shows and its marks."""
+    if not spec.thesis_values:
+        return ("Each cell: ours, the mean ± the standard deviation over the runs; not a "
+                "thesis result, so no thesis number, no delta and no verdict. § marks a "
+                "cell whose optimisation (an SDP) is not certified optimal.")
     return (f"Each cell: thesis / ours / delta (ours - thesis); tolerance "
             f"{spec.tolerance} for 'reproduced'. ‡ marks a cell outside the tolerance "
             f"with a measured explanation (config/known_deviations.yaml), ! one without"
@@ -413,6 +445,11 @@ def _params_lines(config: dict, spec: TableSpec) -> list[str]:
             setting = (f"k={_chosen_k(record, mp.get('n_neighbors', '-'))}, "
                        f"train fraction={params['train_fraction']:.3f}, "
                        f"runs={params['n_runs']} ({params['n_runs_source']})")
+        elif spec.task == "clustering":
+            found = {r.get("info", {}).get("n_clusters") for r in record.get("runs", [])}
+            setting = (f"n_clusters={', '.join(map(str, sorted(found - {None}))) or '-'}, "
+                       f"{', '.join(f'{k}={v}' for k, v in mp.items()) or 'defaults'}, "
+                       f"runs={params['n_runs']}")
         else:
             setting = (f"k={mp.get('n_neighbors', '-')} ({params.get('n_neighbors_source')}), "
                        f"r={mp.get('n_components')}, l={params.get('eval_neighbors')}, "
@@ -455,7 +492,8 @@ def write_table_files(config: dict, spec: TableSpec, frame: pd.DataFrame,
     md += ["## Notes", ""] + [f"- {line}" for line in all_notes]
     md += ["", "## Cells", ""] + [f"- `{line}`" for line in cell_lines]
 
-    tex = [f"% {spec.title}", f"% profile {config['profile']}; cells: thesis / ours / delta"]
+    cells = "thesis / ours / delta" if spec.thesis_values else "ours (no thesis values)"
+    tex = [f"% {spec.title}", f"% profile {config['profile']}; cells: {cells}"]
     for label, block in blocks:
         tex += [f"% {label}", tabulate(block.fillna(""), headers="keys",
                                        tablefmt="latex_booktabs"), ""]
