@@ -1,4 +1,10 @@
-"""Gather everything the report shows into one :class:`Report`."""
+"""Gather everything the report shows into one :class:`Report`.
+
+A result's declaration may name the report's part it belongs to: ``GROUP`` (absent:
+the thesis' results). ``GROUP = "lecture"`` (:data:`GROUPS`) marks a result of the
+lecture methods on the thesis' data: not a thesis result, shown after the thesis'
+results under its own heading, and it may state no claims (no verdicts).
+"""
 
 from __future__ import annotations
 
@@ -10,9 +16,34 @@ from harness.report.runinfo import RunInfo, provenance_summary, run_info
 from harness.report.sections import Section, result_section
 from harness.results import hook, result_modules
 
-__all__ = ["TITLE", "Report", "build_report", "collect_claims"]
+__all__ = ["TITLE", "GROUPS", "Report", "build_report", "collect_claims", "result_group"]
 
 TITLE = "Reproduction report: Weinberger (2007), Metric Learning with Convex Optimization"
+#: the report's parts after the thesis' results: a declaration's ``GROUP`` -> (heading,
+#: what the part's sections are)
+GROUPS = {
+    "lecture": ("Lecture methods (not thesis results; no verdicts)",
+                "The methods of the course notes (statwiki STAT 841 F14) on the thesis' "
+                "data and on generated data. These are not results of the thesis: each "
+                "cell is our measurement alone (mean ± standard deviation over the runs), "
+                "with no thesis number, no delta and no verdict."),
+}
+
+
+def result_group(module) -> str:
+    """The report part of a result (its declaration's ``GROUP``; ``""`` for the
+    thesis' results).
+
+    Raises
+    ------
+    ValueError
+        For a ``GROUP`` that is not a key of :data:`GROUPS`.
+    """
+    group = getattr(module, "GROUP", "") or ""
+    if group and group not in GROUPS:
+        raise ValueError(f"{module.__name__}.GROUP = {group!r}; use one of "
+                         f"{', '.join(map(repr, GROUPS))} or leave it out (a thesis result)")
+    return group
 
 
 @dataclasses.dataclass
@@ -23,7 +54,8 @@ class Report:
     ----------
     profile, description : str
     sections : list of Section
-        One per thesis result of the profile, in its order.
+        One per thesis result of the profile, in its order: the thesis' results
+        first, then each part of :data:`GROUPS` (a section's ``group``).
     claims : list of dict
         Every claim (:mod:`harness.claims`), in the profile's order of the results.
     runs : dict
@@ -40,6 +72,16 @@ class Report:
     runs: dict[str, RunInfo]
     provenance: list[tuple[str, str]]
     not_in_profile: list[str]
+
+    def parts(self) -> list[tuple[str, str, list[Section]]]:
+        """``(group, heading, sections)`` per part of the report, the thesis' results
+        first (group and heading ``""``), then each non-empty part of :data:`GROUPS`
+        with its heading."""
+        out = [("", "", [s for s in self.sections if not s.group])]
+        for group, (heading, _) in GROUPS.items():
+            if found := [s for s in self.sections if s.group == group]:
+                out.append((group, heading, found))
+        return out
 
     def tally(self, source: str | None = None) -> str:
         """``2 holds, 1 not measured``: the verdicts of the claims of ``source`` (all
@@ -63,7 +105,12 @@ def collect_claims(config: dict) -> list[dict]:
     found = []
     for module in profile_results(config):
         if claims := hook(module, "claims"):
-            found += [check_claim(c, f"{module.__name__}.claims") for c in claims(config)]
+            stated = [check_claim(c, f"{module.__name__}.claims") for c in claims(config)]
+            if stated and result_group(module):
+                raise ValueError(f"{module.__name__} is in the report's part "
+                                 f"{result_group(module)!r}, whose results state no "
+                                 f"claims, but its claims() returned {len(stated)}")
+            found += stated
     return found
 
 
@@ -74,7 +121,12 @@ def build_report(config: dict) -> Report:
     makes them); missing records are counted, not fatal.
     """
     modules = profile_results(config)
-    sections = [result_section(config, module) for module in modules]
+    parts = ["", *GROUPS]  # the thesis' results first, then the parts in GROUPS' order
+    modules = sorted(modules, key=lambda module: parts.index(result_group(module)))
+    sections = []
+    for module in modules:
+        sections.append(result_section(config, module))
+        sections[-1].group = result_group(module)
     runs, records = {}, []
     for module in modules:
         runs[module.NAME], found = run_info(result_record_paths(config, module.NAME))

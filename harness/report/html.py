@@ -20,7 +20,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from harness.claims import VERDICTS
-from harness.report.build import TITLE, Report
+from harness.report.build import GROUPS, TITLE, Report
 from harness.report.minimd import inline, to_html
 from harness.report.sections import CLASSES, Cell, Grid
 
@@ -87,7 +87,7 @@ def render_html(report: Report) -> str:
     """
     try:
         page = _environment(TEMPLATES).get_template(PAGE)
-        return page.render(report=report, title=TITLE, verdicts=VERDICTS)
+        return page.render(report=report, title=TITLE, verdicts=VERDICTS, groups=GROUPS)
     except jinja2.TemplateNotFound as error:
         raise FileNotFoundError(
             f"the report template {error.name!r} is not in {TEMPLATES}: the harness was "

@@ -8,7 +8,7 @@ import re
 
 from tabulate import tabulate
 
-from harness.report.build import TITLE, Report
+from harness.report.build import GROUPS, TITLE, Report
 from harness.report.sections import CLASSES, Section
 
 __all__ = ["render_markdown"]
@@ -28,7 +28,7 @@ def _section(section: Section, run_line: str) -> list[str]:
     if section.summary:
         out += [f"**{section.summary}.**", ""]
     out += [f"Records: {run_line}.", ""]
-    if section.grids and section.kind == "table":
+    if section.grids and section.kind == "table" and not section.group:
         out += [LEGEND, ""]
     for grid in section.grids:
         out += [f"### {grid.label}", "",
@@ -50,7 +50,10 @@ def render_markdown(report: Report) -> str:
     claims = [[c["source"], c["verdict"], c["claim"], c["evidence"]] for c in report.claims]
     out = [f"# {TITLE}", "", f"Profile `{report.profile}`. {report.description}", "",
            "## Summary", ""]
-    out += [f"- {s.title}: {report.overview(s)}" for s in report.sections]
+    for group, heading, sections in report.parts():
+        if heading:
+            out += ["", f"{heading}:", ""]
+        out += [f"- {s.title}: {report.overview(s)}" for s in sections]
     if report.not_in_profile:
         out += ["", f"Not in this profile: {', '.join(report.not_in_profile)}."]
     out += ["", "## The thesis' claims and our verdicts", "",
@@ -59,8 +62,11 @@ def render_markdown(report: Report) -> str:
             tabulate([[_cell(v) for v in row] for row in claims],
                      headers=["source", "verdict", "claim (thesis section)", "evidence"],
                      tablefmt="github"), ""]
-    for section in report.sections:
-        out += _section(section, report.runs[section.key].line())
+    for group, heading, sections in report.parts():
+        if heading:
+            out += [f"## {heading}", "", GROUPS[group][1], ""]
+        for section in sections:
+            out += _section(section, report.runs[section.key].line())
     out += ["## Provenance", "", "### Records and time per table and figure", ""]
     out += [f"- {s.key}: {report.runs[s.key].line()}" for s in report.sections]
     out += ["", "### Commits, packages, machine, threads", ""]

@@ -78,6 +78,7 @@ class Section:
     markdown: str = ""  # a figure's own Markdown, without its title
     png: bytes | None = None
     frame: pd.DataFrame | None = None  # a table's long frame (for the claims)
+    group: str = ""  # the report's part (harness.report.build.GROUPS); "": the thesis'
 
 
 def missing_outputs(files: list[Path], command: str) -> str:
