@@ -63,6 +63,15 @@ def _tolerance_summary(frame: pd.DataFrame, tolerance: float) -> str:
     return text + (f"; {', '.join(others)}" if others else "")
 
 
+def _measured_summary(frame: pd.DataFrame) -> str:
+    """``24 cells measured, 2 gaps; no thesis values, nothing compared``: a table
+    without thesis values (zero gaps left out)."""
+    ok = int((frame["status"] == "ok").sum())
+    gaps = len(frame) - ok
+    return (f"{ok} cells measured" + (f", {gaps} gaps" if gaps else "")
+            + "; no thesis values, nothing compared")
+
+
 def table_section(config: dict, spec: TableSpec) -> Section:
     """One thesis table (Table 2.1, 3.2, ...) from its CSV and Markdown."""
     table = spec.name
@@ -77,6 +86,7 @@ def table_section(config: dict, spec: TableSpec) -> Section:
     layout, section.footnotes = wide_tables(frame, spec, cell=_table_cell)
     section.grids = [Grid(label + heading, grid.fillna("")) for label, grid in layout]
     section.notes = read_sidecar(paths["json"])["notes"]
-    section.summary = _tolerance_summary(frame, spec.tolerance)
+    section.summary = (_tolerance_summary(frame, spec.tolerance) if spec.thesis_values
+                       else _measured_summary(frame))
     section.frame = frame
     return section
