@@ -15,6 +15,7 @@ its :class:`~harness.results.common.table_spec.TableSpec` with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from threadpoolctl import threadpool_limits
@@ -42,14 +43,17 @@ def _summarise(runs: list[dict]) -> dict:
     return summary
 
 
-def work(params: dict) -> dict:
+def work(params: dict, run: Callable | None = None) -> dict:
     """A cell's work in the child process: load the data set, run the task once per
     run (seed ``seed + run``); returns the record body. Expected failures (data
     unavailable offline, bad input, a disconnected graph, solver trouble) and a
-    method's skip become the body's status and reason."""
+    method's skip become the body's status and reason.
+
+    ``run(method_cls, dataset, params, seed)`` replaces the method's task for a table
+    that measures more per run (``harness.results.lecture_are.work``)."""
     dataset_cls = registry.get_dataset(params["dataset"])
     method_cls = registry.get_method(params["method"])
-    task = TASKS[method_cls.task]
+    task = run or TASKS[method_cls.task]
     body: dict[str, Any] = {"status": "ok", "reason": "", "runs": []}
     with threadpool_limits(limits=params["blas_threads"]):
         try:

@@ -7,20 +7,15 @@ metrics (3.27-3.29) only, and every table's cells import it, so a measure added 
 would rerun every cell of Tables 2.1 and 3.2. Here the task runs unchanged
 (:func:`harness.tasks.embedding.run_embedding` with ``keep_embedding``, the hook for
 callers that measure more) and the alignment is added to its measures; the cell's
-identity and sources are the grid's (:func:`finish`, :func:`sources`).
+identity, sources and loop over runs are the grid's (:func:`finish`, :func:`sources`,
+:func:`harness.results.common.grid.work` with ``run=``).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from threadpoolctl import threadpool_limits
-
-from harness import registry
 from harness.metrics.alignment import alignment_error
-from harness.plugin import ExpectedFailure
-from harness.provenance import blas_info
-from harness.results.common.grid import _summarise, finish, sources
+from harness.results.common.grid import finish, sources
+from harness.results.common.grid import work as grid_work
 from harness.tasks.embedding import BadInputError, run_embedding
 
 __all__ = ["work", "finish", "sources", "aligned_run"]
@@ -47,27 +42,6 @@ def aligned_run(method_cls: type, dataset, params: dict, seed: int) -> dict:
 
 
 def work(params: dict) -> dict:
-    """A cell's work in the child process, as the grid's
-    (:func:`harness.results.common.grid.work`), each run by :func:`aligned_run`;
-    returns the record body, expected failures and a method's skip as its status."""
-    dataset_cls = registry.get_dataset(params["dataset"])
-    method_cls = registry.get_method(params["method"])
-    body: dict[str, Any] = {"status": "ok", "reason": "", "runs": []}
-    with threadpool_limits(limits=params["blas_threads"]):
-        try:
-            dataset = dataset_cls().load(**params["dataset_params"])
-            body.update(dataset_meta=dataset.meta, n_samples=dataset.n_samples,
-                        n_features=int(dataset.X.shape[1]))
-            skip, why = method_cls.skip(dataset, params.get("solver"))
-            if skip:
-                return {**body, "status": "skipped", "reason": why}
-            for run in range(params["n_runs"]):
-                seed = params["seed"] + run
-                body["runs"].append({"seed": seed, **aligned_run(method_cls, dataset,
-                                                                 params, seed)})
-        except ExpectedFailure as exc:
-            return {**body, "status": exc.status, "reason": str(exc),
-                    "error_type": type(exc).__name__}
-        body["summary"] = _summarise(body["runs"])
-        body["blas_during_run"] = blas_info()
-    return body
+    """A cell's work in the child process: the grid's
+    (:func:`harness.results.common.grid.work`), each run by :func:`aligned_run`."""
+    return grid_work(params, run=aligned_run)
