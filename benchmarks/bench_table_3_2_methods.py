@@ -46,7 +46,9 @@ lower load measured about half of them (hLLE n=20000: 15 s)::
 
 (Isomap at n=20000 was run twice: 405 s under the load above, 267 s at load ~1-2.)
 
-Combinations slower than ~120 s per call are skipped (``setup`` raises
+A method the embedding task would skip on the Swiss roll (its ``skip`` hook: ARE
+needs an action sequence) or that takes only nonnegative input (NMF) is skipped with
+that reason. Combinations slower than ~120 s per call are skipped (``setup`` raises
 ``NotImplementedError``, which asv reports as skipped): see :data:`SKIP_FROM` for the
 measured reason. Thresholds were measured only at n = 2000 and 20000; a
 combination is skipped for every ``n`` at or above its threshold.
@@ -103,6 +105,9 @@ def skip_reason(method, n):
     if METHODS[method]().__sklearn_tags__().input_tags.positive_only:
         return (f"skipped: {method} takes only nonnegative inputs (scikit-learn's "
                 f"positive_only tag; NMF) and the Swiss roll's coordinates are signed")
+    skip, why = METHODS[method].skip(SwissRoll().load(n_samples=n, seed=SEED), None)
+    if skip:  # what the embedding task would skip (a method that needs side information)
+        return f"skipped: {why}"
     return None
 
 
