@@ -69,7 +69,9 @@ def test_disconnected_graph_and_time_limit_are_records(profile):
     slow = _run(profile(fig_3_28={**section, "time_limit_seconds": 0.3}), "fig_3_28/k4")
     assert slow["status"] == "timeout" and "CPU budget of 0.3 s" in slow["reason"]
     assert slow["limit"] == "cpu" and slow["timing"]["cpu_seconds"] >= 0.3
-    assert "measures" not in slow and slow["timing"]["wall_seconds"] >= 0.3
+    # not wall >= 0.3: the CPU seconds of a solver's several threads exceed its wall
+    # time (measured in a full run: 0.21 s wall for >= 0.3 CPU-s)
+    assert "measures" not in slow and slow["timing"]["wall_seconds"] > 0
 
 
 def test_unavailable_data_is_a_record(profile, tmp_path, monkeypatch):
