@@ -29,9 +29,8 @@ import numpy as np
 from harness.problems.are import AREProblem, certify_are
 from harness.problems.mvu import MVUProblem
 from harness.solvers.backends import backend_status
-from harness.solvers.mvu.cvxpy import CVXPY_NAMES
+from harness.solvers.mvu.cvxpy import CVXPY_NAMES, solve_in_child
 from harness.solvers.mvu.result import SolveResult, judge, psd_factor
-from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
 __all__ = ["ARESolveResult", "solve_are", "ARE_SOLVERS"]
 
@@ -120,21 +119,10 @@ def solve_are(problem: AREProblem, backend: str = "clarabel", *, time_limit: flo
     usable, why = backend_status(backend)
     if not usable:
         return ARESolveResult("skipped", why, backend)
-    start = time.perf_counter()
-    try:
-        out = call_with_time_limit(_solve_in_child, problem, CVXPY_NAMES[backend],
-                                   limit=time_limit)
-    except TimeLimitExceeded as exc:
-        return ARESolveResult("timeout", str(exc), backend, wall_seconds=exc.elapsed)
-    except ChildCrashed as exc:
-        return ARESolveResult("failed", f"solver process crashed: {exc}"[-2000:], backend,
-                              wall_seconds=time.perf_counter() - start)
-    wall = time.perf_counter() - start
-    result = ARESolveResult(out["status"] if "F" not in out else "inaccurate",
-                            out.get("error", ""), backend,
-                            solver_status=out.get("solver_status", ""),
-                            solve_seconds=out.get("solve", float("nan")), wall_seconds=wall)
-    result.compile_seconds = out.get("wall", wall) - result.solve_seconds
+    result, out = solve_in_child(ARESolveResult, backend, time_limit, _solve_in_child,
+                                 problem, CVXPY_NAMES[backend])
+    if out is None:  # a time-out or a crash
+        return result
     if "F" in out:
         result.F, result.w, result.v = MVUProblem.centred(out["F"]), out["w"], out["v"]
         result.certificate = certify_are(problem, result.F, result.w, result.v)

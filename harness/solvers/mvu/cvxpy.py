@@ -32,7 +32,7 @@ from harness.solvers.mvu.result import SolveResult, judge, psd_factor
 from harness.solvers.mvu_names import CVXPY_NAMES
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
-__all__ = ["solve_cvxpy", "CVXPY_NAMES"]
+__all__ = ["solve_cvxpy", "solve_in_child", "CVXPY_NAMES"]
 
 
 
@@ -110,6 +110,36 @@ def _child_outcome(solver_status: str, K, dual, maximize: bool) -> dict:
     return out
 
 
+def solve_in_child(result_cls: type, backend: str, time_limit: float, child, *args):
+    """Run ``child(*args)`` (a cvxpy solve returning a dict) in a child process under
+    ``time_limit`` CPU seconds.
+
+    Returns
+    -------
+    result : result_cls
+        ``timeout`` or ``failed`` (a crash) with the reason; else the child's status
+        (``inaccurate`` until a returned ``F`` is certified by the caller), the
+        solver's status and the compile and solve seconds.
+    out : dict or None
+        What the child returned (None after a time-out or a crash).
+    """
+    start = time.perf_counter()
+    try:
+        out = call_with_time_limit(child, *args, limit=time_limit)
+    except TimeLimitExceeded as exc:
+        return result_cls("timeout", str(exc), backend, wall_seconds=exc.elapsed), None
+    except ChildCrashed as exc:
+        return result_cls("failed", f"solver process crashed: {exc}"[-2000:], backend,
+                          wall_seconds=time.perf_counter() - start), None
+    wall = time.perf_counter() - start
+    result = result_cls(out["status"] if "F" not in out else "inaccurate",
+                        out.get("error", ""), backend,
+                        solver_status=out.get("solver_status", ""),
+                        solve_seconds=out.get("solve", float("nan")), wall_seconds=wall)
+    result.compile_seconds = out.get("wall", wall) - result.solve_seconds
+    return result, out
+
+
 def solve_cvxpy(problem: MVUProblem, backend: str, *, time_limit: float = 600.0,
                 tol_gap: float = 1e-3, tol_violation: float = 1e-4,
                 cost: LinearCost | None = None) -> SolveResult:
@@ -129,22 +159,10 @@ def solve_cvxpy(problem: MVUProblem, backend: str, *, time_limit: float = 600.0,
     usable, why = backend_status(backend)
     if not usable:
         return SolveResult("skipped", why, backend)
-    start = time.perf_counter()
-    try:
-        out = call_with_time_limit(_solve_in_child, problem, CVXPY_NAMES[backend], cost,
-                                   limit=time_limit)
-    except TimeLimitExceeded as exc:
-        return SolveResult("timeout", str(exc), backend, wall_seconds=exc.elapsed)
-    except ChildCrashed as exc:
-        return SolveResult("failed", f"solver process crashed: {exc}"[-2000:], backend,
-                           wall_seconds=time.perf_counter() - start)
-    wall = time.perf_counter() - start
-    result = SolveResult(out["status"] if "F" not in out else "inaccurate",
-                         out.get("error", ""), backend,
-                         solver_status=out.get("solver_status", ""),
-                         solve_seconds=out.get("solve", float("nan")),
-                         wall_seconds=wall)
-    result.compile_seconds = out.get("wall", wall) - result.solve_seconds
+    result, out = solve_in_child(SolveResult, backend, time_limit, _solve_in_child,
+                                 problem, CVXPY_NAMES[backend], cost)
+    if out is None:  # a time-out or a crash
+        return result
     if "F" in out:
         result.F, result.w = problem.centred(out["F"]), out["w"]
         result.certificate = (certify(problem, result.F, result.w) if cost is None
