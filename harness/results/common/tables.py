@@ -20,6 +20,7 @@ from harness.outputs import output_paths, write_sidecar
 from harness.records import write_text_atomic
 from harness.reference import reference_value
 from harness.results.common.formatting import fmt_number, solve_summary
+from harness.results.common.grid import _summarise as summarise_runs
 from harness.results.common.grid_profile import grid_cells
 from harness.results.common.profile import DEVIATIONS_FILE
 from harness.results.common.table_spec import TableSpec
@@ -110,16 +111,14 @@ RUN_NUMBERS = ("fit_seconds", "fit_cpu_seconds")
 def _summary(record: dict, measure: str) -> dict | None:
     """``{"mean", "std", "n"}`` of one measure of an ``ok`` record: its summary, or
     for a number of :data:`RUN_NUMBERS` that the task keeps beside the measures, the
-    same statistics over the runs (sample standard deviation, as the summary's)."""
+    same statistics over the runs (the grid's own summary of a cell's runs)."""
     summary = record.get("summary", {}).get(measure)
     if summary is not None or measure not in RUN_NUMBERS:
         return summary
     values = [run.get(measure) for run in record.get("runs", [])]
     if not values or any(v is None for v in values):
         return None
-    values = np.asarray(values, dtype=float)
-    return {"mean": float(values.mean()), "n": int(len(values)),
-            "std": float(values.std(ddof=1)) if len(values) > 1 else 0.0}
+    return summarise_runs([{"measures": {measure: v}} for v in values])[measure]
 
 
 def compare_with_thesis(frame: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
