@@ -22,7 +22,8 @@ is the loss over all triples. A run after which that loss went *up* (pairs outsi
 cache became active on the way) is rejected and repeated from its start with those
 pairs added to the cache, so the loss over all triples decreases monotonically. It
 stops when a rebuild brings no active triple the previous set lacked and the relative
-loss change of the last run is below ``tol``, or after ``max_iter`` L-BFGS iterations
+loss change of the last run (relative to ``max(|loss|, 1)``, :func:`_relative_decrease`)
+is below ``tol``, or after ``max_iter`` L-BFGS iterations
 in total. The loss it minimises comes from a *core* (:class:`SingleMetricCore`, eq.
 2.11, by default); :mod:`methods._mm_lmnn_core` supplies one for the multiple-metric
 loss of sec. 2.1.8, where ``L`` is a stack of one map per class.
@@ -136,7 +137,13 @@ def _union(pairs, more, n):
 
 
 def _relative_decrease(before: float, after: float) -> float:
-    return (before - after) / max(abs(before), np.finfo(float).tiny)
+    """The loss decrease relative to ``max(|before|, 1)``, scipy's scale for L-BFGS-B's
+    ``ftol``: one unit is one margin of the hinge, so once the loss is below ``tol``
+    its further (geometric) decrease towards 0 is not progress. Measured on
+    MM-LMNN, olivetti (280 x 200, 40 metrics, k = 3), whose loss can reach 0: with the
+    plain relative change the fit crawled from loss 1.3e-5 (run 5) to 1.3e-29 in 600
+    one-iteration runs, 195 CPU-s (:mod:`methods._mm_lmnn_core`)."""
+    return (before - after) / max(abs(before), 1.0)
 
 
 def solve_lbfgs(X, codes, targets, L0, *, mu, max_iter, tol, slack,

@@ -54,6 +54,24 @@ def test_cell_params_follow_the_thesis_rows(config):
     assert job_params(config, parse_job("table_2_1/iris/svm"))["method_params"] == {}
 
 
+def test_a_tables_dataset_params_override_the_profiles_datasets_section(config):
+    """Table 2.1's own preprocessing of a data set (olivetti's 200 eigenfaces, 2.1.8)
+    goes over the plugin's defaults and the profile's ``datasets:`` entry."""
+    config["datasets"] = {"wine": {"normalise": "none", "keep": 1}}
+    config["results"]["table_2_1"]["dataset_params"] = {"wine": {"keep": 2, "extra": 3}}
+    params = job_params(config, parse_job("table_2_1/wine/svm"))
+    assert params["dataset_params"] == {"normalise": "none", "keep": 2, "extra": 3}
+    assert job_params(config, parse_job("table_2_1/iris/svm"))["dataset_params"] == {}
+
+
+@pytest.mark.parametrize("profile", ["quick", "full"])
+def test_the_profiles_give_table_2_1_the_thesis_olivetti_eigenfaces(repo_root, profile):
+    import yaml
+    section = yaml.safe_load((repo_root / "config" / f"{profile}.yaml").read_text())
+    assert section["results"]["table_2_1"]["dataset_params"]["olivetti"] == {
+        "n_components": 200}
+
+
 def test_values_deltas_and_measures_per_method(config):
     _write(config, "iris", "pca_knn", {"train_knn_loo_error": 4.0, "test_knn_error": 7.0,
                                        "test_energy_error": 4.0, "fit_cpu_seconds": 0.01})

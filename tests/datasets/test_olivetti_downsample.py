@@ -26,3 +26,10 @@ def test_every_reading_gives_38x31_and_keeps_a_constant_image():
         np.testing.assert_allclose(out, 0.25, atol=1e-12)
     with pytest.raises(ValueError, match="resample must be one of"):
         downsample(flat, "lanczos")
+
+
+@pytest.mark.parametrize("bad", [0, 401, 2.5, "200"])
+def test_a_bad_eigenface_count_is_refused_before_reading_naming_the_range(bad):
+    from datasets.olivetti import Olivetti
+    with pytest.raises(ValueError, match=r"n_components must be None .* 1\.\.400"):
+        Olivetti().parse("no-such-file.zip", n_components=bad)

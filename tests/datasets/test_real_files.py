@@ -58,6 +58,26 @@ def test_olivetti_loads_from_the_real_zip(cache):
     assert data.meta["hash_checked"] == Olivetti.known_hash
 
 
+def test_olivetti_eigenfaces_are_the_pixels_on_their_leading_components(cache):
+    """Table 2.1's olivetti (2.1.8): the 38 x 31 pixels projected on their 200 leading
+    principal components, fitted on all 400 images: the projection keeps the centred
+    pixels' Gram matrix up to the discarded variance."""
+    Olivetti().install(real_file("att_faces.zip"))
+    pixels = Olivetti().load().X
+    data = Olivetti().load(n_components=200)
+    assert data.X.shape == (400, 200) and data.meta["n_components"] == 200
+    centred = pixels - pixels.mean(axis=0)
+    total = np.sum(centred ** 2)
+    kept = np.sum(data.X ** 2)
+    assert kept / total == pytest.approx(data.meta["pca_variance_captured"], rel=1e-9)
+    assert 0.9 < data.meta["pca_variance_captured"] < 1.0
+    # the components are orthogonal directions of decreasing variance
+    variances = data.X.var(axis=0)
+    assert np.all(np.diff(variances) <= 1e-12 * variances[0])
+    np.testing.assert_allclose(data.X.T @ data.X, np.diag(np.diag(data.X.T @ data.X)),
+                               atol=1e-8 * total)
+
+
 def test_olivetti_other_zip_bytes_same_images_are_accepted(cache, tmp_path):
     """A re-zipped copy (other bytes, other folder, other compression) verifies."""
     path = real_file("att_faces.zip")

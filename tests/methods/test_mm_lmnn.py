@@ -289,3 +289,18 @@ def test_bad_input():
     est = MMLMNN().fit(X, y)
     with pytest.raises(ValueError, match="X has 3 features, but MMLMNN is expecting 4"):
         est.predict(X[:, :3])
+
+
+def test_a_loss_that_reaches_zero_stops_once_below_tol():
+    """With one metric per class and few points per class in many dimensions the
+    MM-LMNN loss can reach 0 (each class metric collapses its class). The stopping
+    rule measures a run's decrease relative to max(|loss|, 1) (one hinge margin), so
+    the fit stops once the loss is below ``tol`` instead of chasing it to 1e-30 in
+    one-iteration runs (measured here: 12 iterations and 6 runs, against 69 and 63
+    with the plain relative change)."""
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(40, 30)), np.repeat(np.arange(8), 5)
+    fit = MMLMNN(n_neighbors=2, max_iter=1000, tol=1e-4).fit(X, y)
+    assert fit.converged_ and fit.loss_ < 1e-4
+    assert fit.n_iter_ <= 20 and len(fit.loss_curve_) <= 10
+    assert fit.loss_curve_[0] > 1.0  # the single-metric start is far from 0

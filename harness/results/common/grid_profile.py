@@ -142,7 +142,10 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
     Method-specific constructor arguments in ``methods:`` override both, and the
     section's ``method_params[dataset][method]`` override those (e.g. MVU's solver
     ``time_limit`` on a thesis-size real data set). ``time_limit_by_dataset[dataset]``,
-    when given, replaces ``time_limit_seconds`` as the cell's CPU budget.
+    when given, replaces ``time_limit_seconds`` as the cell's CPU budget. A data set's
+    ``load()`` arguments are its plugin's defaults, overridden by the profile's
+    ``datasets:`` entry, overridden by the section's ``dataset_params[dataset]`` (a
+    classification table's own preprocessing, e.g. Table 2.1's olivetti eigenfaces).
     """
     tconf = config["results"][cell.table]
     dataset_cls = registry.get_dataset(cell.dataset)
@@ -159,7 +162,8 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
         "time_limit_seconds": tconf.get("time_limit_by_dataset", {}).get(
             cell.dataset, tconf["time_limit_seconds"]),
         "blas_threads": config["blas_threads"],
-        "dataset_params": {**dataset_cls.params, **config["datasets"].get(cell.dataset, {})},
+        "dataset_params": {**dataset_cls.params, **config["datasets"].get(cell.dataset, {}),
+                           **tconf.get("dataset_params", {}).get(cell.dataset, {})},
     }
     if spec.task == "embedding":
         k_table = _thesis_protocol(ref_dir, spec, "k", thesis_dataset)
