@@ -24,8 +24,8 @@ def config(tmp_path, repo_root):
     })
 
 
-def _write(config, dataset, method, measures, chosen_k=()):
-    body = {"status": "ok", "reason": "",
+def _write(config, dataset, method, measures, chosen_k=(), **extra):
+    body = {"status": "ok", "reason": "", **extra,
             "params": {"n_runs": 4, "n_runs_source": "profile", "train_fraction": 0.7,
                        "method_params": {"n_neighbors": "validation" if chosen_k else 3}},
             "provenance": {"git": {"commit": "abc", "dirty": False}},
@@ -100,6 +100,18 @@ def test_markdown_has_percent_blocks_and_dataset_notes(config):
     assert "4.87 / 4.50±0.50 / -0.37" in md
     assert "iris: the full UCI file (150 inputs)" in md
     assert "train fraction=0.700, runs=4 (profile)" in md
+    assert "inputs x dimension" not in md  # no record says its data's shape
+
+
+def test_notes_state_the_data_shape_as_run_beside_the_thesis_rows(config):
+    """Data prepared otherwise than the thesis' shows in the notes (olivetti ran at
+    1178 pixels where the thesis' Table 2.1 has 200 eigenfaces, until 2.1.8 was read)."""
+    measures = {"test_knn_error": 4.5}
+    _write(config, "iris", "pca_knn", measures, n_samples=150, n_features=4)
+    _write(config, "wine", "svm", {"test_svm_error": 3.0}, n_samples=178, n_features=13)
+    md = next(p for p in write_table(config, SPEC) if p.suffix == ".md").read_text()
+    assert ("Data as run, inputs x dimension: iris 150 x 4 (thesis' rows: 128 x 4); "
+            "wine 178 x 13 (thesis' rows: 152 x 13).") in md
 
 
 def test_peers_table_ratios_to_our_lmnn(tmp_path, repo_root):

@@ -70,6 +70,11 @@ class TableSpec:
         False for a table that is no thesis result (the lecture methods): each cell
         is ours alone, no thesis number is read, nothing is compared, and the
         reference file, if any, only supplies the protocol.
+    shape_quantities : tuple of (str, str) or None
+        The reference file's per-data-set rows for the number of inputs and their
+        dimension (Table 2.1: ``("n_inputs", "dimension")``, Table 3.2: ``("n",
+        "input_dim")``): the notes then state each data set's shape as the cells ran
+        it beside the thesis' and mark a difference. None: no shape note.
     """
 
     name: str
@@ -90,6 +95,7 @@ class TableSpec:
     reference_aliases: dict = dataclasses.field(default_factory=dict)
     transpose_by: tuple[str, str] | None = None
     thesis_values: bool = True
+    shape_quantities: tuple[str, str] | None = None
 
     def __post_init__(self):
         if self.transpose_by is not None and (len(self.transpose_by) != 2 or self.average):

@@ -408,7 +408,33 @@ def _notes(config: dict, spec: TableSpec, frame: pd.DataFrame) -> list[str]:
             lines.append(note)
     for name in dict.fromkeys(frame.loc[frame["stand_in"], "dataset"]):
         lines.append(stand_in_note(name))
-    return lines + _fit_notes(config, table)
+    return lines + _shape_notes(config, spec) + _fit_notes(config, table)
+
+
+def _shape_notes(config: dict, spec: TableSpec) -> list[str]:
+    """One line: each data set's inputs x dimension as its cells ran it (the first
+    record that has them) beside the thesis' rows (``spec.shape_quantities``), so that
+    data prepared otherwise than the thesis' shows (the thesis' Table 2.1 lists MNIST's
+    and isolet's raw dimension, 784 and 617, though 2.1.6 projects them on 164 and
+    172 principal components)."""
+    if spec.shape_quantities is None or not spec.thesis_values:
+        return []
+    size_q, dim_q = spec.shape_quantities
+    parts = []
+    for name in config["results"][spec.name]["datasets"]:
+        ours = next(((r["n_samples"], r["n_features"]) for r in (
+            _load(config, cell) for cell in grid_cells(config, spec.name)
+            if cell.dataset == name) if "n_samples" in r and "n_features" in r), None)
+        if ours is None:
+            continue
+        thesis_name = _dataset_info(name)[0]
+        thesis = tuple(reference_value(config["reference_dir"], spec.reference_file, q, "",
+                                       thesis_name) for q in (size_q, dim_q))
+        text = f"{name} {ours[0]} x {ours[1]}"
+        if all(v is not None for v in thesis):
+            text += f" (thesis' rows: {int(thesis[0])} x {int(thesis[1])})"
+        parts.append(text)
+    return [f"Data as run, inputs x dimension: {'; '.join(parts)}."] if parts else []
 
 
 def _fit_notes(config: dict, table: str) -> list[str]:

@@ -23,6 +23,7 @@ SPEC = TableSpec(
         "in %, CPU time and active constraints of LMNN (thesis 2.1.6, 2.1.8)"
     ),
     reference_file="thesis_table_2_1.csv",
+    shape_quantities=("n_inputs", "dimension"),
     measures=(
         ("train_knn_loo_error", "train_knn_loo_error", "kNN training error, leave-one-out (%)"),
         ("test_knn_error", "test_knn_error", "kNN test error (%)"),

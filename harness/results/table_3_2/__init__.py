@@ -23,6 +23,7 @@ SPEC = TableSpec(
         "(thesis 3.1.9, eqs. 3.27-3.29) of manifold learning embeddings"
     ),
     reference_file="thesis_table_3_2.csv",
+    shape_quantities=("n", "input_dim"),
     measures=(
         ("local_continuity", "local_continuity_l{eval_neighbors}", "local continuity"),
         ("local_trust", "local_trust_l{eval_neighbors}", "local trust"),
