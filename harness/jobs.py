@@ -184,11 +184,14 @@ def job_sources(config: dict, job: Job, params: dict | None = None) -> list[str]
     package's ``work.py`` or the shared module it names; the job's code, not the
     writer's or the report's), or for a single-module result the modules that define
     its ``work`` and ``finish``, what its ``sources(params)`` names (plugins the job
-    finds by name at run time) and every project module they import. ``params``: the
-    job's, if already resolved."""
+    finds by name at run time) and every project module they import. A package's
+    ``finish`` (its declaration's, run in the parent) adds the module that defines
+    it. ``params``: the job's, if already resolved."""
     module = job.module
     if is_package(module):
         code = [work_module(module)]
+        if (finish := hook(module, "finish")) is not None:
+            code.append(inspect.getmodule(finish))
     else:
         code = [inspect.getmodule(getattr(module, name)) for name in ("work", "finish")
                 if hasattr(module, name)]

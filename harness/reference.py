@@ -71,18 +71,30 @@ def reference_methods(reference_dir: str | Path, filename: str) -> list[str]:
 def reference_value(
     reference_dir: str | Path, filename: str, quantity: str, method: str, dataset: str
 ) -> float | None:
-    """One thesis number, or None when the thesis does not report it."""
-    import pandas as pd
+    """One thesis number, or None when the thesis does not report it (no such row, or
+    an empty value). Read without pandas (a job's parameters need it in the parent
+    process, :mod:`harness.results.common.grid_profile`); the first matching row
+    counts, as in the file's order.
 
-    frame = load_reference(reference_dir, filename)
-    hit = frame[
-        (frame["quantity"] == quantity)
-        & (frame["method"] == method)
-        & (frame["dataset"] == dataset)
-    ]
-    if hit.empty or pd.isna(hit["value"].iloc[0]):
-        return None
-    return float(hit["value"].iloc[0])
+    Raises
+    ------
+    FileNotFoundError
+        As :func:`load_reference`.
+    """
+    value = _values(str(Path(reference_dir) / filename)).get((quantity, method, dataset))
+    return None if value in (None, "") else float(value)
+
+
+@functools.cache
+def _values(path: str) -> dict[tuple[str, str, str], str]:
+    if not Path(path).exists():
+        load_reference(Path(path).parent, Path(path).name)  # raises, naming the file
+    values: dict[tuple[str, str, str], str] = {}
+    with open(path, newline="") as fh:
+        for row in csv.DictReader(fh):
+            key = (row["quantity"], row.get("method") or "", row.get("dataset") or "")
+            values.setdefault(key, (row.get("value") or "").strip())
+    return values
 
 
 def thesis_claim(reference_dir: str | Path, claim_id: str, numeric: bool = True) -> dict:

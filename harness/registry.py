@@ -48,10 +48,12 @@ ENTRY_POINT_GROUPS = {"methods": "harness.methods", "datasets": "harness.dataset
 BASES = {"methods": MethodPlugin, "datasets": DatasetPlugin}
 #: The class attributes read without importing a plugin (:func:`method_info`,
 #: :func:`dataset_info`; JSON values, tuples as tuples); a method's info also has
-#: ``init_params``, its constructor's argument names.
+#: ``init_params``, its constructor's argument names, a data set's ``load_params``, load()'s.
 INDEXED = {"methods": ("name", "task", "thesis_label", "references", "solvers",
-                       "uses_neighbors", "table_note", "measures", "classifier_kind"),
-           "datasets": ("name", "thesis_name", "stand_in_for", "tasks", "description")}
+                       "uses_neighbors", "table_note", "measures", "classifier_kind",
+                       "table_params"),
+           "datasets": ("name", "thesis_name", "stand_in_for", "tasks", "description",
+                        "params")}
 INDEX_FILE = "harness_plugins.json"
 
 
@@ -124,10 +126,14 @@ def _init_params(cls: type) -> list[str]:
 
 
 def _attributes(kind: str, cls: type) -> dict:
-    """A plugin's :data:`INDEXED` attributes (and, for a method, ``init_params``)."""
+    """A plugin's :data:`INDEXED` attributes (and, for a method, ``init_params``, its
+    constructor's argument names; for a data set, ``load_params``, ``load()``'s)."""
     out = {a: _jsonable(getattr(cls, a)) for a in INDEXED[kind]}
     if kind == "methods":
         out["init_params"] = _init_params(cls)
+    else:
+        out["load_params"] = [p for p in inspect.signature(cls.load).parameters
+                              if p != "self"]
     return out
 
 

@@ -28,12 +28,12 @@ import numpy as np
 from sklearn.model_selection import StratifiedShuffleSplit
 
 from harness.plugin import Dataset, ExpectedFailure
+from harness.protocol_names import K_BY_VALIDATION
 
 __all__ = ["MEASURES", "dataset_split", "run_classification", "select_n_neighbors",
            "split_indices", "K_BY_VALIDATION", "VALIDATION_FRACTION"]
 
 #: ``n_neighbors`` value that asks the task to choose k on a validation split.
-K_BY_VALIDATION = "validation"
 #: Share of the training part held out to choose k (thesis 2.1.6: "the training
 #: sets were further partitioned into training and validation sets"; 2.1.8 uses 30 %).
 VALIDATION_FRACTION = 0.3

@@ -25,7 +25,7 @@ from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.tasks import TASKS
 
-__all__ = ["work", "finish", "sources"]
+__all__ = ["work", "sources"]
 
 
 def _summarise(runs: list[dict]) -> dict:
@@ -78,14 +78,6 @@ def work(params: dict, run: Callable | None = None) -> dict:
         body["summary"] = _summarise(body["runs"])
         body["blas_during_run"] = blas_info()
     return body
-
-
-def finish(params: dict, body: dict) -> dict:
-    """The cell's identity beside its body (a time-out or a dead process has no
-    ``runs``)."""
-    return {"table": params["table"], "dataset": params["dataset"],
-            "method": params["method"], "solver": params.get("solver"),
-            "runs": [], **body}
 
 
 def sources(params: dict) -> list:

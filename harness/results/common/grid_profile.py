@@ -16,6 +16,8 @@ from typing import Any
 from harness import registry
 from harness.errors import ConfigError, check_names
 from harness.reference import reference_methods
+from harness.protocol_names import K_BY_VALIDATION
+from harness.results.common.grid_finish import finish as grid_finish
 from harness.results.common.profile import DEVIATIONS_FILE
 from harness.results.common.table_spec import TableSpec
 
@@ -148,8 +150,8 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
     classification table's own preprocessing, e.g. Table 2.1's olivetti eigenfaces).
     """
     tconf = config["results"][cell.table]
-    dataset_cls = registry.get_dataset(cell.dataset)
-    method_cls = registry.get_method(cell.method)
+    dataset_cls = registry.dataset_info(cell.dataset)  # no plugin imported in the parent
+    method_cls = registry.method_info(cell.method)
     thesis_dataset = dataset_cls.thesis_name or cell.dataset
     ref_dir = Path(config["reference_dir"])
 
@@ -228,7 +230,6 @@ def _classification_params(config: dict, spec: TableSpec, cell: Cell, tconf: dic
                            ref_dir: Path, thesis_dataset: str) -> dict[str, Any]:
     """Table 2.1's per-cell settings: k, the training fraction and the number of runs,
     from the profile or else the thesis' Table 2.1 rows for the data set."""
-    from harness.tasks.classification import K_BY_VALIDATION  # scikit-learn: per job
 
     def thesis(quantity):
         return _thesis_protocol(ref_dir, spec, quantity, thesis_dataset)
@@ -248,7 +249,7 @@ def _classification_params(config: dict, spec: TableSpec, cell: Cell, tconf: dic
         runs, runs_source = 1, "default"
     if runs_source == "profile" and thesis("n_runs"):
         runs_source = f"profile; the thesis used {int(thesis('n_runs'))}"
-    method_cls = registry.get_method(cell.method)
+    method_cls = registry.method_info(cell.method)
     method_kwargs = {}
     if method_cls.uses_neighbors:
         method_kwargs["n_neighbors"] = tconf["n_neighbors"].get(cell.dataset,
@@ -266,7 +267,7 @@ def _classification_params(config: dict, spec: TableSpec, cell: Cell, tconf: dic
 class GridTable:
     """The profile side of one grid table's declaration, bound to its spec.
 
-    ``check, keys, params, inputs = GridTable(SPEC).functions()``; its jobs run
+    ``check, keys, params, inputs, finish = GridTable(SPEC).functions()``; its jobs run
     :mod:`harness.results.common.grid` (``WORK``), its outputs
     :class:`harness.results.common.table_result.TableResult`.
     """
@@ -275,8 +276,9 @@ class GridTable:
         self.spec = spec
 
     def functions(self) -> tuple:
-        """``check, keys, params, inputs``, in this order."""
-        return self.check, self.keys, self.params, self.inputs
+        """``check, keys, params, inputs, finish``, in this order (``finish``:
+        :func:`harness.results.common.grid_finish.finish`, the cell's identity)."""
+        return self.check, self.keys, self.params, self.inputs, grid_finish
 
     def check(self, config: dict) -> None:
         """The grid's checks (:func:`check_grid`)."""

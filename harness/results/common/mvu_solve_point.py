@@ -157,7 +157,8 @@ def _verdict_of(body: dict, params: dict) -> dict:
 
 def finish(params: dict, body: dict) -> dict:
     """The record body, in the parent: the problem's size, the certificate
-    recomputed from what the solver returned, and the verdict from it alone."""
+    recomputed from what the solver returned, and the verdict from it alone (the
+    solver table's declaration's ``finish`` calls this)."""
     with threadpool_limits(limits=params["blas_threads"]):
         dataset, problem = build_problem(params)
     skip, why = registry.get_method("mvu").skip(dataset, params["backend"])

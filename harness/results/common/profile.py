@@ -9,7 +9,6 @@ solver at import time.
 
 from __future__ import annotations
 
-import inspect
 from pathlib import Path
 from typing import Any
 
@@ -103,11 +102,11 @@ def dataset_choice(config: dict, name: str, n_samples: int | None,
     after loading (the seed is the profile's ``seed``), so that data sets whose
     plugins have no size parameter (teapot, frey) can be shrunk without editing them.
     """
-    cls = registry.get_dataset(name)
-    params = {**cls.params, **config["datasets"].get(name, {}), **(extra_params or {})}
+    info = registry.dataset_info(name)  # the plugin itself is imported by the job's child
+    params = {**info.params, **config["datasets"].get(name, {}), **(extra_params or {})}
     subsample, source = None, "the data set's own size"
     if n_samples is not None:
-        if "n_samples" in inspect.signature(cls.load).parameters:
+        if "n_samples" in info.load_params:
             params["n_samples"] = int(n_samples)
             source = "generated (load(n_samples=...))"
         else:

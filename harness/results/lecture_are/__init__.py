@@ -17,7 +17,7 @@ from harness.results.common.grid_profile import GridTable
 from harness.results.common.table_spec import TableSpec
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "GROUP", "SPEC",
-           "check", "keys", "params", "inputs"]
+           "check", "keys", "params", "inputs", "finish"]
 
 SPEC = TableSpec(
     name="lecture_are",
@@ -64,4 +64,4 @@ SIDECAR = True
 #: the report's part: the lecture methods, not thesis results (harness.report.build)
 GROUP = "lecture"
 
-check, keys, params, inputs = GridTable(SPEC).functions()
+check, keys, params, inputs, finish = GridTable(SPEC).functions()

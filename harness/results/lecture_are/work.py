@@ -7,18 +7,19 @@ metrics (3.27-3.29) only, and every table's cells import it, so a measure added 
 would rerun every cell of Tables 2.1 and 3.2. Here the task runs unchanged
 (:func:`harness.tasks.embedding.run_embedding` with ``keep_embedding``, the hook for
 callers that measure more) and the alignment is added to its measures; the cell's
-identity, sources and loop over runs are the grid's (:func:`finish`, :func:`sources`,
-:func:`harness.results.common.grid.work` with ``run=``).
+sources and loop over runs are the grid's (:func:`sources`,
+:func:`harness.results.common.grid.work` with ``run=``), its identity the declaration's
+``finish`` (:class:`harness.results.common.grid_profile.GridTable`).
 """
 
 from __future__ import annotations
 
 from harness.metrics.alignment import alignment_error
-from harness.results.common.grid import finish, sources
+from harness.results.common.grid import sources
 from harness.results.common.grid import work as grid_work
 from harness.tasks.embedding import BadInputError, run_embedding
 
-__all__ = ["work", "finish", "sources", "aligned_run"]
+__all__ = ["work", "sources", "aligned_run"]
 
 
 def aligned_run(method_cls: type, dataset, params: dict, seed: int) -> dict:

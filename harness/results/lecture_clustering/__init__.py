@@ -18,7 +18,7 @@ from harness.results.common.grid_profile import GridTable
 from harness.results.common.table_spec import TableSpec
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "GROUP", "SPEC", "WORK",
-           "check", "keys", "params", "inputs"]
+           "check", "keys", "params", "inputs", "finish"]
 
 SPEC = TableSpec(
     name="lecture_clustering",
@@ -66,4 +66,4 @@ GROUP = "lecture"
 #: the job code: the grid's cell work (its import closure is each job's sources)
 WORK = "harness.results.common.grid"
 
-check, keys, params, inputs = GridTable(SPEC).functions()
+check, keys, params, inputs, finish = GridTable(SPEC).functions()

@@ -14,7 +14,7 @@ from harness.results.common.solver_points import (
 )
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "MEMORY_MB", "WORK", "check",
-           "keys", "params"]
+           "keys", "params", "finish"]
 
 NAME = TABLE
 THESIS_SECTION = "3.1.4-3.1.6"
@@ -38,3 +38,12 @@ def keys(config: dict) -> list[str]:
 def params(config: dict, key: str) -> dict:
     """The resolved parameters of one solve (any valid point, listed or not)."""
     return point_params(config, parse_key(key))
+
+
+def finish(params: dict, body: dict) -> dict:
+    """The record body, in the parent: the certificate recomputed from what the solver
+    returned (:func:`harness.results.common.mvu_solve_point.finish`; imported here, so
+    that no other result's parent imports the solver code)."""
+    from harness.results.common.mvu_solve_point import finish as certify
+
+    return certify(params, body)
