@@ -156,7 +156,8 @@ def test_command_line_errors_name_the_bad_thing(capsys, tmp_path, repo_root):
     assert main(["job", "--config", str(profile), "fig_3_28/noise_free/k3"]) == 0
     assert ("fig_3_28/noise_free/k3: failed (the k-nearest-neighbour graph"
             in capsys.readouterr().out)
-    assert (tmp_path / "r" / "cli" / "records" / "fig_3_28" / "noise_free" / "k3.json").exists()
+    records = tmp_path / "r" / "cli" / "records" / "fig_3_28"
+    assert (records / "noise_free" / "k3.json").exists()
     # no names: every result of the profile (the table, with its cells missing, too)
     assert main(["write", "--config", str(profile)]) == 0
     out = capsys.readouterr().out

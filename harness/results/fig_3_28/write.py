@@ -56,8 +56,8 @@ def build(config: dict) -> pd.DataFrame:
     """One row per reading and k: metrics, harmonic mean, normalised eigenvalues, lock
     test, the solve's status, and the n and solver used; the verdict columns repeat per
     row of a reading (:func:`lock_verdict` of its rows)."""
-    return pd.concat([_reading_frame(config, reading) for reading in _conf(config)["readings"]],
-                     ignore_index=True)
+    frames = [_reading_frame(config, reading) for reading in _conf(config)["readings"]]
+    return pd.concat(frames, ignore_index=True)
 
 
 def _reading_frame(config: dict, reading: str) -> pd.DataFrame:
@@ -149,8 +149,8 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     best_text = (f"k = {', '.join(map(str, THESIS_BEST_K))} are clearly the best choices: "
                  "the highest harmonic mean of local continuity, trust and intersection "
                  "of the 2-D embedding (3.1.12, Fig. 3.28)")
-    return [_claim(lock_text, [_lock_reading(config, r, rows, size) for r, rows in by_reading]),
-            _claim(best_text, [_best_reading(config, r, rows, size) for r, rows in by_reading])]
+    return [_claim(lock_text, [_lock_reading(config, *pair, size) for pair in by_reading]),
+            _claim(best_text, [_best_reading(config, *pair, size) for pair in by_reading])]
 
 
 def _size(config: dict, frame: pd.DataFrame) -> str:
@@ -182,7 +182,8 @@ def _best_reading(config: dict, reading: str, rows: pd.DataFrame, size: str) -> 
         return Reading(_reading_name(config, reading), [], f"no k measured yet ({size})")
     top = measured.loc[measured["harmonic_mean"].idxmax()]
     best = (f"highest harmonic mean at k = {int(top['k'])} ({top['harmonic_mean']:.3f}); "
-            + ", ".join(f"k = {int(r.k)}: {r.harmonic_mean:.3f}" for r in measured.itertuples()))
+            + ", ".join(f"k = {int(r.k)}: {r.harmonic_mean:.3f}"
+                        for r in measured.itertuples()))
     return Reading(_reading_name(config, reading), [int(top["k"]) in THESIS_BEST_K],
                    f"{best} ({size})")
 
