@@ -7,7 +7,7 @@ Examples
     harness list
     harness job table_3_2/swiss_roll/isomap       # one table cell -> its JSON record
     harness job solver_table/equality/clarabel/n40  # one certified MVU solve
-    harness job fig_3_28/k7                       # one MVU solve of a figure
+    harness job fig_3_28/noise_free/k7            # one MVU solve of a figure
     harness write table_3_2                       # records -> tables/table_3_2.csv/md/tex
     harness write fig_3_28                        # records -> figures/fig_3_28.csv/png/md
     harness report                                # results -> report.html/md
@@ -255,7 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                "their records"))
     p.add_argument("jobs", nargs="+", metavar="JOB",
                    help="RESULT/KEY, e.g. table_3_2/swiss_roll/isomap, "
-                        "solver_table/equality/native/n100 or fig_3_28/k7")
+                        "solver_table/equality/native/n100 or fig_3_28/noise_free/k7")
     p.set_defaults(func=cmd_job)
     p = with_config(sub.add_parser("write", help="write thesis results (tables, figures) "
                                                  "from their records"))

@@ -12,7 +12,7 @@ from harness.workflow import WorkflowConfig
 from tests.datasets.test_mnist import FAKE, install_fake_mnist
 
 MNIST_JOB = "fig_3_24/mnist_fives/max_trace"   # reads MNIST's IDX files
-ROLL_JOB = "fig_3_28/k5"                 # generated data: never missing
+ROLL_JOB = "fig_3_28/section_3_1_5/k5"   # generated data: never missing
 
 
 def _params(job_id: str):

@@ -22,7 +22,7 @@ def figure_profile(tmp_path, repo_root, **figures) -> dict:
 
 def write_point(config: dict, job_id: str, status: str = "ok", reason: str = "",
                 **body) -> dict:
-    """Write a hand-made record for the job ``job_id`` (e.g. ``fig_3_28/k7``) as
+    """Write a hand-made record for the job ``job_id`` (e.g. ``fig_3_28/noise_free/k7``) as
     :func:`harness.runner.run_job` would."""
     job = parse_job(job_id)
     record = {"job": job.id, "result": job.result, "key": job.key,

@@ -22,11 +22,17 @@ def test_defaults_are_filled(profile):
     assert f24["solver"] == "native" and f24["time_limit_seconds"] == 3600
     assert f24["n_samples"] == {} and f24["equal_tolerance"] == 0.005
     assert f28["k"] == [3, 4, 5, 6, 7, 8, 9, 10] and f28["n_samples"] == 1000
-    assert f28["dataset"] == "swiss_roll" and f28["dataset_params"] == {"noise": 0.0}
+    assert f28["dataset"] == "swiss_roll" and "dataset_params" not in f28
+    assert {name: r["dataset_params"] for name, r in f28["readings"].items()} == {
+        "noise_free": {"noise": 0.0},
+        "section_3_1_5": {"noise": 0.0, "extra_noise_dims": 5, "extra_noise_std": 0.1}}
+    assert not any("k" in r for r in f28["readings"].values())  # the section's k
     assert f28["lock_threshold"] == 0.1 and f28["n_components"] == 2
     assert [job.id for job in result_jobs(config, "fig_3_24")] == [
         "fig_3_24/swiss_roll/max_trace", "fig_3_24/swiss_roll/min_trace"]
-    assert result_jobs(config, "fig_3_28")[-1] == Job("fig_3_28", "k10")
+    jobs = result_jobs(config, "fig_3_28")
+    assert jobs[0] == Job("fig_3_28", "noise_free/k3") and len(jobs) == 16
+    assert jobs[-1] == Job("fig_3_28", "section_3_1_5/k10")
 
 
 @pytest.mark.parametrize("figures, message", [
@@ -45,6 +51,21 @@ def test_defaults_are_filled(profile):
     ({"fig_3_28": {"n_samples": 8, "eval_neighbors": 5}},
      r"results.fig_3_28.k: k = 8 must be below n_samples = 8"),
     ({"fig_3_28": {"dataset": "nope"}}, r"results.fig_3_28.dataset: unknown dataset 'nope'"),
+    # the one data reading of before: now results.fig_3_28.readings
+    ({"fig_3_28": {"dataset_params": {"noise": 0.0}}},
+     r"config entry results/fig_3_28: Additional properties are not allowed "
+     r"\('dataset_params' was unexpected\)"),
+    ({"fig_3_28": {"readings": {}}}, r"config entry results/fig_3_28/readings: \{\} should "
+                                     r"be non-empty"),
+    ({"fig_3_28": {"readings": {"Noisy-Roll": {"dataset_params": {}, "description": "x"}}}},
+     r"config entry results/fig_3_28/readings: 'Noisy-Roll' does not match"),
+    ({"fig_3_28": {"readings": {"noisy": {"dataset_params": {}}}}},
+     r"config entry results/fig_3_28/readings/noisy: 'description' is a required property"),
+    ({"fig_3_28": {"n_samples": 40, "eval_neighbors": 5,
+                   "readings": {"noisy": {"dataset_params": {}, "k": [4, 40],
+                                          "description": "x"}}}},
+     r"results.fig_3_28.readings.noisy.k: k = 40 must be below n_samples = 40 "
+     r"\(reading noisy\)"),
 ])
 def test_bad_sections_are_refused_naming_the_entry(profile, figures, message):
     with pytest.raises(ConfigError, match=message):
@@ -63,13 +84,23 @@ def test_quick_and_full_profiles_list_both_figures(repo_root, monkeypatch):
     assert full["fig_3_28"]["n_samples"] == 1000
     assert full["fig_3_28"]["solver"] == "native"
     assert full["fig_3_24"]["solver"] == "native"
+    # both readings of the roll's data; quick sweeps the noisy one at the claims' k only
+    for section, noisy_k in ((quick["fig_3_28"], [4, 5, 6, 7, 8]),
+                             (full["fig_3_28"], [3, 4, 5, 6, 7, 8, 9, 10])):
+        readings = section["readings"]
+        assert list(readings) == ["noise_free", "section_3_1_5"]
+        assert readings["noise_free"]["dataset_params"] == {"noise": 0.0}
+        assert "k" not in readings["noise_free"] and section["k"] == list(range(3, 11))
+        assert readings["section_3_1_5"]["dataset_params"] == {
+            "noise": 0.0, "extra_noise_dims": 5, "extra_noise_std": 0.1}
+        assert readings["section_3_1_5"]["k"] == noisy_k
     outputs = WorkflowConfig("config/quick.yaml", profile).all_outputs()
     assert "results/quick/figures/fig_3_24.png" in outputs
     assert "results/quick/figures/fig_3_28.md" in outputs
 
 
 def test_point_ids_are_checked():
-    assert parse_job("fig_3_28/k7") == Job("fig_3_28", "k7")
+    assert parse_job("fig_3_28/noise_free/k7") == Job("fig_3_28", "noise_free/k7")
     assert parse_job("fig_3_24/swiss_roll/max_trace") == Job("fig_3_24", "swiss_roll/max_trace")
     with pytest.raises(KeyError, match="unknown thesis result 'fig_9_9'; valid results: "
                                        ".*fig_3_23, fig_3_24, fig_3_28"):
@@ -80,14 +111,21 @@ def test_point_ids_are_checked():
 
 def test_point_keys_are_checked(profile):
     config = profile(fig_3_24={"datasets": ["swiss_roll"]}, fig_3_28={})
-    with pytest.raises(ConfigError, match=r"fig_3_28/kx: must be fig_3_28/k<K>"):
+    with pytest.raises(ConfigError, match=r"fig_3_28/kx: must be fig_3_28/READING/k<K>"):
         job_params(config, Job("fig_3_28", "kx"))
+    with pytest.raises(ConfigError, match=r"fig_3_28/noise_free/kx: must be "
+                                          r"fig_3_28/noise_free/k<K>"):
+        job_params(config, Job("fig_3_28", "noise_free/kx"))
+    with pytest.raises(ConfigError, match=r"unknown reading 'noisy'; valid readings "
+                                          r"\(results.fig_3_28.readings\): noise_free, "
+                                          r"section_3_1_5"):
+        job_params(config, Job("fig_3_28", "noisy/k4"))
     with pytest.raises(ConfigError, match=r"VARIANT one of max_trace, min_trace"):
         job_params(config, Job("fig_3_24", "swiss_roll/max"))
     with pytest.raises(ConfigError, match=r"unknown dataset 'nope'"):
         job_params(config, Job("fig_3_24", "nope/max_trace"))
     # the resolved parameters are deterministic (the Snakemake rerun trigger)
-    p = Job("fig_3_28", "k4")
+    p = Job("fig_3_28", "section_3_1_5/k4")
     assert json.dumps(job_params(config, p)) == json.dumps(job_params(config, p))
 
 
@@ -108,14 +146,18 @@ def test_command_line_errors_name_the_bad_thing(capsys, tmp_path, repo_root):
     }))
     assert main(["job", "--config", str(profile), "fig_9_9/k3"]) == 2
     assert "unknown thesis result 'fig_9_9'" in capsys.readouterr().err
-    assert main(["job", "--config", str(profile), "fig_3_28/three"]) == 2
-    assert "must be fig_3_28/k<K>" in capsys.readouterr().err
+    assert main(["job", "--config", str(profile), "fig_3_28/noise_free/three"]) == 2
+    assert "must be fig_3_28/noise_free/k<K>" in capsys.readouterr().err
+    assert main(["job", "--config", str(profile), "fig_3_28/noisy/k3"]) == 2
+    assert "unknown reading 'noisy'" in capsys.readouterr().err
     assert main(["write", "--config", str(profile), "fig_3_24"]) == 2
     assert "fig_3_24 is not in the profile 'cli'" in capsys.readouterr().err
     # a point that runs: k = 3 on 40 points is a disconnected graph, a marked record
-    assert main(["job", "--config", str(profile), "fig_3_28/k3"]) == 0
-    assert "fig_3_28/k3: failed (the k-nearest-neighbour graph" in capsys.readouterr().out
-    assert (tmp_path / "r" / "cli" / "records" / "fig_3_28" / "k3.json").exists()
+    assert main(["job", "--config", str(profile), "fig_3_28/noise_free/k3"]) == 0
+    assert ("fig_3_28/noise_free/k3: failed (the k-nearest-neighbour graph"
+            in capsys.readouterr().out)
+    records = tmp_path / "r" / "cli" / "records" / "fig_3_28"
+    assert (records / "noise_free" / "k3.json").exists()
     # no names: every result of the profile (the table, with its cells missing, too)
     assert main(["write", "--config", str(profile)]) == 0
     out = capsys.readouterr().out

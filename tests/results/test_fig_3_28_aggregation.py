@@ -1,5 +1,6 @@
 """Fig. 3.28 from hand-made records: harmonic means, normalised spectra, the lock-up
-verdict beside the thesis' k = 7, gaps, and the n and solver in the CSV."""
+verdict beside the thesis' k = 7 per reading of the data, gaps, the n and solver in the
+CSV, the jobs of both readings, and the claims' verdicts combined over the readings."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import math
 import pandas as pd
 import pytest
 
+from harness.errors import ConfigError
 from harness.results import get_result
 from harness.results.common.figure_files import harmonic_mean
 from harness.results.fig_3_28 import write as written
@@ -20,17 +22,26 @@ SECTION = {"n_samples": 40, "k": [3, 4, 5, 6], "solver": "clarabel", "lock_thres
 UNFOLDED = (10.0, 2.0, 0.05)      # third normalised eigenvalue 0.004
 LOCKED = (4.0, 3.0, 3.0)          # 0.3
 MEASURES = {"local_continuity": 0.9, "local_trust": 0.6, "neighborhood_intersection": 0.45}
+READINGS = ("noise_free", "section_3_1_5")  # the schema's default readings
+NOISY = {"noise": 0.0, "extra_noise_dims": 5, "extra_noise_std": 0.1}
+
+
+def _sweep(config, reading: str, lock_k: int, ks) -> None:
+    """Records of ``reading`` at every k of ``ks``: unfolded below ``lock_k``, locked
+    from it on."""
+    for k in ks:
+        write_point(config, f"fig_3_28/{reading}/k{k}",
+                    **ok_body(MEASURES, LOCKED if k >= lock_k else UNFOLDED))
 
 
 @pytest.fixture
 def config(profile):
     config = profile(fig_3_28=SECTION)
-    write_point(config, "fig_3_28/k3", status="failed",
+    write_point(config, "fig_3_28/noise_free/k3", status="failed",
                 reason="the k-nearest-neighbour graph (k=3) of the 40 inputs has 2 "
                        "connected components")
-    write_point(config, "fig_3_28/k4", **ok_body(MEASURES, UNFOLDED))
-    write_point(config, "fig_3_28/k5", **ok_body(MEASURES, LOCKED))
-    write_point(config, "fig_3_28/k6", **ok_body(MEASURES, LOCKED))
+    _sweep(config, "noise_free", 5, [4, 5, 6])
+    _sweep(config, "section_3_1_5", 6, [3, 4, 5, 6])
     return config
 
 
@@ -41,8 +52,50 @@ def test_harmonic_mean():
     assert math.isnan(harmonic_mean([0.9, math.nan, 0.5]))
 
 
+def test_keys_and_params_of_both_readings(profile):
+    config = profile(fig_3_28={"k": [4, 5]})
+    assert fig_3_28.keys(config) == ["noise_free/k4", "noise_free/k5",
+                                     "section_3_1_5/k4", "section_3_1_5/k5"]
+    plain, noisy = (fig_3_28.params(config, key)
+                    for key in ("noise_free/k4", "section_3_1_5/k5"))
+    assert plain["dataset_params"]["noise"] == 0.0
+    assert plain["dataset_params"]["extra_noise_dims"] == 0  # the plugin's default
+    assert {k: noisy["dataset_params"][k] for k in NOISY} == NOISY
+    assert plain["dataset_params"]["n_samples"] == noisy["dataset_params"]["n_samples"] == 1000
+    assert (plain["reading"], noisy["reading"]) == READINGS
+    assert noisy["point"] == "fig_3_28/section_3_1_5/k5"
+    assert noisy["method_params"]["n_neighbors"] == 5
+    assert plain["method_params"]["n_neighbors"] == 4
+    # any k >= 1 of a listed reading resolves, as before
+    assert fig_3_28.params(config, "section_3_1_5/k9")["method_params"]["n_neighbors"] == 9
+
+
+def test_a_reading_has_its_own_k_or_the_sections(profile):
+    readings = {"plain": {"dataset_params": {"noise": 0.0}, "description": "p"},
+                "noisy": {"dataset_params": NOISY, "k": [6, 7], "description": "n"}}
+    config = profile(fig_3_28={"k": [4], "readings": readings})
+    assert fig_3_28.keys(config) == ["plain/k4", "noisy/k6", "noisy/k7"]
+
+
+@pytest.mark.parametrize("key, message", [
+    ("nope/k7", r"job fig_3_28/nope/k7: unknown reading 'nope'; valid readings "
+                r"\(results.fig_3_28.readings\): noise_free, section_3_1_5"),
+    ("k7", r"job fig_3_28/k7: must be fig_3_28/READING/k<K> with READING one of "
+           r"noise_free, section_3_1_5, e.g. fig_3_28/noise_free/k7"),
+    ("noise_free/kx", r"job fig_3_28/noise_free/kx: must be fig_3_28/noise_free/k<K>"),
+])
+def test_a_bad_key_names_the_valid_readings(profile, key, message):
+    with pytest.raises(ConfigError, match=message):
+        fig_3_28.params(profile(fig_3_28={}), key)
+
+
 def test_rows_hold_metrics_spectra_lock_test_and_verdict(config):
-    frame = written.build(config).set_index("k")
+    frame = written.build(config)
+    assert list(frame["reading"]) == ["noise_free"] * 4 + ["section_3_1_5"] * 4
+    noisy = frame[frame["reading"] == "section_3_1_5"]
+    assert (noisy["our_lock_k"] == 6).all() and noisy["verdict"].iloc[0].startswith(
+        "locks at k = 6")
+    frame = frame[frame["reading"] == "noise_free"].set_index("k")
     assert list(frame.index) == [3, 4, 5, 6]
     assert frame.loc[4, "harmonic_mean"] == pytest.approx(0.6)  # 3/(10/9+5/3+20/9) = 0.6
     assert frame.loc[4, "ev1"] == pytest.approx(10 / 12.05)
@@ -69,26 +122,84 @@ def test_no_lock_up_and_agreement_verdicts():
     assert math.isnan(k) and text.startswith("no lock-up for k = 5, 7, 8")
 
 
+def _claims(profile, noise_free_lock: int, noisy_lock: int) -> tuple[dict, dict]:
+    config = profile(fig_3_28={**SECTION, "k": [4, 5, 6, 7, 8]})
+    _sweep(config, "noise_free", noise_free_lock, [4, 5, 6, 7, 8])
+    _sweep(config, "section_3_1_5", noisy_lock, [4, 5, 6, 7, 8])
+    lock, best = written.claims(config)
+    return lock, best
+
+
+def test_readings_that_disagree_make_the_claim_partly_hold(profile):
+    lock, best = _claims(profile, noise_free_lock=7, noisy_lock=5)
+    assert lock["verdict"] == "partly holds"
+    assert "reading noise_free (the 3-D roll without noise, as Table 3.2's) (holds): " \
+           "locks at k = 7" in lock["evidence"]
+    assert "reading section_3_1_5 (the roll of 3.1.5 / Fig. 3.5" in lock["evidence"]
+    assert "(does not hold): locks at k = 5" in lock["evidence"]
+    assert lock["evidence"].count("(n = 40, the thesis: n = 1000)") == 2
+    # every k has the same harmonic mean: the first, k = 4, is the best of both readings
+    assert best["verdict"] == "holds"
+    assert all(f"reading {r} (" in best["evidence"] for r in READINGS)
+
+
+def test_readings_that_agree_give_their_verdict(profile):
+    lock, _ = _claims(profile, noise_free_lock=7, noisy_lock=7)
+    assert lock["verdict"] == "holds"
+    assert lock["evidence"].count("(holds): locks at k = 7") == 2
+
+
+def test_a_reading_without_records_is_stated_not_counted(profile):
+    config = profile(fig_3_28={**SECTION, "k": [6, 7]})
+    _sweep(config, "noise_free", 7, [6, 7])
+    lock, _ = written.claims(config)
+    assert lock["verdict"] == "holds"
+    assert "reading section_3_1_5 (the roll of 3.1.5 / Fig. 3.5, the 3-D roll plus five " \
+           "extra dimensions of Gaussian noise of std 0.1) (not measured): no k " \
+           "measured yet" in lock["evidence"]
+
+
+def test_one_reading_makes_a_plain_claim(profile):
+    readings = {"noise_free": {"dataset_params": {"noise": 0.0}, "description": "plain"}}
+    config = profile(fig_3_28={**SECTION, "k": [6, 7], "readings": readings})
+    _sweep(config, "noise_free", 7, [6, 7])
+    lock, best = written.claims(config)
+    assert lock["verdict"] == "holds" and best["verdict"] == "holds"  # best k = 6
+    assert lock["evidence"].startswith("reading noise_free (plain): locks at k = 7")
+
+
 def test_outputs_say_n_solver_claim_verdict_and_gaps(config):
     csv_path, png_path, md_path, sidecar = written.write(config)
     assert json.loads(sidecar.read_text())["title"] == fig_3_28.TITLE
     csv = pd.read_csv(csv_path)
-    assert {"n_samples", "solver", "harmonic_mean", "ev1", "ev5", "locked", "our_lock_k",
-            "thesis_lock_k", "verdict", "solve_status", "solve_gap"} <= set(csv.columns)
+    assert {"reading", "n_samples", "solver", "harmonic_mean", "ev1", "ev5", "locked",
+            "our_lock_k", "thesis_lock_k", "verdict", "solve_status",
+            "solve_gap"} <= set(csv.columns)
+    assert list(zip(csv["reading"], csv["k"])) == [(r, k) for r in READINGS
+                                                   for k in (3, 4, 5, 6)]
     assert png_path.stat().st_size > 10_000
     md = md_path.read_text()
     assert "n = 40, solver `clarabel`" in md
     assert "**Thesis' claim:** the Swiss roll (n = 1000) locks at k = 7" in md
-    assert "**Our verdict:** locks at k = 5" in md
+    plain, noisy = md.index("## Reading `noise_free`"), md.index("## Reading `section_3_1_5`")
+    assert md.index("**Our verdict:** locks at k = 5") in range(plain, noisy)
+    assert md.index("**Our verdict:** locks at k = 6") > noisy
+    assert md.count("PCA spectrum of the input (first three") == 2
     assert "failed[1]" in md and "[1] the k-nearest-neighbour graph (k=3)" in md
     assert "n = 40 is not the thesis' n = 1000" in md
     assert "'Figure 3.29'" in md  # the thesis' own mislabel is noted
     assert "Best harmonic mean: k = 4" in md
+    # the choices: each reading's load() arguments and where the thesis has it
+    assert 'Reading `section_3_1_5`, the roll of 3.1.5 / Fig. 3.5' in md
+    assert '"extra_noise_dims": 5, "extra_noise_std": 0.1' in md
+    assert "five extra dimensions filled with low variance Gaussian noise" in md
+    assert "'partly holds' when they disagree" in md
 
 
 def test_uncertified_solves_are_named_in_the_verdict(profile):
     config = profile(fig_3_28={"n_samples": 40, "k": [4, 5]})
-    write_point(config, "fig_3_28/k4", **ok_body(MEASURES, UNFOLDED, solve_status="timeout"))
-    write_point(config, "fig_3_28/k5", **ok_body(MEASURES, LOCKED))
+    write_point(config, "fig_3_28/noise_free/k4",
+                **ok_body(MEASURES, UNFOLDED, solve_status="timeout"))
+    write_point(config, "fig_3_28/noise_free/k5", **ok_body(MEASURES, LOCKED))
     verdict = written.build(config)["verdict"].iloc[0]
     assert verdict.endswith("(k = 4: certified gap 1.0e-06 from solves not certified optimal)")

@@ -1,6 +1,7 @@
 """A figure as a user builds it: Snakemake in a subprocess on a tiny profile, one job
 per point (rule job) and one write job (rule write_fig_3_28); a gap (disconnected
-graph at k = 3) stays marked while the other k goes on; a rerun does nothing."""
+graph at k = 3) stays marked while the other k goes on; both readings of the roll's
+data are measured (the noisy one at its own k); a rerun does nothing."""
 
 from __future__ import annotations
 
@@ -14,6 +15,14 @@ import yaml
 
 pytestmark = pytest.mark.slow
 
+#: the schema's two readings, the noisy one at k = 4 only (one more small solve)
+READINGS = {
+    "noise_free": {"dataset_params": {"noise": 0.0}, "description": "noise-free"},
+    "section_3_1_5": {"dataset_params": {"noise": 0.0, "extra_noise_dims": 5,
+                                         "extra_noise_std": 0.1},
+                      "k": [4], "description": "five noise dimensions"},
+}
+
 
 def test_fig_3_28_through_snakemake(tmp_path, repo_root, monkeypatch):
     monkeypatch.setenv("HARNESS_DATA_DIR", str(tmp_path / "empty-cache"))
@@ -25,7 +34,7 @@ def test_fig_3_28_through_snakemake(tmp_path, repo_root, monkeypatch):
         "profile": "tiny", "reference_dir": str(repo_root / "results" / "reference"),
         "results": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca"]},
                     "fig_3_28": {"n_samples": 40, "k": [3, 4], "solver": "clarabel",
-                                 "time_limit_seconds": 120}},
+                                 "time_limit_seconds": 120, "readings": READINGS}},
     }))
     target = "results/tiny/figures/fig_3_28.csv"
 
@@ -38,14 +47,19 @@ def test_fig_3_28_through_snakemake(tmp_path, repo_root, monkeypatch):
     run = snakemake(target)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "rule job:" in run.stderr and "rule write_fig_3_28:" in run.stderr
-    assert "wildcards: job=fig_3_28/k3" in run.stderr
-    assert "wildcards: job=fig_3_28/k4" in run.stderr
+    for job in ("noise_free/k3", "noise_free/k4", "section_3_1_5/k4"):
+        assert f"wildcards: job=fig_3_28/{job}" in run.stderr
     assert "table_3_2" not in run.stderr  # only what the target needs
     figures = work / "results" / "tiny" / "figures"
     records = work / "results" / "tiny" / "records" / "fig_3_28"
-    assert sorted(p.name for p in records.glob("*.json")) == ["k3.json", "k4.json"]
-    assert (work / "logs" / "tiny" / "fig_3_28" / "k4.log").exists()
-    frame = pd.read_csv(figures / "fig_3_28.csv").set_index("k")
+    assert sorted(str(p.relative_to(records)) for p in records.rglob("*.json")) == [
+        "noise_free/k3.json", "noise_free/k4.json", "section_3_1_5/k4.json"]
+    assert (work / "logs" / "tiny" / "fig_3_28" / "section_3_1_5" / "k4.log").exists()
+    both = pd.read_csv(figures / "fig_3_28.csv")
+    assert list(zip(both["reading"], both["k"])) == [
+        ("noise_free", 3), ("noise_free", 4), ("section_3_1_5", 4)]
+    assert both["status"].iloc[2] == "ok" and both["solve_status"].iloc[2] == "optimal"
+    frame = both[both["reading"] == "noise_free"].set_index("k")
     assert frame.loc[3, "status"] == "failed" and frame.loc[4, "status"] == "ok"
     assert frame.loc[4, "solve_status"] == "optimal"
     assert (frame["n_samples"] == 40).all() and (frame["solver"] == "clarabel").all()

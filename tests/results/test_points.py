@@ -49,7 +49,7 @@ def test_min_trace_point_pair_on_a_swiss_roll(profile):
 def test_k_sweep_point_and_its_spectrum(profile):
     config = profile(fig_3_28={"n_samples": 40, "k": [4], "solver": "clarabel",
                                "time_limit_seconds": 120})
-    record = _run(config, "fig_3_28/k4")
+    record = _run(config, "fig_3_28/noise_free/k4")
     assert record["status"] == "ok" and record["solve"]["status"] == "optimal"
     assert record["params"]["method_params"]["n_neighbors"] == 4
     assert record["params"]["dataset_params"]["n_samples"] == 40
@@ -57,16 +57,23 @@ def test_k_sweep_point_and_its_spectrum(profile):
     ev = np.array(record["normalised_eigenvalues"])
     assert np.all(np.diff(ev) <= 1e-12) and ev[0] > ev[2]
     assert len(record["input_spectrum"]) == 3  # the input is 3-D
+    # the roll of 3.1.5: the same 3-D roll plus five dimensions of N(0, 0.1^2) noise
+    noisy = _run(config, "fig_3_28/section_3_1_5/k4")
+    assert noisy["status"] == "ok", noisy["reason"]
+    assert noisy["params"]["dataset_params"]["extra_noise_dims"] == 5
+    assert noisy["n_features"] == 8 and len(noisy["input_spectrum"]) == 8
+    assert sum(noisy["input_spectrum"][3:]) < 1e-3  # the noise's share (measured: 3e-4)
 
 
 def test_disconnected_graph_and_time_limit_are_records(profile):
     section = {"n_samples": 40, "k": [3, 4], "solver": "clarabel"}
     disconnected = _run(profile(fig_3_28={**section, "time_limit_seconds": 120}),
-                        "fig_3_28/k3")  # measured: components of 36 and 4
+                        "fig_3_28/noise_free/k3")  # measured: components of 36 and 4
     assert disconnected["status"] == "failed"
     assert "2 connected components" in disconnected["reason"]
     # the child alone needs more than 0.3 CPU-s to import and solve (a 2-4 s solve)
-    slow = _run(profile(fig_3_28={**section, "time_limit_seconds": 0.3}), "fig_3_28/k4")
+    slow = _run(profile(fig_3_28={**section, "time_limit_seconds": 0.3}),
+                "fig_3_28/noise_free/k4")
     assert slow["status"] == "timeout" and "CPU budget of 0.3 s" in slow["reason"]
     assert slow["limit"] == "cpu" and slow["timing"]["cpu_seconds"] >= 0.3
     # not wall >= 0.3: the CPU seconds of a solver's several threads exceed its wall

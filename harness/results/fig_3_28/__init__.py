@@ -1,4 +1,10 @@
-"""Fig. 3.28 (thesis 3.1.12): MVU on a noise-free Swiss roll under varying k.
+"""Fig. 3.28 (thesis 3.1.12): MVU on a Swiss roll under varying k, per reading of the data.
+
+The thesis does not say whether the roll of Fig. 3.28 had noise; the profile section
+lists the defensible *readings* of its data (``readings``: a noise-free 3-D roll as
+Table 3.2's, and the roll of 3.1.5 / Fig. 3.5 with five extra dimensions of low
+variance Gaussian noise), each swept over its k (one job per reading and k:
+``<reading>/k<k>``).
 
 The declaration (keys, params, checks). The profile section's schema is ``schema.yaml``;
 a job runs the module named in ``WORK``; :mod:`.write` writes the outputs and the
@@ -15,14 +21,14 @@ from harness.results.common.profile import (
 )
 
 __all__ = ["WORK", "NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "check",
-           "keys", "params"]
+           "keys", "params", "reading_ks", "parse_key"]
 
 #: the job code: a shared work module (its import closure is each job's sources)
 WORK = "harness.results.common.mvu_point"
 
 
 NAME = "fig_3_28"
-TITLE = "Fig. 3.28: MVU of a noise-free Swiss roll under varying k (thesis 3.1.12)"
+TITLE = "Fig. 3.28: MVU of a Swiss roll under varying k (thesis 3.1.12)"
 THESIS_SECTION = "3.1.12"
 KIND = "figure"
 SIDECAR = True
@@ -32,18 +38,31 @@ def _conf(config: dict) -> dict:
     return config["results"][NAME]
 
 
+def reading_ks(conf: dict, reading: str) -> list[int]:
+    """The k swept for ``reading`` of the section ``conf``: its own ``k``, else the
+    section's."""
+    return conf["readings"][reading].get("k", conf["k"])
+
+
+def _k_entry(conf: dict, reading: str) -> str:
+    """Where the k of ``reading`` is set: ``readings.<reading>.k`` or the section's ``k``."""
+    return f"readings.{reading}.k" if "k" in conf["readings"][reading] else "k"
+
+
 def check(config: dict) -> None:
-    """Profile checks beyond the schema: data set and solver names; every k, l and
-    the output dimension below n_samples."""
+    """Profile checks beyond the schema: data set and solver names; every reading's k,
+    l and the output dimension below n_samples."""
     conf = _conf(config)
     where = f"results.{NAME}"
     check_registered_dataset(conf["dataset"], f"{where}.dataset")
     check_mvu_solver(conf["solver"], where)
     n = conf["n_samples"]
-    too_big = [k for k in conf["k"] if k >= n]
-    if too_big:
-        raise ConfigError(f"{where}.k: k = {too_big[0]} must be below n_samples = {n}; "
-                          f"drop it or use more points")
+    for reading in conf["readings"]:
+        too_big = [k for k in reading_ks(conf, reading) if k >= n]
+        if too_big:
+            raise ConfigError(f"{where}.{_k_entry(conf, reading)}: k = {too_big[0]} must be "
+                              f"below n_samples = {n} (reading {reading}); drop it or use "
+                              f"more points")
     for what in ("eval_neighbors", "n_components"):
         if conf[what] >= n:
             raise ConfigError(f"{where}.{what} = {conf[what]} must be below n_samples = {n}")
@@ -53,19 +72,40 @@ def check(config: dict) -> None:
 
 
 def keys(config: dict) -> list[str]:
-    """``k<k>`` for every k of the sweep."""
-    return [f"k{k}" for k in _conf(config)["k"]]
+    """``<reading>/k<k>`` for every reading and every k of its sweep, readings in the
+    profile's order."""
+    conf = _conf(config)
+    return [f"{reading}/k{k}" for reading in conf["readings"]
+            for k in reading_ks(conf, reading)]
 
 
-def _parse_k(key: str) -> int:
-    return parse_int_key(NAME, key, "k", 7)
+def parse_key(config: dict, key: str) -> tuple[str, int]:
+    """The reading and k of a key ``<reading>/k<k>`` (any k >= 1).
+
+    Raises
+    ------
+    ConfigError
+        Not of that form, or a reading the profile section does not list (naming the
+        valid readings).
+    """
+    readings = list(_conf(config)["readings"])
+    reading, slash, k_key = key.partition("/")
+    if not slash:
+        raise ConfigError(f"job {NAME}/{key}: must be {NAME}/READING/k<K> with READING one "
+                          f"of {', '.join(readings)}, e.g. {NAME}/{readings[0]}/k7")
+    if reading not in readings:
+        raise ConfigError(f"job {NAME}/{key}: unknown reading {reading!r}; valid readings "
+                          f"(results.{NAME}.readings): {', '.join(readings)}")
+    return reading, parse_int_key(f"{NAME}/{reading}", k_key, "k", 7)
 
 
 def params(config: dict, key: str) -> dict:
-    """Resolved parameters of ``k<k>`` (any k >= 1; the rest from the profile)."""
-    k = _parse_k(key)
+    """Resolved parameters of ``<reading>/k<k>``: that reading's ``dataset_params``, the
+    rest from the profile section."""
+    reading, k = parse_key(config, key)
     conf = _conf(config)
-    choice = dataset_choice(config, conf["dataset"], conf["n_samples"], conf["dataset_params"])
+    choice = dataset_choice(config, conf["dataset"], conf["n_samples"],
+                            conf["readings"][reading]["dataset_params"])
     return mvu_point_params(config, conf, figure=NAME, key=key, dataset=choice,
                             variant="equality", n_neighbors=k,
-                            n_components=conf["n_components"])
+                            n_components=conf["n_components"], reading=reading)
