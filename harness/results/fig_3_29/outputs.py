@@ -180,8 +180,8 @@ def choices(config: dict, frame: pd.DataFrame | None = None) -> list[str]:
         "input is its only solution, with or without the cut. On this figure's roll "
         f"({EQUALITY_CITATION}) facial reduction left a single feasible kernel before the "
         "cut, the input's own (certified), and after it a solution with the input's PCA "
-        f"spectrum again (not certified){_input_spectrum(frame)}. Fig. 3.28 locks at k = 7 "
-        "too. The inequality SDP (3.1.6: distances may shrink) is not rigid, yet a bad "
+        f"spectrum again (not certified){_input_spectrum(frame)}. The thesis' own roll of "
+        "Fig. 3.28 locks at k = 7 too (its caption). The inequality SDP (3.1.6: distances may shrink) is not rigid, yet a bad "
         "edge still holds two layers together.",
         _truth_choice(conf, frame),
         f"Verdicts: 'unfolded' when the two largest eigenvalues of the kernel hold at least "
