@@ -419,13 +419,16 @@ def _shape_notes(config: dict, spec: TableSpec) -> list[str]:
     172 principal components)."""
     if spec.shape_quantities is None or not spec.thesis_values:
         return []
+    shapes: dict[str, tuple[int, int]] = {}
+    for cell in grid_cells(config, spec.name):
+        if cell.dataset not in shapes:
+            record = _load(config, cell)
+            if "n_samples" in record and "n_features" in record:
+                shapes[cell.dataset] = (record["n_samples"], record["n_features"])
     size_q, dim_q = spec.shape_quantities
     parts = []
     for name in config["results"][spec.name]["datasets"]:
-        ours = next(((r["n_samples"], r["n_features"]) for r in (
-            _load(config, cell) for cell in grid_cells(config, spec.name)
-            if cell.dataset == name) if "n_samples" in r and "n_features" in r), None)
-        if ours is None:
+        if (ours := shapes.get(name)) is None:
             continue
         thesis_name = _dataset_info(name)[0]
         thesis = tuple(reference_value(config["reference_dir"], spec.reference_file, q, "",
