@@ -293,3 +293,36 @@ class LMNNScale(_Pinned):
         return cache[n]["cpu"]
 
     track_fit_cpu_seconds.unit = "CPU seconds"
+
+
+class MMLMNNFewPerClass(_Pinned):
+    """MM-LMNN where its loss reaches 0: olivetti's shape (40 classes x 7 training
+    points, 200 dimensions; :func:`benchmarks.common.mnist_like`, seed 0), k = 3.
+    Each class metric can collapse its class, so the fit's time is set by the
+    solver's stopping rule (a run's decrease relative to max(|loss|, 1),
+    :func:`methods._lmnn_solvers._relative_decrease`; on the real olivetti
+    eigenfaces one fit took 195 CPU-s with the decrease relative to the loss itself
+    and 12.6 CPU-s with this rule)."""
+
+    number = 1
+    repeat = (1, 3, 60.0)
+    rounds = 1
+    warmup_time = 0.0
+    timeout = 600
+
+    def setup(self):
+        self._pin()
+        self.X, self.y = mnist_like(280, d=200, n_classes=40, seed=0)
+        warm_up_jit()
+
+    def time_fit(self):
+        from methods.mm_lmnn import MMLMNN
+
+        MMLMNN(n_neighbors=3).fit(self.X, self.y)
+
+    def track_iterations(self):
+        from methods.mm_lmnn import MMLMNN
+
+        return MMLMNN(n_neighbors=3).fit(self.X, self.y).n_iter_
+
+    track_iterations.unit = "L-BFGS iterations (multiple-metric stage)"

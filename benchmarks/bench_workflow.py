@@ -41,3 +41,42 @@ class FullProfileJobs:
         return sum(len(result_jobs(self.config, m.NAME)) for m in profile_results(self.config))
 
     track_jobs.unit = "jobs"
+
+
+class OneSmallJob:
+    """Wall time of one small job from the command line, as Snakemake starts each of
+    ``make reproduce``'s ~300 jobs: ``harness job table_2_1/iris/pca_knn`` (one run,
+    ~5 ms of fitting) in a new process, so the time is the job's fixed cost: the
+    parent (profile, parameters, record; it imports none of the work's code, see
+    tests/test_runner.py) and the child's imports."""
+
+    number = 1
+    repeat = (3, 10, 60.0)
+    timeout = 300
+
+    def setup(self):
+        import tempfile
+
+        import yaml
+
+        self._dir = tempfile.TemporaryDirectory()
+        root = Path(__file__).resolve().parents[1]
+        self.root = root
+        self.path = Path(self._dir.name) / "small.yaml"
+        self.path.write_text(yaml.safe_dump({
+            "profile": "small", "results_dir": str(Path(self._dir.name) / "results"),
+            "reference_dir": str(root / "results" / "reference"),
+            "results": {"table_2_1": {"datasets": ["iris"], "methods": ["pca_knn"],
+                                      "n_runs": 1}}}))
+        self.time_job()  # a first run may rebuild the plugin index
+
+    def teardown(self):
+        self._dir.cleanup()
+
+    def time_job(self):
+        import subprocess
+        import sys
+
+        subprocess.run([sys.executable, "-m", "harness", "job", "--config", str(self.path),
+                        "table_2_1/iris/pca_knn"], cwd=self.root, check=True,
+                       capture_output=True)
