@@ -380,8 +380,10 @@ def test_figure_claims_equal_ratios_and_no_records(tmp_path, repo_root):
 
 
 def _long(rows) -> pd.DataFrame:
-    """A long table of (measure, label, data set, ours, thesis[, status, stand_in])."""
+    """A long table of (measure, label, data set, ours, thesis[, status, stand_in]); a
+    stand-in's column is ``<data set>_standin``."""
     return pd.DataFrame([{"measure": m, "thesis_label": l, "thesis_dataset": d, "ours": o,
+                          "dataset": f"{d}_standin" if si else d,
                           "thesis": t, "status": s, "stand_in": si}
                          for m, l, d, o, t, s, si in rows])
 

@@ -21,7 +21,8 @@ from harness.results.common.grid_finish import finish as grid_finish
 from harness.results.common.profile import DEVIATIONS_FILE
 from harness.results.common.table_spec import TableSpec
 
-__all__ = ["Cell", "check_grid", "grid_cells", "parse_key", "cell_params", "GridTable"]
+__all__ = ["Cell", "check_grid", "grid_cells", "parse_key", "cell_params", "column_dataset",
+           "GridTable"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +46,25 @@ class Cell:
 
     def __str__(self) -> str:
         return self.id
+
+
+def column_dataset(tconf: dict, column: str) -> str:
+    """The data set plugin of a table's column: the plugin a reading names
+    (``readings.<column>.dataset``), else the column's own name."""
+    return tconf.get("readings", {}).get(column, {}).get("dataset", column)
+
+
+def _check_readings(tconf: dict, task: str, where: str) -> None:
+    """The section's ``readings``: each names a data set plugin of the task (its own
+    name by default) and is a column of ``datasets``."""
+    valid = registry.datasets(task)
+    for column, reading in tconf.get("readings", {}).items():
+        plugin = reading.get("dataset", column)
+        check_names("dataset", [plugin], valid, f"{where}.readings.{column}.dataset")
+        if column not in tconf["datasets"]:
+            raise ConfigError(f"{where}.readings.{column}: not a column of {where}.datasets "
+                              f"({', '.join(tconf['datasets'])}); list it there or remove "
+                              f"the reading")
 
 
 def _in_thesis_order(config: dict, spec: TableSpec, names: list[str]) -> list[str]:
@@ -81,8 +101,11 @@ def check_grid(config: dict, spec: TableSpec) -> None:
     table, task = spec.name, spec.task
     tconf = config["results"][table]
     where = f"results.{table}"
-    tconf["datasets"] = check_names("dataset", tconf["datasets"], registry.datasets(task),
-                                    f"{where}.datasets")
+    readings = tconf.get("readings", {})
+    plugins = registry.datasets(task)
+    valid = list(plugins) + [r for r in readings if r not in plugins]
+    tconf["datasets"] = check_names("dataset", tconf["datasets"], valid, f"{where}.datasets")
+    _check_readings(tconf, task, where)
     every = tconf["methods"] == "all"
     tconf["methods"] = check_names("method", tconf["methods"], registry.methods(task),
                                    f"{where}.methods")
@@ -120,13 +143,15 @@ def grid_cells(config: dict, table: str) -> list[Cell]:
     return cells
 
 
-def parse_key(table: str, key: str) -> Cell:
-    """``swiss_roll/isomap[/solver]`` of ``table`` -> :class:`Cell` (names checked)."""
+def parse_key(table: str, key: str, config: dict | None = None) -> Cell:
+    """``swiss_roll/isomap[/solver]`` of ``table`` -> :class:`Cell` (names checked; with
+    ``config``, a column may be one of the section's ``readings``)."""
     parts = key.strip("/").split("/")
     if len(parts) not in (2, 3):
         raise ConfigError(f"cell {table}/{key}: must look like {table}/DATASET/METHOD"
                           f"[/SOLVER], e.g. table_3_2/swiss_roll/isomap")
-    registry.dataset_info(parts[0])
+    tconf = (config or {}).get("results", {}).get(table, {})
+    registry.dataset_info(column_dataset(tconf, parts[0]))
     registry.method_info(parts[1])
     return Cell(table, parts[0], parts[1], parts[2] if len(parts) == 3 else None)
 
@@ -146,27 +171,35 @@ def cell_params(config: dict, spec: TableSpec, cell: Cell) -> dict[str, Any]:
     ``time_limit`` on a thesis-size real data set). ``time_limit_by_dataset[dataset]``,
     when given, replaces ``time_limit_seconds`` as the cell's CPU budget. A data set's
     ``load()`` arguments are its plugin's defaults, overridden by the profile's
-    ``datasets:`` entry, overridden by the section's ``dataset_params[dataset]`` (a
-    classification table's own preprocessing, e.g. Table 2.1's olivetti eigenfaces).
+    ``datasets:`` entry, by a reading's ``dataset_params`` (a column of the section's
+    ``readings``: the cell's ``dataset`` is then the reading's plugin and ``reading``
+    the column), and by the section's ``dataset_params[dataset]`` (a classification
+    table's own preprocessing, e.g. Table 2.1's olivetti eigenfaces). Every other
+    per-data-set setting is keyed by the column.
     """
     tconf = config["results"][cell.table]
-    dataset_cls = registry.dataset_info(cell.dataset)  # no plugin imported in the parent
+    plugin = column_dataset(tconf, cell.dataset)
+    dataset_cls = registry.dataset_info(plugin)  # no plugin imported in the parent
     method_cls = registry.method_info(cell.method)
-    thesis_dataset = dataset_cls.thesis_name or cell.dataset
+    thesis_dataset = dataset_cls.thesis_name or plugin
+    reading = tconf.get("readings", {}).get(cell.dataset)
     ref_dir = Path(config["reference_dir"])
 
     params: dict[str, Any] = {
         "table": cell.table,
-        "dataset": cell.dataset,
+        "dataset": plugin,
         "method": cell.method,
         "seed": config["seed"],
         "n_runs": tconf.get("n_runs", 1),
         "time_limit_seconds": tconf.get("time_limit_by_dataset", {}).get(
             cell.dataset, tconf["time_limit_seconds"]),
         "blas_threads": config["blas_threads"],
-        "dataset_params": {**dataset_cls.params, **config["datasets"].get(cell.dataset, {}),
+        "dataset_params": {**dataset_cls.params, **config["datasets"].get(plugin, {}),
+                           **(reading or {}).get("dataset_params", {}),
                            **tconf.get("dataset_params", {}).get(cell.dataset, {})},
     }
+    if plugin != cell.dataset:  # a reading's column: the record says which
+        params["reading"] = cell.dataset
     if spec.task == "embedding":
         k_table = _thesis_protocol(ref_dir, spec, "k", thesis_dataset)
         if cell.dataset in tconf["n_neighbors"]:
@@ -290,7 +323,7 @@ class GridTable:
 
     def params(self, config: dict, key: str) -> dict:
         """The resolved parameters of one cell (:func:`cell_params`)."""
-        return cell_params(config, self.spec, parse_key(self.spec.name, key))
+        return cell_params(config, self.spec, parse_key(self.spec.name, key, config))
 
     def inputs(self, config: dict) -> list[str]:
         """The thesis' reference CSV (if the table has one) and

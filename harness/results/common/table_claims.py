@@ -20,9 +20,9 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from harness.claims import make_claim, verdict_of
+from harness.claims import Reading, make_claim, readings_claim, verdict_of
 from harness.results.common.table_spec import TableSpec
-from harness.results.common.tables import AVERAGE, GAP_MARKS
+from harness.results.common.tables import AVERAGE, GAP_MARKS, ColumnReading, column_readings
 
 __all__ = ["Values", "Check", "TableClaim", "SHORT", "compare", "compare_pairs", "table_claims",
            "thesis_labels"]
@@ -53,12 +53,18 @@ class Values:
         Only these row labels (:func:`thesis_labels`: the thesis' rows, so that a
         method a user adds is shown in the table but never moves a claim about the
         thesis' rows, such as a ranking).
+    columns : collection of str, optional
+        Only these table columns (one reading of the data,
+        :class:`~harness.results.common.tables.ColumnReading`: its columns and its
+        average), where a thesis data set has more than one.
     """
 
     def __init__(self, frame: pd.DataFrame, column: str, datasets=None, decimals: int = 3,
-                 labels=None):
+                 labels=None, columns=None):
         self.decimals = decimals
         rows = frame[~frame["stand_in"].astype(bool)]
+        if columns is not None:
+            rows = rows[rows["dataset"].isin(set(columns))]
         if column == "ours":
             rows = rows[rows["status"] == "ok"]
         if labels is not None:
@@ -144,29 +150,59 @@ def thesis_labels(frame: pd.DataFrame) -> set[str]:
     return set(frame.loc[thesis.notna(), "thesis_label"])
 
 
-def evaluate(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame) -> dict:
-    """The claim dict (:mod:`harness.claims`) of one claim of the table ``spec`` on its
-    long frame; our numbers are those of the thesis' rows only (:func:`thesis_labels`)."""
+def _checked(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame,
+             reading: ColumnReading) -> tuple[list[bool], str]:
+    """The claim's checks and evidence on the columns of one reading of the data."""
     targets = claim.datasets or spec.thesis_datasets
+    columns = reading.columns | {reading.average}
     ours = claim.test(Values(frame, "ours", decimals=spec.decimals,
-                             labels=thesis_labels(frame)), targets)
+                             labels=thesis_labels(frame), columns=columns), targets)
     measured = list(dict.fromkeys(d for c in ours for d in c.datasets))
     parts = ["; ".join(c.text for c in ours)] if ours else []
     if ours:
-        thesis = claim.test(Values(frame, "thesis", measured, spec.decimals), targets)
+        thesis = claim.test(Values(frame, "thesis", measured, spec.decimals,
+                                   columns=columns), targets)
         parts.append(f"the thesis' own numbers on the same data sets: "
                      f"{verdict_of(c.ok for c in thesis)}")
     missing = [d for d in targets if d not in measured]
     if missing:
-        parts.append(f"not measured: {_unmeasured(frame, missing)}")
-    return make_claim(spec.name, claim.claim, [c.ok for c in ours], "; ".join(parts) + ".")
+        shown = frame[frame["dataset"].isin(columns)]
+        parts.append(f"not measured: {_unmeasured(shown, missing)}")
+    return [c.ok for c in ours], "; ".join(parts) + "."
+
+
+def evaluate(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame,
+             descriptions: dict[str, str] | None = None) -> dict:
+    """The claim dict (:mod:`harness.claims`) of one claim of the table ``spec`` on its
+    long frame; our numbers are those of the thesis' rows only (:func:`thesis_labels`).
+
+    Where the table shows a thesis data set the claim speaks about (or the average)
+    under two or more readings (:func:`~harness.results.common.tables.column_readings`),
+    the claim is checked under each and combined by
+    :func:`harness.claims.readings_claim` ("partly holds" when they disagree); each
+    reading's evidence starts with its ``descriptions[column]`` where given."""
+    targets = claim.datasets or spec.thesis_datasets
+    first, *others = column_readings(frame)
+    involved = [r for r in others if AVERAGE in targets or r.thesis_dataset in targets]
+    if not involved:
+        checks, evidence = _checked(claim, spec, frame, first)
+        return make_claim(spec.name, claim.claim, checks, evidence)
+    descriptions = descriptions or {}
+    readings = []
+    for reading in [first] + involved:
+        checks, evidence = _checked(claim, spec, frame, reading)
+        about = descriptions.get(reading.name)
+        readings.append(Reading(reading.name, checks,
+                                f"{about.strip()}: {evidence}" if about else evidence))
+    return readings_claim(spec.name, claim.claim, readings)
 
 
 def table_claims(spec: TableSpec, claims, frame: pd.DataFrame | None,
-                 missing: str = "") -> list[dict]:
+                 missing: str = "", descriptions: dict[str, str] | None = None) -> list[dict]:
     """Every claim of ``claims`` (:class:`TableClaim`) checked on the long frame of the
-    table ``spec``; without a frame (the table was not generated), each claim is ``not
-    measured`` with ``missing`` as evidence."""
+    table ``spec`` (:func:`evaluate`; ``descriptions``: the readings' texts by column);
+    without a frame (the table was not generated), each claim is ``not measured`` with
+    ``missing`` as evidence."""
     if frame is None:
         return [make_claim(spec.name, claim.claim, [], missing) for claim in claims]
-    return [evaluate(claim, spec, frame) for claim in claims]
+    return [evaluate(claim, spec, frame, descriptions) for claim in claims]

@@ -50,9 +50,11 @@ class TableResult:
         """The claims checked on the generated long CSV (``not measured`` without it)."""
         path = output_paths(config, self.spec.name, "table")["csv"]
         frame = read_long_table(path) if path.exists() else None
+        readings = config["results"][self.spec.name].get("readings", {})
         return table_claims(self.spec, self.claim_list, frame,
                             f"the table was not generated: {path} does not exist; run "
-                            f"`harness write {self.spec.name}`")
+                            f"`harness write {self.spec.name}`",
+                            {column: r["description"] for column, r in readings.items()})
 
     def section(self, config: dict):
         """The report's section (:func:`harness.results.common.table_section.table_section`)."""

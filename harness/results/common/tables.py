@@ -6,6 +6,7 @@ choices made where the thesis is ambiguous, and provenance.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -21,14 +22,14 @@ from harness.records import write_text_atomic
 from harness.reference import reference_value
 from harness.results.common.formatting import fmt_number, solve_summary
 from harness.results.common.grid import _summarise as summarise_runs
-from harness.results.common.grid_profile import grid_cells
+from harness.results.common.grid_profile import column_dataset, grid_cells
 from harness.results.common.profile import DEVIATIONS_FILE
 from harness.results.common.table_spec import TableSpec
 
 __all__ = ["build_table", "write_table", "write_table_files", "compare_with_thesis",
            "legend", "stand_in_note", "wide_tables", "known_deviations", "AVERAGE",
            "LONG_COLUMNS", "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "Footnotes",
-           "RUN_NUMBERS"]
+           "RUN_NUMBERS", "ColumnReading", "column_readings"]
 
 UNEXPLAINED = "outside the tolerance and not yet explained"
 WITHIN_SPREAD = ("outside the tolerance but inside the run-to-run spread: |delta| is at "
@@ -41,6 +42,48 @@ LONG_COLUMNS = ["measure", "method", "thesis_label", "dataset", "thesis_dataset"
                 "n_runs", "status", "reason", "solver_note"]
 GAP_MARKS = {"unavailable": "n/a", "failed": "failed", "skipped": "skipped",
              "timeout": "timeout", "missing": "not run", "incomplete": "incomplete"}
+
+
+@dataclasses.dataclass(frozen=True)
+class ColumnReading:
+    """One reading of a table's real data: the column it takes for each thesis data set
+    (a table may show two readings of one thesis data set side by side: the profile's
+    ``readings``), and the average column computed on those.
+
+    ``name`` is ``""`` for a table with one reading; else the column this reading
+    differs by (the first reading takes each thesis data set's first column and is
+    named by the first columns of the data sets that have others). ``thesis_dataset``
+    is the thesis data set whose column this reading swaps (``""`` for the first).
+    """
+
+    name: str
+    columns: frozenset[str]
+    average: str = AVERAGE
+    thesis_dataset: str = ""
+
+
+def reading_average(column: str) -> str:
+    """The average column of the reading that takes ``column``: ``average (COLUMN)``."""
+    return f"{AVERAGE} ({column})"
+
+
+def column_readings(frame: pd.DataFrame) -> list[ColumnReading]:
+    """The readings of a long table's real (not stand-in) columns: the first takes the
+    first column of every thesis data set; each further column of a thesis data set
+    makes one more reading, which swaps it in (and has its own average column)."""
+    real = frame[~frame["stand_in"].astype(bool) & (frame["thesis_dataset"] != AVERAGE)]
+    by_thesis: dict[str, list[str]] = {}
+    for column, thesis in dict.fromkeys(zip(real["dataset"], real["thesis_dataset"])):
+        by_thesis.setdefault(thesis, []).append(column)
+    first = frozenset(columns[0] for columns in by_thesis.values())
+    others = [(thesis, columns[0], other) for thesis, columns in by_thesis.items()
+              for other in columns[1:]]
+    if not others:
+        return [ColumnReading("", first)]
+    name = ", ".join(dict.fromkeys(column for _, column, _ in others))
+    return [ColumnReading(name, first)] + [
+        ColumnReading(other, (first - {column}) | {other}, reading_average(other), thesis)
+        for thesis, column, other in others]
 
 
 def _load(config: dict, cell) -> dict:
@@ -65,7 +108,7 @@ def build_table(config: dict, spec: TableSpec) -> pd.DataFrame:
     for cell in grid_cells(config, table):
         record = _load(config, cell)
         method_cls = registry.get_method(cell.method)
-        thesis_dataset, stand_in = _dataset_info(cell.dataset)
+        thesis_dataset, stand_in = _dataset_info(column_dataset(tconf, cell.dataset))
         for measure, quantity, _ in spec.measures:
             if method_cls.measures is not None and measure not in method_cls.measures:
                 continue
@@ -209,30 +252,40 @@ def _solver_note(record: dict) -> str:
 
 def _averages(frame: pd.DataFrame, spec: TableSpec, config: dict, table: str) -> pd.DataFrame:
     """The thesis' average column, computed the same way: the mean over its data sets,
-    real data only; a gap naming what is missing otherwise."""
+    real data only; a gap naming what is missing otherwise. One average column per
+    reading of the data (:func:`column_readings`)."""
     rows = []
     tconf = config["results"][table]
-    for (measure, method), group in frame.groupby(["measure", "method"], sort=False):
-        label = group["thesis_label"].iloc[0]
-        quantity = dict((m, q) for m, q, _ in spec.measures)[measure].format(**tconf)
-        thesis = reference_value(config["reference_dir"], spec.reference_file, quantity,
-                                 label, AVERAGE)
-        real = group[~group["stand_in"] & group["thesis_dataset"].isin(spec.thesis_datasets)]
-        values = real.set_index("thesis_dataset")["ours"]
-        missing = [d for d in spec.thesis_datasets
-                   if d not in values.index or not np.isfinite(values.get(d, np.nan))]
-        ok = not missing
-        rows.append({
-            "measure": measure, "method": method, "thesis_label": label,
-            "dataset": AVERAGE, "thesis_dataset": AVERAGE, "stand_in": False,
-            "thesis": math.nan if thesis is None else thesis,
-            "ours": float(values[list(spec.thesis_datasets)].mean()) if ok else math.nan,
-            "ours_std": math.nan, "n_runs": 0,
-            "status": "ok" if ok else "incomplete",
-            "reason": "" if ok else "needs all of the thesis' data sets; missing: "
-                      + ", ".join(missing),
-        })
+    for reading in column_readings(frame):
+        for (measure, method), group in frame.groupby(["measure", "method"], sort=False):
+            rows.append(_average_row(group, reading, spec, config, tconf))
     return pd.DataFrame(rows)
+
+
+def _average_row(group: pd.DataFrame, reading: ColumnReading, spec: TableSpec, config: dict,
+                 tconf: dict) -> dict:
+    """One (measure, method)'s average over the columns of ``reading``."""
+    measure, method = group["measure"].iloc[0], group["method"].iloc[0]
+    label = group["thesis_label"].iloc[0]
+    quantity = dict((m, q) for m, q, _ in spec.measures)[measure].format(**tconf)
+    thesis = reference_value(config["reference_dir"], spec.reference_file, quantity,
+                             label, AVERAGE)
+    real = group[~group["stand_in"] & group["thesis_dataset"].isin(spec.thesis_datasets)
+                 & group["dataset"].isin(reading.columns)]
+    values = real.set_index("thesis_dataset")["ours"]
+    missing = [d for d in spec.thesis_datasets
+               if d not in values.index or not np.isfinite(values.get(d, np.nan))]
+    ok = not missing
+    return {
+        "measure": measure, "method": method, "thesis_label": label,
+        "dataset": reading.average, "thesis_dataset": AVERAGE, "stand_in": False,
+        "thesis": math.nan if thesis is None else thesis,
+        "ours": float(values[list(spec.thesis_datasets)].mean()) if ok else math.nan,
+        "ours_std": math.nan, "n_runs": 0,
+        "status": "ok" if ok else "incomplete",
+        "reason": "" if ok else "needs all of the thesis' data sets; missing: "
+                  + ", ".join(missing),
+    }
 
 
 def known_deviations(table: str, path: Path | None = None) -> dict[tuple[str, str, str], str]:
@@ -402,13 +455,40 @@ def _notes(config: dict, spec: TableSpec, frame: pd.DataFrame) -> list[str]:
         cls = registry.get_method(name)
         if cls.table_note:
             lines.append(f"{cls.thesis_label or name}: {cls.table_note}")
-    for name in config["results"][table]["datasets"]:
+    tconf = config["results"][table]
+    plugins = dict.fromkeys(column_dataset(tconf, name) for name in tconf["datasets"])
+    for name in plugins:
         note = getattr(registry.get_dataset(name), "table_note", "")
         if note:
             lines.append(note)
     for name in dict.fromkeys(frame.loc[frame["stand_in"], "dataset"]):
         lines.append(stand_in_note(name))
-    return lines + _shape_notes(config, spec) + _fit_notes(config, table)
+    return (lines + _readings_notes(tconf, frame) + _shape_notes(config, spec)
+            + _fit_notes(config, table))
+
+
+def _readings_notes(tconf: dict, frame: pd.DataFrame) -> list[str]:
+    """One line per thesis data set shown under two or more readings: each column with
+    its description (the profile's ``readings``), and how the claims use them."""
+    readings = column_readings(frame)
+    if len(readings) < 2:
+        return []
+    described = tconf.get("readings", {})
+    lines = []
+    for thesis in dict.fromkeys(r.thesis_dataset for r in readings[1:]):
+        others = [r for r in readings[1:] if r.thesis_dataset == thesis]
+        (first,) = readings[0].columns - others[0].columns
+        columns = [first] + [r.name for r in others]
+        texts = [f"{c} ({described[c]['description'].strip()})" if c in described else c
+                 for c in columns]
+        averages = [readings[0].average] + [r.average for r in others]
+        lines.append(
+            f"The thesis' {thesis} column under {len(columns)} readings of its data, each "
+            f"fixed from the thesis' text before any result was seen: {'; '.join(texts)}. "
+            f"Each reading has its own average column ({', '.join(averages)}); a claim "
+            f"that involves {thesis} is checked under every reading and 'partly holds' "
+            f"when they disagree.")
+    return lines
 
 
 def _shape_notes(config: dict, spec: TableSpec) -> list[str]:
@@ -430,7 +510,7 @@ def _shape_notes(config: dict, spec: TableSpec) -> list[str]:
     for name in config["results"][spec.name]["datasets"]:
         if (ours := shapes.get(name)) is None:
             continue
-        thesis_name = _dataset_info(name)[0]
+        thesis_name = _dataset_info(column_dataset(config["results"][spec.name], name))[0]
         thesis = tuple(reference_value(config["reference_dir"], spec.reference_file, q, "",
                                        thesis_name) for q in (size_q, dim_q))
         text = f"{name} {ours[0]} x {ours[1]}"
