@@ -48,12 +48,15 @@ from harness.problems.mvu_certificate import certify
 from harness.solvers.backends import backend_status
 from harness.solvers.mvu.csdp_formulation import (CSDP_VARIANTS, check_formulation,
                                                   kernel_and_multipliers, to_sdpa)
-from harness.solvers.mvu.csdp_run import RETURN_CODES, CSDPRun, run_csdp
+from harness.solvers.mvu.csdp_run import RETURN_CODES, CSDPRun, openblas_dir, run_csdp
 from harness.solvers.mvu.result import SolveResult, judge, psd_factor
 from harness.solvers.mvu.sdpa_format import SDPAProblem, read_solution, write_sdpa
 from harness.timelimit import wall_cap_for
 
-__all__ = ["solve_csdp", "PARAMETERS", "CSDP_MEMORY_BUDGET", "memory_estimate"]
+__all__ = ["solve_csdp", "PARAMETERS", "CSDP_MEMORY_BUDGET", "BLAS_CHOICES", "memory_estimate"]
+
+#: Which BLAS the ``csdp`` program loads (:func:`solve_csdp`'s ``blas``).
+BLAS_CHOICES = ("openblas", "system")
 
 #: The parameters written to ``param.csdp``: CSDP 6.2's own defaults (its user's
 #: guide, "Parameters"), written out so that what ran is on record and a stray
@@ -103,7 +106,8 @@ def _check_parameters(params: dict) -> None:
 def solve_csdp(problem: MVUProblem, *, time_limit: float = 600.0, tol_gap: float = 1e-3,
                tol_violation: float = 1e-4, formulation: str = "centring_penalty",
                params: dict | None = None, wall_cap: float | None = None,
-               memory_budget: float = CSDP_MEMORY_BUDGET) -> SolveResult:
+               memory_budget: float = CSDP_MEMORY_BUDGET, blas: str = "openblas"
+               ) -> SolveResult:
     """Solve ``problem`` with CSDP and certify the answer (module docstring).
 
     Parameters
@@ -126,6 +130,16 @@ def solve_csdp(problem: MVUProblem, *, time_limit: float = 600.0, tol_gap: float
         :func:`harness.timelimit.wall_cap_for` the budget).
     memory_budget : float
         Bytes CSDP may need (:func:`memory_estimate`); a larger problem is skipped.
+    blas : {"openblas", "system"}
+        The BLAS the program loads. Debian's ``csdp`` links the system's
+        ``libblas.so.3``, the reference BLAS unless another is selected; "openblas"
+        loads Debian's OpenBLAS (``libopenblas0-pthread``,
+        :data:`~harness.solvers.mvu.csdp_run.OPENBLAS_DIR`) where it is installed, as
+        the native solver uses OpenBLAS through NumPy: a comparison of the two solvers
+        then compares the algorithms, not the BLAS. Measured on one n = 1000 noisy
+        roll (m = 5,733, 1 thread): ~29 s per CSDP iteration with the reference BLAS,
+        ~7 s with OpenBLAS. The record says which library the process mapped
+        (``details["csdp"]["blas_library"]``).
 
     Returns
     -------
@@ -138,8 +152,11 @@ def solve_csdp(problem: MVUProblem, *, time_limit: float = 600.0, tol_gap: float
     Raises
     ------
     ValueError
-        For an unknown ``formulation`` or CSDP parameter name.
+        For an unknown ``formulation``, CSDP parameter name or ``blas``.
     """
+    if blas not in BLAS_CHOICES:
+        raise ValueError(f"unknown blas {blas!r} for csdp; choose one of "
+                         f"{', '.join(BLAS_CHOICES)}")
     if problem.variant not in CSDP_VARIANTS:
         return SolveResult("skipped", f"the csdp backend solves {', '.join(CSDP_VARIANTS)}, "
                            f"not {problem.variant!r}; use a cvxpy backend", "csdp")
@@ -163,7 +180,8 @@ def solve_csdp(problem: MVUProblem, *, time_limit: float = 600.0, tol_gap: float
             "".join(f"{name}={value!r}\n" for name, value in settings.items()))
         write_sdpa(sdpa, workdir / "problem.dat-s")
         compiled = time.perf_counter()
-        run = run_csdp(shutil.which("csdp"), workdir, time_limit, cap)
+        run = run_csdp(shutil.which("csdp"), workdir, time_limit, cap,
+                       blas_dir=openblas_dir() if blas == "openblas" else None)
         solution, unreadable = None, ""
         if run.limit is None and (workdir / "solution.txt").is_file():
             try:
@@ -174,7 +192,8 @@ def solve_csdp(problem: MVUProblem, *, time_limit: float = 600.0, tol_gap: float
         "inaccurate", "", "csdp",
         solver_status=run.meaning,
         compile_seconds=compiled - start, solve_seconds=run.wall_seconds,
-        details={"csdp": {**run.facts(), "formulation": formulation, "parameters": settings}})
+        details={"csdp": {**run.facts(), "formulation": formulation, "blas": blas,
+                          "parameters": settings}})
     _judge_run(result, problem, run, solution, unreadable, time_limit, tol_gap, tol_violation)
     result.wall_seconds = time.perf_counter() - start
     return result

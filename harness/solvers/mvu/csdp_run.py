@@ -7,10 +7,15 @@ Debian builds it does not catch SIGXCPU, so it dies at once, without an iterate)
 kills it at the wall cap if it waits instead of computing
 (:func:`harness.timelimit.wall_cap_for` is the usual cap), and gives CSDP's BLAS the
 calling process' thread count (threadpoolctl) through the usual environment
-variables. The outcome (:class:`CSDPRun`) holds the exit status, the log, CSDP's own
-CPU seconds (its rusage), its peak memory (sampled from ``/proc``) and which limit,
-if any, ended it; :meth:`CSDPRun.facts` reads CSDP's report from the log. Nothing
-here judges the answer: :mod:`harness.solvers.mvu.csdp` does.
+variables. CSDP links the system's ``libblas.so.3``, on Debian the reference BLAS
+unless another is selected (``update-alternatives``); ``blas_dir`` puts a directory
+holding another ``libblas.so.3`` / ``liblapack.so.3`` first on the loader's path
+(:data:`OPENBLAS_DIR`, Debian's ``libopenblas0-pthread``), and the run records the
+BLAS the process really mapped (``/proc/PID/maps``). The outcome (:class:`CSDPRun`)
+holds the exit status, the log, CSDP's own CPU seconds (its rusage), its peak memory
+(sampled from ``/proc``) and which limit, if any, ended it; :meth:`CSDPRun.facts`
+reads CSDP's report from the log. Nothing here judges the answer:
+:mod:`harness.solvers.mvu.csdp` does.
 """
 
 from __future__ import annotations
@@ -25,7 +30,12 @@ import subprocess
 import time
 from pathlib import Path
 
-__all__ = ["CSDPRun", "RETURN_CODES", "run_csdp"]
+__all__ = ["CSDPRun", "RETURN_CODES", "OPENBLAS_DIR", "run_csdp", "openblas_dir"]
+
+#: Debian's OpenBLAS (package ``libopenblas0-pthread``): its ``libblas.so.3`` and
+#: ``liblapack.so.3``, which CSDP loads in place of the reference BLAS when this
+#: directory comes first on ``LD_LIBRARY_PATH``.
+OPENBLAS_DIR = Path("/usr/lib/x86_64-linux-gnu/openblas-pthread")
 
 #: CSDP's return codes (``easy_sdp`` and the program's exit code), then the exit
 #: codes of errors that stopped it before or after solving.
@@ -66,6 +76,7 @@ class CSDPRun:
     cpu_seconds: float
     peak_memory_mb: float | None
     limit: str | None
+    blas_library: str | None = None
 
     @property
     def meaning(self) -> str:
@@ -83,7 +94,7 @@ class CSDPRun:
         return code, iterations, objectives, infeasibilities, gaps, version."""
         out = {"return_code": self.returncode, "cpu_seconds": self.cpu_seconds,
                "process_wall_seconds": self.wall_seconds,
-               "peak_memory_mb": self.peak_memory_mb,
+               "peak_memory_mb": self.peak_memory_mb, "blas_library": self.blas_library,
                "iterations": len(re.findall(r"^Iter:", self.log, flags=re.M))}
         version = re.search(r"^CSDP (\S+)", self.log, flags=re.M)
         out["version"] = version.group(1) if version else None
@@ -106,12 +117,34 @@ def _blas_threads() -> int:
     return max(1, min(counts)) if counts else 1
 
 
-def _environment(threads: int) -> dict:
+def openblas_dir() -> Path | None:
+    """:data:`OPENBLAS_DIR` where it holds a ``libblas.so.3``, else None."""
+    return OPENBLAS_DIR if (OPENBLAS_DIR / "libblas.so.3").is_file() else None
+
+
+def _environment(threads: int, blas_dir: Path | None = None) -> dict:
     env = dict(os.environ)
     for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                  "BLIS_NUM_THREADS", "GOTO_NUM_THREADS"):
         env[name] = str(threads)
+    if blas_dir is not None:
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(
+            [str(blas_dir)] + [p for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p])
     return env
+
+
+def _mapped_blas(pid: int) -> str | None:
+    """The BLAS library file a running process has mapped (``/proc/PID/maps``: the
+    first ``libblas``/``libopenblas`` path, resolved), or None where unreadable."""
+    try:
+        with open(f"/proc/{pid}/maps", encoding="ascii", errors="replace") as maps:
+            for line in maps:
+                path = line.split()[-1] if len(line.split()) >= 6 else ""
+                if "libblas" in path or "libopenblas" in path:
+                    return os.path.realpath(path)
+    except OSError:
+        pass
+    return None
 
 
 def _limit_child(pid: int, cpu_seconds: int) -> None:
@@ -139,11 +172,12 @@ def _resident_peak_mb(pid: int) -> float | None:
 
 
 def run_csdp(program: str, workdir: Path, time_limit: float, wall_cap: float,
-             threads: int | None = None) -> CSDPRun:
+             threads: int | None = None, blas_dir: Path | None = None) -> CSDPRun:
     """Run ``program problem.dat-s solution.txt`` in ``workdir`` (where
     ``param.csdp`` lies) under a CPU budget of ``time_limit`` seconds (rounded up to
     a whole second, at least 1) and a wall cap of ``wall_cap`` seconds, with
-    ``threads`` BLAS threads (default: this process' BLAS thread count)."""
+    ``threads`` BLAS threads (default: this process' BLAS thread count), loading
+    its BLAS from ``blas_dir`` first when given."""
     threads = _blas_threads() if threads is None else threads
     budget = max(1, math.ceil(time_limit))
     log_path = workdir / "csdp.log"
@@ -151,12 +185,14 @@ def run_csdp(program: str, workdir: Path, time_limit: float, wall_cap: float,
     with open(log_path, "wb") as log:
         proc = subprocess.Popen([program, "problem.dat-s", "solution.txt"], cwd=workdir,
                                 stdin=subprocess.DEVNULL, stdout=log,
-                                stderr=subprocess.STDOUT, env=_environment(threads))
+                                stderr=subprocess.STDOUT,
+                                env=_environment(threads, blas_dir))
     _limit_child(proc.pid, budget)
-    limit, poll, peak = None, 0.005, None
+    limit, poll, peak, blas = None, 0.005, None, None
     try:
         while True:
             peak = max(filter(None, (peak, _resident_peak_mb(proc.pid))), default=None)
+            blas = blas or _mapped_blas(proc.pid)
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
@@ -179,4 +215,4 @@ def run_csdp(program: str, workdir: Path, time_limit: float, wall_cap: float,
     if limit is None and killed_by_cpu:
         limit = "cpu"
     return CSDPRun(proc.returncode, log_path.read_text(errors="replace"), wall, cpu,
-                   peak, limit)
+                   peak, limit, blas)

@@ -28,7 +28,7 @@ from harness.problems.verify import verify_estimator
 from harness.solvers import backend_status
 from harness.solvers.mvu import solve_mvu
 from harness.solvers.mvu.csdp import solve_csdp
-from harness.solvers.mvu.csdp_run import RETURN_CODES
+from harness.solvers.mvu.csdp_run import RETURN_CODES, openblas_dir
 from harness.solvers.mvu.csdp_formulation import CSDP_VARIANTS, FORMULATIONS
 from harness.solvers.mvu.result import judge
 from methods.mvu import MVU, SolverFailedError
@@ -204,3 +204,25 @@ def test_what_csdp_is_not_given_is_skipped_or_refused():
     if CSDP is not None:
         big = solve_csdp(_roll(20), memory_budget=1)
         assert big.status == "skipped" and "memory budget" in big.reason
+
+
+@needs_csdp
+def test_the_blas_csdp_loads_is_chosen_and_recorded():
+    """``blas="system"`` maps the system's ``libblas.so.3``; ``"openblas"`` maps
+    Debian's OpenBLAS where it is installed (else the system's, and the record says
+    so); both answers are certified the same way."""
+    system = solve_csdp(_roll(30), time_limit=60, blas="system")
+    mapped = system.details["csdp"]["blas_library"]
+    assert mapped is not None and "openblas-pthread" not in mapped
+    assert system.details["csdp"]["blas"] == "system"
+    opened = solve_csdp(_roll(30), time_limit=60)
+    expected = openblas_dir()
+    found = opened.details["csdp"]["blas_library"]
+    if expected is None:
+        assert found == mapped
+    else:
+        assert found is not None and found.startswith(str(expected.resolve()))
+    for result in (system, opened):
+        _agrees_with_its_certificate(_roll(30), result)
+    with pytest.raises(ValueError, match="unknown blas 'mkl'"):
+        solve_csdp(_roll(30), blas="mkl")
