@@ -54,7 +54,7 @@ in one run: native 0.33 / 0.57 s, Clarabel 27.5 / 41.4 s (72-83x)::
 
 from threadpoolctl import threadpool_limits
 
-from benchmarks.common import BLAS_THREADS, MVU_BACKENDS, MVU_SIZES, OneSample
+from benchmarks.common import BLAS_THREADS, MVU_BACKENDS, MVU_SIZES, MVU_TIME_LIMIT, OneSample
 from harness.jobs import Job, job_params
 from harness.results.common.mvu_solve_point import build_problem
 from harness.results.common.solver_points import SolverPoint
@@ -67,7 +67,7 @@ BACKENDS = list(MVU_BACKENDS or MVU_SOLVERS)
 SIZES = list(MVU_SIZES)
 # largest n per dense backend; beyond it, one solve takes minutes and gigabytes
 DENSE_MAX_N = {"clarabel": 100, "sdpa": 100, "mosek": 100, "scs": 60, "cvxopt": 60}
-TIME_LIMIT = 600.0
+TIME_LIMIT = MVU_TIME_LIMIT
 CONFIG = {
     "profile": "asv", "seed": 0, "blas_threads": BLAS_THREADS, "results_dir": "",
     "results": {"solver_table": {
@@ -121,7 +121,7 @@ class MVUSolvers(OneSample):
                         "violation": cert.get("violation"), "objective": cert.get("value")}
         return cache
 
-    setup_cache.timeout = 3600
+    setup_cache.timeout = max(3600.0, 3 * TIME_LIMIT)
 
     def setup(self, cache, backend, n):
         reason = skip_reason(backend, n)

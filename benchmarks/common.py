@@ -5,7 +5,8 @@ a quick dry run at a small size; the recorded history uses the defaults.
 ``HARNESS_BENCH_MVU_SIZES`` does the same for the MVU SDP solves of
 ``bench_mvu_solvers.py`` (numbers of points; an interior-point SDP solve is already
 ~50 s at n = 100), and ``HARNESS_BENCH_MVU_BACKENDS`` restricts their backends
-(default: all). ``HARNESS_BENCH_LMNN_SIZES`` sets the numbers of training points of
+(default: all), ``HARNESS_BENCH_MVU_TIME_LIMIT`` their CPU budget per solve (seconds,
+default 600; CSDP at n = 1000 needs more). ``HARNESS_BENCH_LMNN_SIZES`` sets the numbers of training points of
 the synthetic MNIST-shaped LMNN fits of ``bench_lmnn.py`` (default 2000,8000; the
 60000-point fit is measured by ``python -m benchmarks.scale_lmnn``, not by asv).
 ``HARNESS_BENCH_KSWEEP_N`` sets n of the noise-free k-sweep of ``bench_mvu_k_sweep.py``
@@ -22,6 +23,7 @@ SIZES = tuple(int(s) for s in os.environ.get("HARNESS_BENCH_SIZES", "2000,20000"
 BLAS_THREADS = int(os.environ.get("HARNESS_BENCH_THREADS", "1"))
 MVU_SIZES = tuple(int(s) for s in os.environ.get("HARNESS_BENCH_MVU_SIZES", "40,100").split(","))
 MVU_BACKENDS = tuple(b for b in os.environ.get("HARNESS_BENCH_MVU_BACKENDS", "").split(",") if b)
+MVU_TIME_LIMIT = float(os.environ.get("HARNESS_BENCH_MVU_TIME_LIMIT", "600"))
 LMNN_SIZES = tuple(int(s) for s in os.environ.get("HARNESS_BENCH_LMNN_SIZES",
                                                   "2000,8000").split(","))
 

@@ -22,7 +22,9 @@ One MVU solve (variant ``equality``, thesis 3.1.4) per *cell*; a cell is
   parameters, ``solve_csdp(problem)``) or ``csdp50`` (CSDP stopped at ``maxiter =
   50``, the value Weinberger's ``sde.m`` hard-codes: ``solve_csdp(problem,
   params={"maxiter": 50})``; the backend certifies the iterate CSDP writes when it
-  reports "maximum iterations reached", return code 4).
+  reports "maximum iterations reached", return code 4). CSDP loads Debian's OpenBLAS
+  where installed (the backend's default since 2026-11-27; earlier rows ran on the
+  reference BLAS, column ``csdp_blas`` empty; newer rows name the library).
 
 Per cell one CSV row: the harness' verdict (``status``; ``optimal`` needs the
 recomputed certificate's gap <= 1e-3 and violation <= 1e-4), the certificate's
@@ -40,7 +42,10 @@ eigenvalues, 3.21).
 Stages
 ------
 ``A`` (n = 1000, k = 3..10, seed 0): every generator x noise x formulation with
-``native``. ``Acsdp``: ``csdp`` and ``csdp50`` at k = 4, 5, 7 for the roweis and
+``native`` (noises ``none``, ``gauss3d``, ``extra5``). ``Astd``: the roweis roll with
+five extra dimensions of std 0.01, 0.05 and 0.2 (noises ``extra5_s<std>``) at k = 5
+and 7, native, cliques: how much the unstated "low variance" moves the lock.
+``Acsdp``: ``csdp`` and ``csdp50`` at k = 4, 5, 7 for the roweis and
 drtoolbox rolls, cliques, noise ``none`` and the noise setting(s) where native's
 lock k (from the CSV's stage-A rows, roweis and drtoolbox) is farthest from the
 thesis' k = 7. ``B`` (n = 2000, k = 5): ``native`` on every generator x noise,
@@ -91,7 +96,12 @@ from harness.solvers.mvu.native import face_details
 
 GENERATORS = ("roweis", "drtoolbox", "arc_length")
 NOISES = {"none": {}, "gauss3d": {"noise": 0.05},
-          "extra5": {"extra_noise_dims": 5, "extra_noise_std": 0.1}}
+          "extra5": {"extra_noise_dims": 5, "extra_noise_std": 0.1},
+          # the std of the five extra dimensions ("low variance", unstated): stage Astd
+          **{f"extra5_s{std:g}": {"extra_noise_dims": 5, "extra_noise_std": std}
+             for std in (0.01, 0.05, 0.2)}}
+#: the noises of stage A (the std variants run in stage Astd only)
+A_NOISES = ("none", "gauss3d", "extra5")
 FORMULATIONS = {"cliques": "clique", "knn": "knn"}
 SOLVERS = ("native", "csdp", "csdp50")
 LOCK_THRESHOLD = 0.1  # fig_3_28 schema default (config/quick.yaml does not override it)
@@ -103,7 +113,7 @@ COLUMNS = (*KEY, "stage", "status", "reason", "solver_status", "csdp_iterations"
            "time_limit", "ev1", "ev2", "ev3", "ev4", "locked", "lock_threshold",
            "face_dim", "face_ambient", "face_single_point", "face_kept_edges",
            "continuity", "trust", "intersection", "method", "csdp_primal_infeas",
-           "csdp_dual_infeas", "csdp_rel_gap", "csdp_pobj", "csdp_dobj")
+           "csdp_dual_infeas", "csdp_rel_gap", "csdp_pobj", "csdp_dobj", "csdp_blas")
 
 
 def _cell(stage, n, k, generator, noise, formulation, solver, seed=0):
@@ -154,12 +164,15 @@ def stage_cells(stage: str, rows: list[dict]) -> list[dict]:
     if stage == "A":
         # noise-free first (fast: facial reduction), then the noisy rolls
         return [_cell("A", 1000, k, g, z, f, "native")
-                for z in NOISES for f in FORMULATIONS for g in GENERATORS
+                for z in A_NOISES for f in FORMULATIONS for g in GENERATORS
                 for k in range(3, 11)]
+    if stage == "Astd":  # how the extra dimensions' std moves the lock, roweis, cliques
+        return [_cell("Astd", 1000, k, "roweis", z, "cliques", "native")
+                for z in NOISES if z.startswith("extra5_s") for k in (5, 7)]
     if stage == "Acsdp":
         noises = ["none"]
         dist = {}
-        for z in NOISES:
+        for z in A_NOISES:
             if z == "none":
                 continue
             ks = [lock_k(rows, n=1000, generator=g, noise=z, formulation="cliques",
@@ -173,7 +186,7 @@ def stage_cells(stage: str, rows: list[dict]) -> list[dict]:
                 for g in ("roweis", "drtoolbox") for k in (5, 4, 7)]
     if stage == "B":
         return ([_cell("B", 2000, 5, g, z, "cliques", "native")
-                 for z in NOISES for g in GENERATORS]
+                 for z in A_NOISES for g in GENERATORS]
                 + [_cell("B", 2000, 5, "roweis", "none", "cliques", "csdp50")])
     if stage == "P":  # smaller rolls, where a CSDP solve is affordable on a loaded machine
         return [_cell("P", n, 5, "roweis", "none", "cliques", s)
@@ -183,7 +196,7 @@ def stage_cells(stage: str, rows: list[dict]) -> list[dict]:
                 for i in (10, 20, 30, 40)]
     if stage == "Bextra":
         return [_cell("B", 2000, 5, "roweis", "extra5", "cliques", "csdp50")]
-    raise ValueError(f"unknown stage {stage!r}; valid: A, Acsdp, B, Bextra, P, Piter")
+    raise ValueError(f"unknown stage {stage!r}; valid: A, Astd, Acsdp, B, Bextra, P, Piter")
 
 
 def _cpu() -> float:
@@ -232,7 +245,8 @@ def run_cell(cell: dict) -> dict:
                    csdp_dual_infeas=facts.get("relative_dual_infeasibility"),
                    csdp_rel_gap=facts.get("relative_gap"),
                    csdp_pobj=facts.get("primal_objective"),
-                   csdp_dobj=facts.get("dual_objective"))
+                   csdp_dobj=facts.get("dual_objective"),
+                   csdp_blas=facts.get("blas_library"))
     if result.certificate is not None:
         c = result.certificate
         row.update(gap=c.gap, violation=c.violation, value=c.value, bound=c.bound)

@@ -152,7 +152,8 @@ def thesis_labels(frame: pd.DataFrame) -> set[str]:
 
 def _checked(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame,
              reading: ColumnReading) -> tuple[list[bool], str]:
-    """The claim's checks and evidence on the columns of one reading of the data."""
+    """The claim's checks and evidence (no final full stop) on the columns of one
+    reading of the data."""
     targets = claim.datasets or spec.thesis_datasets
     columns = reading.columns | {reading.average}
     ours = claim.test(Values(frame, "ours", decimals=spec.decimals,
@@ -168,7 +169,7 @@ def _checked(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame,
     if missing:
         shown = frame[frame["dataset"].isin(columns)]
         parts.append(f"not measured: {_unmeasured(shown, missing)}")
-    return [c.ok for c in ours], "; ".join(parts) + "."
+    return [c.ok for c in ours], "; ".join(parts)
 
 
 def evaluate(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame,
@@ -186,7 +187,7 @@ def evaluate(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame,
     involved = [r for r in others if AVERAGE in targets or r.thesis_dataset in targets]
     if not involved:
         checks, evidence = _checked(claim, spec, frame, first)
-        return make_claim(spec.name, claim.claim, checks, evidence)
+        return make_claim(spec.name, claim.claim, checks, evidence + ".")
     descriptions = descriptions or {}
     readings = []
     for reading in [first] + involved:
