@@ -212,8 +212,8 @@ class MVU(ManifoldEmbedding):
                   "Weinberger & Saul, IJCV 70(1), 2006")
     solvers = MVU_SOLVERS
     table_params = {"table_3_2": {"n_neighbors": 5, "connect_components": "thesis"}}
-    table_note = ("k = 5 (3.1.9); a disconnected k = 5 graph (olivetti's, cited earlier "
-                  "measurement: tests/datasets/test_real_files.py, the 400 real faces, "
+    table_note = ("k = 5 (3.1.9); a disconnected k = 5 graph (cited earlier measurement: "
+                  "tests/datasets/test_real_files.py, olivetti's 400 real faces, "
                   "2026-11-26: components of 390 and 10 images) is joined by the thesis' artificial links (3.1.12: a "
                   "random x in C_1, x' its nearest point in C_2, x'' the nearest to x' in "
                   "C_1, edge x'-x''), recorded as linked_edges; SDP solved natively with a "
