@@ -290,3 +290,15 @@ def test_make_reproduce_installs_every_pypi_backend(repo_root):
     installed = {re.split(r"[<>=\[]", req)[0] for extra in extras for req in optional[extra]}
     for package in ("scs", "cvxopt", "sdpa-python", "mosek"):
         assert package in installed, (package, extras)
+
+
+def test_the_notes_name_the_blas_csdp_mapped():
+    from harness.results.common.solver_frame import _csdp_blas_line
+
+    lib = "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so"
+    records = [{"backend": "csdp", "solver_reported": {"csdp": {"blas_library": lib}}},
+               {"backend": "csdp", "solver_reported": {"csdp": {"return_code": 0}}},
+               {"backend": "native", "solver_reported": {}}]
+    (line,) = _csdp_blas_line(records)
+    assert f"mapped): {lib}, not recorded;" in line  # sorted
+    assert _csdp_blas_line(records[2:]) == []

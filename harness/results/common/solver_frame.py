@@ -223,6 +223,18 @@ def _threads_line(config: dict, records: list[dict]) -> str:
             f"Snakemake job, possibly in parallel.")
 
 
+def _csdp_blas_line(records: list[dict]) -> list[str]:
+    """Which BLAS library the CSDP processes mapped (their records), if any ran."""
+    found = sorted({(r.get("solver_reported") or {}).get("csdp", {}).get("blas_library")
+                    or "not recorded" for r in records if r.get("backend") == "csdp"
+                    and (r.get("solver_reported") or {}).get("csdp")})
+    if not found:
+        return []
+    return [f"CSDP's BLAS (the library its process mapped): {', '.join(found)}; Debian's "
+            f"csdp links the reference BLAS, the backend loads OpenBLAS where installed "
+            f"(harness.solvers.mvu.csdp, blas=)."]
+
+
 def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[str]) -> list[str]:
     s = config["results"][TABLE]
     budget = s["time_limit_seconds"] + s["grace_seconds"]
@@ -264,6 +276,7 @@ def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[st
         "Time relative to native: wall time / the native solver's wall time at the same "
         "variant and n, where both solves completed (optimal or inaccurate).",
         _threads_line(config, records),
+        *_csdp_blas_line(records),
         *_machine_lines(records),
     ]
     return lines + [f"[{i + 1}] {text}" for i, text in enumerate(gaps)]
