@@ -147,6 +147,19 @@ def _mapped_blas(pid: int) -> str | None:
     return None
 
 
+def _die_with_parent() -> None:
+    """In the child before ``exec``: ask Linux to kill it when the process that
+    started it dies (``PR_SET_PDEATHSIG``), so that a killed job (SIGTERM, SIGKILL:
+    no Python cleanup runs) leaves no CSDP computing until its CPU limit. A no-op
+    where ``prctl`` is missing."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _limit_child(pid: int, cpu_seconds: int) -> None:
     """The kernel's limits on the child: SIGXCPU at ``cpu_seconds`` CPU seconds,
     SIGKILL 5 s later; no core file. The child may already have exited."""
@@ -186,7 +199,8 @@ def run_csdp(program: str, workdir: Path, time_limit: float, wall_cap: float,
         proc = subprocess.Popen([program, "problem.dat-s", "solution.txt"], cwd=workdir,
                                 stdin=subprocess.DEVNULL, stdout=log,
                                 stderr=subprocess.STDOUT,
-                                env=_environment(threads, blas_dir))
+                                env=_environment(threads, blas_dir),
+                                preexec_fn=_die_with_parent)
     _limit_child(proc.pid, budget)
     limit, poll, peak, blas = None, 0.005, None, None
     try:

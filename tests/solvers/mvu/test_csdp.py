@@ -226,3 +226,46 @@ def test_the_blas_csdp_loads_is_chosen_and_recorded():
         _agrees_with_its_certificate(_roll(30), result)
     with pytest.raises(ValueError, match="unknown blas 'mkl'"):
         solve_csdp(_roll(30), blas="mkl")
+
+
+def test_a_killed_caller_leaves_no_csdp_behind(tmp_path):
+    """SIGKILL the process that runs CSDP (no Python cleanup can run): the kernel
+    kills CSDP with it (PR_SET_PDEATHSIG), instead of leaving it to compute until its
+    CPU limit."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    pidfile = tmp_path / "csdp.pid"
+    program = tmp_path / "csdp"
+    program.write_text(f"#!/bin/sh\necho $$ > {pidfile}\nexec sleep 60\n")
+    program.chmod(program.stat().st_mode | stat.S_IXUSR)
+    code = ("from harness.solvers.mvu.csdp import solve_csdp\n"
+            "from tests.problems.mvu_data import noisy_roll\n"
+            "from harness.problems.mvu import MVUProblem\n"
+            "solve_csdp(MVUProblem.from_points(noisy_roll(20), 5), time_limit=60)\n")
+    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}
+    caller = subprocess.Popen([sys.executable, "-c", code], env=env)
+    for _ in range(600):  # up to 60 s for the caller to import and start CSDP
+        if pidfile.is_file() and pidfile.read_text().strip():
+            break
+        time.sleep(0.1)
+    csdp_pid = int(pidfile.read_text())
+    caller.send_signal(signal.SIGKILL)
+    caller.wait()
+    def running(pid):  # a zombie (State Z, not yet reaped by init) has stopped
+        try:
+            status = open(f"/proc/{pid}/status").read()
+        except FileNotFoundError:
+            return False
+        return "\nState:\tZ" not in status
+
+    for _ in range(50):
+        if not running(csdp_pid):
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(csdp_pid, signal.SIGKILL)
+        raise AssertionError("the stand-in csdp outlived its caller by 5 s")
