@@ -169,6 +169,11 @@ class MVU(ManifoldEmbedding):
         Link a disconnected graph's components by artificial edges (3.1.12, above);
         None: a disconnected graph raises ``DisconnectedGraphError``. The ``thesis``
         rule's random points are seeded by ``random_state``.
+    csdp_params : dict, optional
+        With ``solver="csdp"``: CSDP parameters over the backend's defaults
+        (:data:`harness.solvers.mvu.csdp.PARAMETERS`), e.g. ``{"maxiter": 50}``, the
+        iteration limit of Weinberger's ``sde.m`` (its iterate is then taken as it is,
+        certified or not: ``solve_info_`` says which). Any other solver refuses it.
 
     Attributes
     ----------
@@ -223,7 +228,7 @@ class MVU(ManifoldEmbedding):
                  variant="equality", omega=0.9, tol_gap=1e-3, tol_violation=1e-4,
                  time_limit=600.0, random_state=None, cut_bad_edges=False, walk_steps=7,
                  walk_sigma=1.0, cut_fence=1.5, walk_transition="row",
-                 walk_passage="first", connect_components=None):
+                 walk_passage="first", connect_components=None, csdp_params=None):
         self.n_neighbors = n_neighbors
         self.n_components = n_components
         self.solver = solver
@@ -240,6 +245,7 @@ class MVU(ManifoldEmbedding):
         self.walk_transition = walk_transition
         self.walk_passage = walk_passage
         self.connect_components = connect_components
+        self.csdp_params = csdp_params
 
     @property
     def requires_connected_graph(self) -> bool:
@@ -279,7 +285,7 @@ class MVU(ManifoldEmbedding):
         init = _principal_coordinates(X) if self.variant == "min_trace" else None
         result = solve_mvu(problem, self.solver, time_limit=self.time_limit,
                            tol_gap=self.tol_gap, tol_violation=self.tol_violation,
-                           seed=seed, init=init)
+                           seed=seed, init=init, csdp_params=self.csdp_params)
         self.solve_info_ = {**result.info(), "connect_components": self.connect_components,
                             "linked_edges": self.linked_edges_.tolist()}
         if result.F is None:

@@ -77,6 +77,27 @@ def test_a_reading_has_its_own_k_or_the_sections(profile):
     assert fig_3_28.keys(config) == ["plain/k4", "noisy/k6", "noisy/k7"]
 
 
+def test_a_reading_may_name_its_own_solver_and_mvu_arguments(profile):
+    """A reading of how the thesis solved its SDP (Weinberger's sde.m stops CSDP at 50
+    iterations): its solver and MVU arguments reach its points only; a bad solver
+    name is refused naming the reading."""
+    readings = {"plain": {"dataset_params": {"noise": 0.0}, "description": "p"},
+                "sde": {"dataset_params": {"noise": 0.0}, "solver": "csdp",
+                        "method_params": {"csdp_params": {"maxiter": 50}},
+                        "description": "s"}}
+    config = profile(fig_3_28={"k": [5], "readings": readings})
+    plain, sde = (fig_3_28.params(config, key) for key in ("plain/k5", "sde/k5"))
+    assert plain["solver"] == plain["method_params"]["solver"] == "native"  # the section's
+    assert "csdp_params" not in plain["method_params"]
+    assert sde["solver"] == sde["method_params"]["solver"] == "csdp"
+    assert sde["method_params"]["csdp_params"] == {"maxiter": 50}
+    assert sde["method_params"]["n_neighbors"] == 5
+    readings["sde"]["solver"] = "cplex"
+    with pytest.raises(ConfigError, match=r"results.fig_3_28.readings.sde.solver: unknown "
+                                          r"solver 'cplex'"):
+        profile(fig_3_28={"k": [5], "readings": readings})
+
+
 @pytest.mark.parametrize("key, message", [
     ("nope/k7", r"job fig_3_28/nope/k7: unknown reading 'nope'; valid readings "
                 r"\(results.fig_3_28.readings\): noise_free, section_3_1_5"),

@@ -21,7 +21,7 @@ from harness.results.common.profile import (
 )
 
 __all__ = ["WORK", "NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "check",
-           "keys", "params", "reading_ks", "parse_key"]
+           "keys", "params", "reading_ks", "reading_solver", "parse_key"]
 
 #: the job code: a shared work module (its import closure is each job's sources)
 WORK = "harness.results.common.mvu_point"
@@ -44,6 +44,11 @@ def reading_ks(conf: dict, reading: str) -> list[int]:
     return conf["readings"][reading].get("k", conf["k"])
 
 
+def reading_solver(conf: dict, reading: str) -> str:
+    """The MVU solver of ``reading``: its own ``solver``, else the section's."""
+    return conf["readings"][reading].get("solver") or conf["solver"]
+
+
 def _k_entry(conf: dict, reading: str) -> str:
     """Where the k of ``reading`` is set: ``readings.<reading>.k`` or the section's ``k``."""
     return f"readings.{reading}.k" if "k" in conf["readings"][reading] else "k"
@@ -58,6 +63,7 @@ def check(config: dict) -> None:
     check_mvu_solver(conf["solver"], where)
     n = conf["n_samples"]
     for reading in conf["readings"]:
+        check_mvu_solver(reading_solver(conf, reading), f"{where}.readings.{reading}")
         too_big = [k for k in reading_ks(conf, reading) if k >= n]
         if too_big:
             raise ConfigError(f"{where}.{_k_entry(conf, reading)}: k = {too_big[0]} must be "
@@ -100,12 +106,17 @@ def parse_key(config: dict, key: str) -> tuple[str, int]:
 
 
 def params(config: dict, key: str) -> dict:
-    """Resolved parameters of ``<reading>/k<k>``: that reading's ``dataset_params``, the
-    rest from the profile section."""
+    """Resolved parameters of ``<reading>/k<k>``: that reading's ``dataset_params``,
+    solver and MVU ``method_params`` (where it has them), the rest from the profile
+    section."""
     reading, k = parse_key(config, key)
     conf = _conf(config)
+    entry = conf["readings"][reading]
     choice = dataset_choice(config, conf["dataset"], conf["n_samples"],
-                            conf["readings"][reading]["dataset_params"])
-    return mvu_point_params(config, conf, figure=NAME, key=key, dataset=choice,
-                            variant="equality", n_neighbors=k,
-                            n_components=conf["n_components"], reading=reading)
+                            entry["dataset_params"])
+    params = mvu_point_params(config, {**conf, "solver": reading_solver(conf, reading)},
+                              figure=NAME, key=key, dataset=choice, variant="equality",
+                              n_neighbors=k, n_components=conf["n_components"],
+                              reading=reading)
+    params["method_params"].update(entry.get("method_params") or {})
+    return params

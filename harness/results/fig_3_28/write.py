@@ -23,7 +23,7 @@ from harness.results.common.figure_files import (
 )
 from harness.results.common.mvu_point import MEASURES
 from harness.results.common.tables import Footnotes
-from harness.results.fig_3_28 import NAME, TITLE, _conf, keys, reading_ks
+from harness.results.fig_3_28 import NAME, TITLE, _conf, keys, reading_ks, reading_solver
 
 __all__ = ["THESIS_LOCK_K", "THESIS_BEST_K", "THESIS_N", "CLAIM", "PROVENANCE", "build",
            "lock_verdict", "claims", "write"]
@@ -48,6 +48,13 @@ PROVENANCE = {
         "inputs with five extra dimensions filled with Gaussian noise; the noise makes "
         "the problem less rigid'. The noise's std (extra_noise_std) is our choice: 'low "
         "variance' is all the thesis says"),
+    "sde_csdp50": (
+        "3.1.4: 'The results in this chapter were obtained using the CSDP v4.9 toolbox "
+        "in MATLAB'; the thesis gives no tolerances. Weinberger's public sde.m (v1.3, "
+        "2004; a third-party copy, see scripts/roll_sweep.md) calls CSDP with "
+        "'OPTIONS.maxiter=50' and takes its answer as it is. This reading measures that "
+        "procedure on the noise-free roll: its kernels are CSDP's iterates, which the "
+        "harness certifies or marks (§), not the SDP's certified optimum"),
 }
 
 
@@ -80,7 +87,7 @@ def _row(conf: dict, reading: str, k: int, record: dict) -> dict:
     solve = record.get("solve") or {}
     row = {"reading": reading, "k": k, "dataset": conf["dataset"],
            "n_samples": record.get("n_samples", conf["n_samples"]),
-           "solver": conf["solver"], "status": record["status"],
+           "solver": reading_solver(conf, reading), "status": record["status"],
            "reason": record.get("reason", "")}
     values = [float(record["measures"][q]) if ok else math.nan for q in MEASURES]
     row.update(zip(MEASURES, values))
@@ -319,8 +326,12 @@ def _reading_choice(conf: dict, reading: str) -> str:
     the thesis supports it."""
     entry = conf["readings"][reading]
     source = PROVENANCE.get(reading, "a reading the profile adds; see its description")
+    solver = ""
+    if entry.get("solver") or entry.get("method_params"):
+        solver = (f", solver {reading_solver(conf, reading)} with "
+                  f"{json.dumps(entry.get('method_params') or {})}")
     return (f"Reading `{reading}`, {entry['description'].strip()}: dataset_params "
-            f"{json.dumps(entry['dataset_params'])}. From the thesis: {source}.")
+            f"{json.dumps(entry['dataset_params'])}{solver}. From the thesis: {source}.")
 
 
 def _k_text(conf: dict) -> str:

@@ -71,7 +71,8 @@ def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_ga
 def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float = 600.0,
               tol_gap: float = 1e-3, tol_violation: float = 1e-4, seed: int = 0,
               init=None, cost: LinearCost | None = None,
-              csdp_formulation: str = "centring_penalty") -> SolveResult:
+              csdp_formulation: str = "centring_penalty",
+              csdp_params: dict | None = None) -> SolveResult:
     """Solve an MVU problem with one backend; the status is the harness' verdict.
 
     Parameters
@@ -104,6 +105,10 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
         the centring as a penalty in the objective, the variance (3.10) as objective,
         or the thesis' centring constraint; the same optimal embedding). Ignored by
         the other backends.
+    csdp_params : dict, optional
+        CSDP parameters over :data:`harness.solvers.mvu.csdp.PARAMETERS` (e.g.
+        ``{"maxiter": 50}``, the limit Weinberger's ``sde.m`` sets). Only with
+        ``csdp``.
 
     Returns
     -------
@@ -117,9 +122,11 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
     Raises
     ------
     ValueError
-        For a solver name not in :data:`MVU_SOLVERS`, and with ``csdp`` an unknown
-        ``csdp_formulation``.
+        For a solver name not in :data:`MVU_SOLVERS`, with ``csdp`` an unknown
+        ``csdp_formulation`` or CSDP parameter, and ``csdp_params`` for another solver.
     """
+    if csdp_params and solver != "csdp":
+        raise ValueError(f"csdp_params {csdp_params!r} are CSDP's; the solver is {solver!r}")
     if solver in NATIVE_METHODS:
         return _solve_native(problem, solver, time_limit=time_limit, tol_gap=tol_gap,
                              tol_violation=tol_violation, seed=seed, init=init, cost=cost)
@@ -131,5 +138,6 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
             return SolveResult("skipped", "a linear cost is solved by the native interior "
                                "point or a cvxpy backend, not by csdp", solver)
         return solve_csdp(problem, time_limit=time_limit, tol_gap=tol_gap,
-                          tol_violation=tol_violation, formulation=csdp_formulation)
+                          tol_violation=tol_violation, formulation=csdp_formulation,
+                          params=csdp_params)
     raise ValueError(f"unknown MVU solver {solver!r}; valid: {', '.join(MVU_SOLVERS)}")

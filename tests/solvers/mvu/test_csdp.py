@@ -269,3 +269,13 @@ def test_a_killed_caller_leaves_no_csdp_behind(tmp_path):
     else:
         os.kill(csdp_pid, signal.SIGKILL)
         raise AssertionError("the stand-in csdp outlived its caller by 5 s")
+
+
+@needs_csdp
+def test_mvu_passes_csdp_parameters_and_no_other_solver_takes_them():
+    X = noisy_roll(30)
+    fitted = MVU(n_neighbors=5, solver="csdp", csdp_params={"maxiter": 2}).fit(X)
+    assert fitted.solve_info_["csdp"]["parameters"]["maxiter"] == 2
+    assert fitted.solve_info_["csdp"]["iterations"] <= 3
+    with pytest.raises(ValueError, match="csdp_params .* are CSDP's; the solver is 'native'"):
+        MVU(n_neighbors=5, csdp_params={"maxiter": 2}).fit(X)
