@@ -54,13 +54,12 @@ def column_dataset(tconf: dict, column: str) -> str:
     return tconf.get("readings", {}).get(column, {}).get("dataset", column)
 
 
-def _check_readings(tconf: dict, task: str, where: str) -> None:
-    """The section's ``readings``: each names a data set plugin of the task (its own
-    name by default) and is a column of ``datasets``."""
-    valid = registry.datasets(task)
-    for column, reading in tconf.get("readings", {}).items():
-        plugin = reading.get("dataset", column)
-        check_names("dataset", [plugin], valid, f"{where}.readings.{column}.dataset")
+def _check_readings(tconf: dict, plugins, where: str) -> None:
+    """The section's ``readings``: each names one of ``plugins`` (the task's data set
+    plugins; :func:`column_dataset`) and is a column of ``datasets``."""
+    for column in tconf.get("readings", {}):
+        check_names("dataset", [column_dataset(tconf, column)], plugins,
+                    f"{where}.readings.{column}.dataset")
         if column not in tconf["datasets"]:
             raise ConfigError(f"{where}.readings.{column}: not a column of {where}.datasets "
                               f"({', '.join(tconf['datasets'])}); list it there or remove "
@@ -105,7 +104,7 @@ def check_grid(config: dict, spec: TableSpec) -> None:
     plugins = registry.datasets(task)
     valid = list(plugins) + [r for r in readings if r not in plugins]
     tconf["datasets"] = check_names("dataset", tconf["datasets"], valid, f"{where}.datasets")
-    _check_readings(tconf, task, where)
+    _check_readings(tconf, plugins, where)
     every = tconf["methods"] == "all"
     tconf["methods"] = check_names("method", tconf["methods"], registry.methods(task),
                                    f"{where}.methods")
