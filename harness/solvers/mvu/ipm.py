@@ -31,12 +31,38 @@ complement of the HKM direction is ``M_ef = (u_e^T X u_f)(u_f^T Z^{-1} u_e)``, t
 elementwise product of ``B K B^T`` and ``B (V Z^{-1} V^T) B^T`` (``B`` the m x n
 incidence matrix), formed by a numba kernel over its lower triangle
 (:mod:`harness.solvers.mvu._schur_kernel`) and factorised in place by Cholesky.
+The right-hand sides' ``A(X R Z^{-1})`` terms are read off two rows per edge
+(:func:`~harness.solvers.mvu._schur_kernel.edge_traces`) instead of forming the
+products: six n x n products per iteration instead of eight.
+
+Step lengths: ``Z^{-1}`` comes from ``Z``'s Cholesky factor (``potri``); the step to
+a cone's boundary from the smallest eigenvalue of ``L^{-1} dP L^{-T}`` (``sygst``
+with the iterate's Cholesky factor ``L``, then Lanczos: a Ritz value, never a
+shorter step than the true one, to relative accuracy 1e-2 for the predictor and
+``STEP_RTOL`` for the corrector), and the corrector's step is taken only where the
+new iterate's Cholesky factorisation succeeds -- that factor is the next
+iteration's; an estimate that fails it is replaced by the exact step (``sygvx``).
 ``schur_precision="mixed"`` factorises a float32 copy (half the time and memory
 traffic) and solves each Newton system to float64 accuracy by conjugate gradients
 preconditioned with that factor (iterative refinement, as mixed-precision conic
-solvers do); a system where that does not converge falls back to float64. The
-default basis is a Householder reflection, so ``V X V^T`` and ``V^T G V`` cost
-O(n^2), not O(n^3).
+solvers do); a system where that does not converge falls back to float64, as soon
+as the rate of its first ``CG_RATE_AFTER`` iterations predicts more than
+``CG_MAX_ITERATIONS`` (at n = 1000 the float32 factor stops preconditioning within
+one iteration near the end: 150 conjugate-gradient iterations were spent before
+the switch, 6 now). The float32 copy gets a rank-one floor
+(``PRECONDITIONER_FLOOR``) that keeps its factorisation free of subnormal numbers.
+The default basis is a Householder reflection, so ``V X V^T`` and ``V^T G V`` cost
+O(n^2), not O(n^3). The start is SDPT3's, rescaled (``START_SCALES``).
+
+Measured against the solver before these four changes (step lengths from Cholesky
+factors, the early float64 switch, the floor, the rescaled start), on the solver
+table's noisy roll (k = 5), 2 BLAS threads, one run each on an idle 2-core machine,
+certificates recomputed: n = 1000 (m = 5733) 52.7 -> 34.0 s wall, 23 -> 18
+iterations; n = 2000 (m = 11426) 329 -> 163 s wall, 25 -> 20 iterations; the same
+optimum (gap 5.8e-4 / 7.2e-4 and 7.7e-4 / 8.2e-4). What is left at n = 2000: the
+float32 Cholesky (14 x 2.9 s), the float64 one of the last six iterations, where
+float32 no longer preconditions (6 x 5.2 s), the preconditioned solves' triangular
+sweeps (~25 s, memory bound) and the step lengths (~15 s).
 
 Stopping: the iteration stops as soon as the harness' own certificate of the
 current iterate (:func:`harness.problems.mvu_certificate.certify`, recomputed from
@@ -59,12 +85,13 @@ from typing import Callable
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse.linalg as spla
-from scipy.linalg import lapack
+from scipy.linalg import blas, lapack
 
 from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
 from harness.problems.linear_cost import LinearCost, certify_cost
 from harness.problems.mvu_certificate import certify, trace_bound, weighted_laplacian
-from harness.solvers.mvu._schur_kernel import numba_threads_like_blas, schur_matrix
+from harness.solvers.mvu._schur_kernel import (edge_traces, numba_threads_like_blas,
+                                               schur_matrix)
 from harness.solvers.mvu.result import NativeResult, final_status, judge
 from harness.timelimit import Deadline
 
@@ -79,6 +106,27 @@ SCHUR_PRECISIONS = ("double", "mixed", "auto")
 #: ``schur_precision="auto"`` factorises in float32 from this many constraints on
 #: (below, float64 is cheap and the refinement would not pay).
 MIXED_FROM_M = 4000
+#: conjugate-gradient iterations of one mixed-precision Schur solve at most; after
+#: ``CG_RATE_AFTER`` of them, a solve whose rate so far predicts more stops early and
+#: the Schur matrix is factorised in float64 (measured, n = 1000: the float32 factor
+#: stops preconditioning within one iteration, 6 -> 50 CG iterations per solve)
+CG_MAX_ITERATIONS = 25
+#: a rank-one term ``floor * max(diag M) / m * 11^T`` added to the float32 copy that
+#: preconditions the mixed-precision solves: without it, the elimination of the first
+#: iterations' nearly sparse Schur matrices (X and Z near multiples of the identity:
+#: 99.6 % zeros) creates float32 subnormal numbers, whose arithmetic is ~10x slower:
+#: spotrf of the first two Schur matrices at n = 1000 (m = 5733, 2 threads) took
+#: 1.5 and 4.2 s against 0.56 s for a later one, and 0.6-0.7 s with the term. Its
+#: size is below the copy's own float32 rounding, so the conjugate gradients, which
+#: solve with the exact M, see at most one extra iteration.
+PRECONDITIONER_FLOOR = 1e-6
+CG_RATE_AFTER = 6
+#: factors on SDPT3's starting multiples of the identity (X0 = xi I, Z0 = eta I).
+#: SDPT3's eta ignores the scale of the multipliers (|w| in the thousands on the
+#: noisy roll): the dual steps then stay below 0.2 for four iterations. Measured on
+#: the noisy roll, k = 5, 1 thread (iterations to the certified 1e-3): n = 500
+#: 23 -> 17, n = 1000 23 -> 18 with (0.1, 10); (1, 10) gave 18 and 19.
+START_SCALES = (0.1, 10.0)
 _STEP_FRACTION = 0.9  # fraction of the distance to the cone boundary (+ 0.09 x the
 # predictor's shorter step, as SDPT3)
 
@@ -109,6 +157,15 @@ def _reflect(v: np.ndarray, c: float, P: np.ndarray) -> np.ndarray:
     """``H P H`` for symmetric ``P`` and ``H = I - c v v^T``, in O(n^2)."""
     r = P @ v
     out = P - c * np.outer(v, r)
+    out -= c * np.outer(r, v)
+    out += (c * c * float(v @ r)) * np.outer(v, v)
+    return out
+
+
+def _reflect_general(v: np.ndarray, c: float, P: np.ndarray) -> np.ndarray:
+    """``H P H`` for any square ``P`` (``H = I - c v v^T``), in O(n^2)."""
+    r, t = P @ v, v @ P
+    out = P - c * np.outer(v, t)
     out -= c * np.outer(r, v)
     out += (c * c * float(v @ r)) * np.outer(v, v)
     return out
@@ -149,6 +206,23 @@ class _Operators:
             return self.U.T @ (G @ self.U)
         return np.ascontiguousarray(_reflect(self.v, self.c, G)[1:, 1:])
 
+    def lift_general(self, P: np.ndarray) -> np.ndarray:
+        """``V P V^T`` (n x n) of any N x N ``P``."""
+        if self.U is not None:
+            return (self.U @ P) @ self.U.T
+        G = np.zeros((self.n, self.n))
+        G[1:, 1:] = P
+        return _reflect_general(self.v, self.c, G)
+
+    def A_product(self, P: np.ndarray, Q: np.ndarray, W: np.ndarray) -> np.ndarray:
+        """``A(P Q)`` for any N x N ``P`` and symmetric ``Q``, ``W = V Q V^T``. With
+        the Householder basis (``V^T V = I``: ``V P Q V^T = (V P V^T) W``) without
+        the product; a given basis (e.g. a face's, scaled) forms it."""
+        if self.U is not None:
+            return self.A(_sym(P @ Q))
+        with numba_threads_like_blas():
+            return edge_traces(self.lift_general(P), W, self.edges)
+
     def lift_columns(self, F: np.ndarray) -> np.ndarray:
         """``V F`` (n x p) for N x p ``F``."""
         if self.U is not None:
@@ -163,17 +237,22 @@ class _Operators:
         return (P - self.c * np.outer(self.v, self.v @ P))[1:]
 
     def A(self, X: np.ndarray) -> np.ndarray:
-        K = self.lift(X)
+        return self.A_lifted(self.lift(X))
+
+    def A_lifted(self, K: np.ndarray) -> np.ndarray:
+        """``A(X)`` from ``K = V X V^T``."""
         i, j = self.i, self.j
         return K[i, i] + K[j, j] - 2.0 * K[i, j]
 
     def AT(self, y: np.ndarray) -> np.ndarray:
         return self.restrict(weighted_laplacian(self.n, self.edges, y).toarray())
 
-    def schur(self, X: np.ndarray, Zinv: np.ndarray) -> np.ndarray:
-        """The Schur matrix (m x m, symmetric)."""
+    def schur(self, X: np.ndarray, Zinv: np.ndarray, W: np.ndarray | None = None
+              ) -> np.ndarray:
+        """The Schur matrix (m x m, symmetric); ``W``: ``lift(Zinv)`` if at hand."""
+        W = self.lift(Zinv) if W is None else W
         with numba_threads_like_blas():
-            return schur_matrix(self.lift(X), self.lift(Zinv), self.edges)
+            return schur_matrix(self.lift(X), W, self.edges)
 
 
 def _sym(G: np.ndarray) -> np.ndarray:
@@ -191,37 +270,64 @@ def _max_step(P: np.ndarray, dP: np.ndarray) -> float:
     return np.inf if lam >= 0 else -1.0 / lam
 
 
-#: from this cone size on, the predictor's step lengths (which only set the centring
-#: parameter) are estimated by Lanczos instead of computed by sygvx
-ESTIMATE_PREDICTOR_FROM = 800
-
-
-def _estimated_step(P: np.ndarray, dP: np.ndarray, rtol: float = 1e-2) -> float:
-    """About the largest ``alpha`` with ``P + alpha dP`` PSD, for the predictor,
-    whose step lengths only set the centring parameter ``sigma``: the smallest
-    eigenvalue of ``L^-1 dP L^-T`` (``L L^T = P``) by Lanczos (ARPACK) to relative
-    accuracy ``rtol``, with matrix-vector products instead of ``sygvx``'s
-    tridiagonal reduction (n = 2000: ~0.1 s instead of 0.46 s). Falls back to
-    :func:`_max_step` where Lanczos does not converge. A Ritz value lies above the
-    smallest eigenvalue, so the estimate is never shorter than the true step; the
-    corrector's steps, which move the iterate, use :func:`_max_step`."""
+def _cholesky(P: np.ndarray) -> np.ndarray | None:
+    """Lower Cholesky factor of the symmetric ``P`` (upper triangle zero), or ``None``
+    where ``P`` is not numerically positive definite."""
     L, info = lapack.dpotrf(P, lower=1, clean=1)
+    return None if info else L
+
+
+def _lower_to_full(A: np.ndarray) -> np.ndarray:
+    """The symmetric matrix whose lower triangle ``A`` holds."""
+    return np.tril(A) + np.tril(A, -1).T
+
+
+def _inverse(L: np.ndarray) -> np.ndarray:
+    """``P^-1`` from the lower Cholesky factor ``L`` of ``P`` (LAPACK ``potri``: a
+    third of ``inv``'s flops, and exactly symmetric)."""
+    Pinv, info = lapack.dpotri(L, lower=1)
     if info:
-        return _max_step(P, dP)
+        raise np.linalg.LinAlgError("singular Cholesky factor")
+    return _lower_to_full(Pinv)
 
-    def matvec(v):
-        u = sla.solve_triangular(L, v, lower=True, trans="T", check_finite=False)
-        return sla.solve_triangular(L, dP @ u, lower=True, check_finite=False)
 
-    n = len(P)
-    op = spla.LinearOperator((n, n), matvec=matvec, dtype=np.float64)
-    v0 = np.random.default_rng(0).standard_normal(n)
-    try:
-        theta = float(spla.eigsh(op, k=1, which="SA", tol=rtol, ncv=min(n - 1, 24),
-                                 maxiter=40, v0=v0, return_eigenvectors=False)[0])
-    except spla.ArpackNoConvergence:
-        return _max_step(P, dP)
-    return np.inf if theta >= 0 else -1.0 / theta
+#: below this cone size the pencil's smallest eigenvalue is computed densely
+PENCIL_LANCZOS_FROM = 100
+#: relative accuracy of the corrector's step-length eigenvalue (the predictor's: 1e-2)
+STEP_RTOL = 1e-3
+
+
+def _pencil_min(L: np.ndarray, dP: np.ndarray, rtol: float) -> float:
+    """About the smallest eigenvalue of the pencil ``(dP, P)``, ``L L^T = P``: of
+    ``S = L^-1 dP L^-T``, formed by LAPACK's ``sygst`` (n^3 flops, level 3), by
+    Lanczos (ARPACK, ``tol=rtol``; a Ritz value, so never below the smallest
+    eigenvalue and within ``rtol`` of it once converged) or densely for small
+    ``P`` or where Lanczos does not converge. Measured at n = 2000 (1 thread):
+    ``sygst`` 0.19 s and Lanczos 0.07 s against 0.91 s for ``sygvx``."""
+    S, info = lapack.dsygst(dP, L, itype=1, lower=1)
+    if info:
+        raise np.linalg.LinAlgError("sygst failed")
+    S = np.asfortranarray(S)  # its lower triangle is S: read by symv and eigh alone
+    n = len(S)
+    if n >= PENCIL_LANCZOS_FROM:
+        op = spla.LinearOperator((n, n), dtype=np.float64,
+                                 matvec=lambda v: blas.dsymv(1.0, S, v, lower=1))
+        v0 = np.random.default_rng(0).standard_normal(n)
+        try:
+            return float(spla.eigsh(op, k=1, which="SA", tol=rtol, ncv=min(n - 1, 24),
+                                    maxiter=60, v0=v0, return_eigenvectors=False)[0])
+        except spla.ArpackNoConvergence:
+            pass
+    return float(sla.eigh(S, lower=True, eigvals_only=True, subset_by_index=[0, 0],
+                          check_finite=False)[0])
+
+
+def _estimated_step(L: np.ndarray, dP: np.ndarray, rtol: float = 1e-2) -> float:
+    """About the largest ``alpha`` with ``P + alpha dP`` PSD (``L`` the Cholesky
+    factor of ``P``), from :func:`_pencil_min`: never shorter than the true step and
+    at most ``1 + rtol`` times it (``inf``: no limit)."""
+    lam = _pencil_min(L, dP, rtol)
+    return np.inf if lam >= 0 else -1.0 / lam
 
 
 def _max_step_lp(v: np.ndarray, dv: np.ndarray) -> float:
@@ -235,8 +341,10 @@ class _SchurSolver:
 
     ``mixed``: Cholesky of a float32 copy, then conjugate gradients in float64 with
     the exact ``M``, preconditioned by that factor,
-    until the residual is below ``1e-12`` of the right-hand side; if they stall, the
-    float64 Cholesky is used from then on. A singular ``M`` (dependent constraints)
+    until the residual is below ``1e-12`` of the right-hand side; if they stall (at
+    most ``CG_MAX_ITERATIONS``, fewer where the rate after ``CG_RATE_AFTER`` predicts
+    more; a residual below ``1e-9`` is then accepted), the float64 Cholesky is used
+    from then on. A singular ``M`` (dependent constraints)
     gets a tiny diagonal lift."""
 
     def __init__(self, build: Callable[[], np.ndarray], mixed: bool):
@@ -250,8 +358,7 @@ class _SchurSolver:
         self.scale = float(np.abs(np.diag(M)).max()) or 1.0
         if mixed:
             self.M = M
-            self.factor32 = self._factor(lambda: self.M.astype(np.float32), lapack.spotrf,
-                                         1e-6)
+            self.factor32 = self._factor(self._preconditioner_copy, lapack.spotrf, 1e-6)
             if self.factor32 is None:
                 self.mixed = False
         if not self.mixed:
@@ -259,6 +366,13 @@ class _SchurSolver:
             pending = [M]  # factorise M itself first, a rebuilt one after a failure
             self.factor64 = self._factor(lambda: pending.pop() if pending else build(),
                                          lapack.dpotrf, 1e-14)
+
+    def _preconditioner_copy(self) -> np.ndarray:
+        """The float32 copy of ``M`` that is factorised as the preconditioner, plus
+        ``PRECONDITIONER_FLOOR * scale / m`` in every entry (a rank-one term)."""
+        A = self.M.astype(np.float32)
+        A += np.float32(PRECONDITIONER_FLOOR * self.scale / len(A))
+        return A
 
     def _factor(self, fresh, potrf, rel_lift):
         """Cholesky of ``fresh()`` (lower, in place), lifting the diagonal until it
@@ -295,9 +409,19 @@ class _SchurSolver:
         z = self._precond(res)
         p, rz = z.copy(), float(res @ z)
         norm_r = float(np.linalg.norm(r))
-        for _ in range(50):
-            if np.linalg.norm(res) <= 1e-12 * norm_r:
+        target = 1e-12 * norm_r
+        first = float(np.linalg.norm(res))
+        for k in range(CG_MAX_ITERATIONS):
+            norm_res = float(np.linalg.norm(res))
+            if norm_res <= target:
                 return x
+            if k == CG_RATE_AFTER and norm_res > 0:
+                # the rate so far: a solve that would need more than the cap stops
+                # now (the float32 factor no longer preconditions well enough)
+                rate = (norm_res / first) ** (1.0 / k)
+                if rate >= 1.0 or k + np.log(target / norm_res) / np.log(rate) > \
+                        CG_MAX_ITERATIONS:
+                    break
             Ap = self._matvec(p)
             pAp = float(p @ Ap)
             if pAp <= 0:
@@ -315,32 +439,62 @@ class _SchurSolver:
         # the refinement stalled (M too ill-conditioned for float32): float64 from now
         self.fallbacks += 1
         self.mixed = False
-        self.factor64 = self._factor(lambda: np.array(self.M), lapack.dpotrf, 1e-14)
+        pending = [self.M]  # factorised in place (a rebuilt M after a failure)
         self.M = None
+        self.factor64 = self._factor(lambda: pending.pop() if pending else self.build(),
+                                     lapack.dpotrf, 1e-14)
         return lapack.dpotrs(self.factor64, r, lower=1)[0]
 
 
-def _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, mixed, verbose=False):
-    """One Mehrotra predictor-corrector step with the HKM direction."""
-    Zinv = _sym(np.linalg.inv(Z))
+def _moved(P: np.ndarray, dP: np.ndarray, alpha: float, fraction: float):
+    """``(alpha, P + alpha dP, its Cholesky factor)``: the step is taken where the
+    new iterate's Cholesky factorisation succeeds (the proof that it is positive
+    definite; the factor is the next iteration's). An ``alpha`` from an estimate
+    that fails the test is replaced by ``fraction`` times the exact step
+    (:func:`_max_step`, ``sygvx``), shortened until the factorisation succeeds."""
+    for exact in (False, True):
+        if exact:
+            alpha = min(alpha, fraction * _max_step(P, dP))
+        for _ in range(1 + 4 * exact):
+            new = _sym(P + alpha * dP)
+            factor = _cholesky(new)
+            if factor is not None:
+                return alpha, new, factor
+            alpha *= 0.8
+    raise np.linalg.LinAlgError("no step keeps the iterate positive definite")
+
+
+def _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, mixed, verbose=False, LX=None,
+          LZ=None):
+    """One Mehrotra predictor-corrector step with the HKM direction. ``LX``, ``LZ``:
+    the Cholesky factors of ``X`` and ``Z`` (computed here when not given); the
+    new iterate's are returned with it."""
+    LX = _cholesky(X) if LX is None else LX
+    LZ = _cholesky(Z) if LZ is None else LZ
+    if LX is None or LZ is None:
+        raise np.linalg.LinAlgError("the iterate is not positive definite")
+    Zinv = _inverse(LZ)
+
+    W = ops.lift(Zinv)
+
     def build():
-        M = ops.schur(X, Zinv)
+        M = ops.schur(X, Zinv, W)
         if lp:
             M[np.diag_indices_from(M)] += s / zs
         return M
 
     chol = _SchurSolver(build, mixed)
-    XRdZ = X @ Rd @ Zinv
+    A_XRdZ = ops.A_product(X @ Rd, Zinv, W)  # A(X Rd Z^-1) without the product
     n_cone = len(X) + (len(s) if lp else 0)
 
-    def direction(T, lp_target):
-        """Solve for (dX, dy, dZ, ds, dzs) with HKM target term ``T`` for
-        ``dX = T - X dZ Z^-1`` and ``lp_target`` for ``zs ds + s dzs``."""
-        H0 = T - XRdZ
+    def direction(A_T, dX_of, lp_target):
+        """Solve for (dX, dy, dZ, ds, dzs) with the HKM direction ``dX = T - X dZ
+        Z^-1`` for a target term ``T`` given by ``A_T = A(T)`` and ``dX_of(dZ)``, and
+        ``lp_target`` for ``zs ds + s dzs``."""
         g0 = (lp_target / zs - (s / zs) * rds) if lp else 0.0
-        dy = chol.solve(rp - ops.A(_sym(H0)) - g0)
+        dy = chol.solve(rp - A_T + A_XRdZ - g0)
         dZ = Rd - ops.AT(dy)
-        dX = _sym(T - X @ dZ @ Zinv)
+        dX = dX_of(dZ)
         if lp:
             dzs = rds - dy
             ds = (lp_target - s * dzs) / zs
@@ -348,16 +502,19 @@ def _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, mixed, verbose=False):
             dzs = ds = None
         return dX, dy, dZ, ds, dzs
 
-    def steps(dX, dZ, ds, dzs, fraction, exact=True):
-        step = _max_step if exact or len(X) < ESTIMATE_PREDICTOR_FROM else _estimated_step
-        ap, ad = step(X, dX), step(Z, dZ)
+    def steps(dX, dZ, ds, dzs, fraction, rtol):
+        """``fraction`` times the steps to the cones' boundaries (capped at 1), from
+        :func:`_estimated_step` to relative accuracy ``rtol``."""
+        ap, ad = _estimated_step(LX, dX, rtol), _estimated_step(LZ, dZ, rtol)
         if lp:
             ap, ad = min(ap, _max_step_lp(s, ds)), min(ad, _max_step_lp(zs, dzs))
         return min(1.0, fraction * ap), min(1.0, fraction * ad)
 
-    # predictor (affine scaling, sigma = 0)
-    dXa, dya, dZa, dsa, dzsa = direction(-X, -s * zs if lp else None)
-    ap_a, ad_a = steps(dXa, dZa, dsa, dzsa, 1.0, exact=False)
+    # predictor (affine scaling, sigma = 0): its steps only set sigma
+    A_X = ops.A(X)
+    dXa, dya, dZa, dsa, dzsa = direction(-A_X, lambda dZ: _sym(-X - (X @ dZ) @ Zinv),
+                                         -s * zs if lp else None)
+    ap_a, ad_a = steps(dXa, dZa, dsa, dzsa, 1.0, 1e-2)
     mu_aff = (np.vdot(X + ap_a * dXa, Z + ad_a * dZa)
               + ((s + ap_a * dsa) @ (zs + ad_a * dzsa) if lp else 0.0)) / n_cone
     # SDPT3's centring: Mehrotra's exponent 3 only after long predictor steps, 1 after
@@ -366,17 +523,24 @@ def _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, mixed, verbose=False):
     exponent = 1.0 if short < 1.0 / np.sqrt(3.0) else max(1.0, 3.0 * short**2)
     sigma = min(1.0, (mu_aff / mu) ** exponent)
     # corrector with Mehrotra's second-order term
-    T = sigma * mu * Zinv - X - dXa @ dZa @ Zinv
+    # T = sigma mu Z^-1 - X - dXa dZa Z^-1, and dX = T - X dZ Z^-1 with one product
+    # by Z^-1 (six n x n products per iteration instead of eight)
+    second = dXa @ dZa
+    A_T = sigma * mu * ops.A_lifted(W) - A_X - ops.A_product(second, Zinv, W)
     lp_target = (sigma * mu - s * zs - dsa * dzsa) if lp else None
-    dX, dy, dZ, ds, dzs = direction(T, lp_target)
-    ap, ad = steps(dX, dZ, ds, dzs, _STEP_FRACTION + 0.09 * short)
+    dX, dy, dZ, ds, dzs = direction(
+        A_T, lambda dZ: _sym(sigma * mu * Zinv - X - (second + X @ dZ) @ Zinv), lp_target)
+    fraction = _STEP_FRACTION + 0.09 * short
+    ap, ad = steps(dX, dZ, ds, dzs, fraction, STEP_RTOL)
+    ap, X, LX = _moved(X, dX, ap, fraction)
+    ad, Z, LZ = _moved(Z, dZ, ad, fraction)
     if verbose:
         print(f"    predictor steps {ap_a:.2f} {ad_a:.2f} sigma {sigma:.2f} steps "
               f"{ap:.2f} {ad:.2f} cg {chol.cg_iterations} fallback {chol.fallbacks}")
-    X, Z, y = _sym(X + ap * dX), _sym(Z + ad * dZ), y + ad * dy
+    y = y + ad * dy
     if lp:
         s, zs = s + ap * ds, zs + ad * dzs
-    return X, Z, y, s, zs, chol.cg_iterations, chol.fallbacks
+    return X, Z, y, s, zs, chol.cg_iterations, chol.fallbacks, LX, LZ
 
 
 def _stalled(history, window: int = 10, factor: float = 0.9) -> bool:
@@ -484,10 +648,11 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
     else:
         C = cost.restricted(ops.restrict_columns(cost.P))
     lp = problem.variant == "inequality"
-    # SDPT3's starting point: large multiples of the identity
-    xi = max(10.0, np.sqrt(N), N * float(np.max((1 + b) / (1 + np.sqrt(2)))))
-    eta = max(10.0, np.sqrt(N), np.sqrt(2.0))
+    # SDPT3's starting point, large multiples of the identity, rescaled (START_SCALES)
+    xi = START_SCALES[0] * max(10.0, np.sqrt(N), N * float(np.max((1 + b) / (1 + np.sqrt(2)))))
+    eta = START_SCALES[1] * max(10.0, np.sqrt(N), np.sqrt(2.0))
     X, Z, y = xi * np.eye(N), eta * np.eye(N), np.zeros(m)
+    LX, LZ = np.sqrt(xi) * np.eye(N), np.sqrt(eta) * np.eye(N)
     s, zs = (np.full(m, xi), np.full(m, eta)) if lp else (np.zeros(m), np.zeros(m))
     n_cone = N + (m if lp else 0)
     history, status, it = [], "max_iter", 0
@@ -530,8 +695,8 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
             status = "stalled"
             break
         try:
-            X, Z, y, s, zs, cg, fallbacks = _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu,
-                                                  lp, mixed, verbose)
+            X, Z, y, s, zs, cg, fallbacks, LX, LZ = _step(
+                ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, mixed, verbose, LX, LZ)
         except np.linalg.LinAlgError:  # X or Z numerically singular: the end game
             status = "stalled"
             break

@@ -113,6 +113,11 @@ def test_schur_matrix_matches_its_definition(explicit_basis):
     y = rng.standard_normal(P.m)
     assert ops.A(X) @ y == pytest.approx(np.vdot(X, ops.AT(y)), rel=1e-10)
     np.testing.assert_allclose(ops.A(X), np.einsum("ei,ij,ej->e", U, X, U), rtol=1e-10)
+    # A of a product (the right-hand sides' A(X R Z^-1)) without forming it
+    R = rng.standard_normal((N, N))
+    np.testing.assert_allclose(ops.lift_general(R), V @ R @ V.T, atol=1e-10)
+    np.testing.assert_allclose(ops.A_product(R, Zi, ops.lift(Zi)),
+                               np.einsum("ei,ij,ej->e", U, R @ Zi, U), rtol=1e-9, atol=1e-10)
 
 
 def test_mixed_precision_schur_solve_is_exact_to_double_precision():
@@ -132,6 +137,8 @@ def test_mixed_precision_schur_solve_is_exact_to_double_precision():
     bad = ipm_module._SchurSolver(lambda: M_bad.copy(), mixed=True)
     x_bad = bad.solve(r)
     assert bad.fallbacks == 1 and not bad.mixed
+    # its conjugate-gradient rate gave up early, not after CG_MAX_ITERATIONS
+    assert bad.cg_iterations == ipm_module.CG_RATE_AFTER
     reference = np.linalg.norm(M_bad @ np.linalg.solve(M_bad, r) - r)  # LAPACK's own
     assert np.linalg.norm(M_bad @ x_bad - r) <= 10 * reference
 
@@ -176,19 +183,62 @@ def test_a_value_beyond_the_bound_is_an_inconsistent_certificate(variant, factor
     assert status == "inaccurate" and reason.startswith("inconsistent certificate")
 
 
-def test_the_predictors_estimated_step_is_close_and_never_shorter():
-    """The Lanczos estimate (predictor only: it sets sigma) against sygvx's exact
-    step on random pencils of the predictor's shape, including no step limit."""
+def test_the_estimated_step_is_close_and_never_shorter():
+    """The step from sygst + Lanczos (dense below PENCIL_LANCZOS_FROM) against
+    sygvx's exact step on random pencils of the predictor's shape, including no step
+    limit; within the requested relative accuracy and never shorter."""
     rng = np.random.default_rng(3)
-    n = 300
-    for shift in (0.0, 0.5, -5.0):
-        A = rng.standard_normal((n, n))
-        P = A @ A.T / n + 0.05 * np.eye(n)
-        B = rng.standard_normal((n, n))
-        dP = (B + B.T) / 2 + shift * np.eye(n)
-        exact, estimate = ipm_module._max_step(P, dP), ipm_module._estimated_step(P, dP)
-        assert np.isfinite(exact) and exact <= estimate <= exact * (1 + 1e-2)
-    assert np.isinf(ipm_module._estimated_step(P, np.eye(n)))  # PSD direction: no limit
-    # P not positive definite: the exact routine decides (and raises as it does)
-    with pytest.raises(np.linalg.LinAlgError):
-        ipm_module._estimated_step(-np.eye(4), np.eye(4))
+    for n in (300, 40):  # Lanczos and dense
+        for shift in (0.0, 0.5, -5.0):
+            A = rng.standard_normal((n, n))
+            P = A @ A.T / n + 0.05 * np.eye(n)
+            B = rng.standard_normal((n, n))
+            dP = (B + B.T) / 2 + shift * np.eye(n)
+            L = ipm_module._cholesky(P)
+            exact = ipm_module._max_step(P, dP)
+            for rtol in (1e-2, ipm_module.STEP_RTOL):
+                estimate = ipm_module._estimated_step(L, dP, rtol)
+                assert np.isfinite(exact) and exact <= estimate * (1 + 1e-12)
+                assert estimate <= exact * (1 + rtol)
+        assert np.isinf(ipm_module._estimated_step(L, np.eye(n)))  # PSD: no limit
+    assert ipm_module._cholesky(-np.eye(4)) is None  # not positive definite
+
+
+def test_cholesky_inverse_and_verified_moves():
+    rng = np.random.default_rng(4)
+    n = 150
+    A = rng.standard_normal((n, n))
+    P = A @ A.T / n + 0.1 * np.eye(n)
+    np.testing.assert_allclose(ipm_module._inverse(ipm_module._cholesky(P)) @ P, np.eye(n),
+                               atol=1e-8)
+    B = rng.standard_normal((n, n))
+    dP = (B + B.T) / 2
+    exact = ipm_module._max_step(P, dP)
+    # a good step: taken as asked, with the new iterate's Cholesky factor
+    alpha, new, L = ipm_module._moved(P, dP, 0.9 * exact, 0.9)
+    assert alpha == 0.9 * exact
+    np.testing.assert_allclose(new, P + alpha * dP, atol=1e-12)
+    np.testing.assert_allclose(L @ L.T, new, atol=1e-10)
+    # a step beyond the boundary (a bad estimate): replaced by the fraction of the
+    # exact step, and the new iterate is positive definite
+    alpha, new, L = ipm_module._moved(P, dP, 1.5 * exact, 0.9)
+    assert alpha == pytest.approx(0.9 * exact, rel=1e-12)
+    assert np.linalg.eigvalsh(new).min() > 0
+
+
+def test_the_preconditioner_of_a_nearly_sparse_schur_matrix_has_no_subnormals():
+    """The first iteration's Schur matrix (X, Z multiples of the identity: 99.6 %
+    zeros at n = 1000) makes float32 Cholesky create subnormal numbers (~27,000 of
+    them here, each ~10x slower arithmetic); the rank-one floor added to the float32
+    copy (PRECONDITIONER_FLOOR) leaves none, and the refined solve stays exact."""
+    P = MVUProblem.from_points(noisy_roll(1000, 0), 5)
+    ops = ipm_module._Operators(P.n, P.edges)
+    M = ops.schur(np.eye(ops.N), np.eye(ops.N))
+    assert np.mean(M == 0) > 0.99
+    solver = ipm_module._SchurSolver(lambda: M.copy(), mixed=True)
+    L = np.tril(solver.factor32)
+    assert not np.any((np.abs(L) < np.finfo(np.float32).tiny) & (L != 0))
+    r = np.random.default_rng(5).standard_normal(P.m)
+    x = solver.solve(r)
+    assert solver.mixed and solver.cg_iterations <= 3
+    np.testing.assert_allclose(M @ x, r, rtol=0, atol=1e-10 * np.abs(r).max())
