@@ -192,27 +192,19 @@ class _Operators:
         """The basis as an explicit n x N matrix."""
         return _complement_basis(self.n) if self.U is None else self.U
 
-    def lift(self, X: np.ndarray) -> np.ndarray:
-        """``V X V^T`` (n x n)."""
+    def lift(self, X: np.ndarray, symmetric: bool = True) -> np.ndarray:
+        """``V X V^T`` (n x n) of an N x N ``X`` (``symmetric=False``: any ``X``)."""
         if self.U is not None:
             return (self.U @ X) @ self.U.T
         P = np.zeros((self.n, self.n))
         P[1:, 1:] = X
-        return _reflect(self.v, self.c, P)
+        return (_reflect if symmetric else _reflect_general)(self.v, self.c, P)
 
     def restrict(self, G: np.ndarray) -> np.ndarray:
         """``V^T G V`` (N x N) of a symmetric n x n ``G``."""
         if self.U is not None:
             return self.U.T @ (G @ self.U)
         return np.ascontiguousarray(_reflect(self.v, self.c, G)[1:, 1:])
-
-    def lift_general(self, P: np.ndarray) -> np.ndarray:
-        """``V P V^T`` (n x n) of any N x N ``P``."""
-        if self.U is not None:
-            return (self.U @ P) @ self.U.T
-        G = np.zeros((self.n, self.n))
-        G[1:, 1:] = P
-        return _reflect_general(self.v, self.c, G)
 
     def A_product(self, P: np.ndarray, Q: np.ndarray, W: np.ndarray) -> np.ndarray:
         """``A(P Q)`` for any N x N ``P`` and symmetric ``Q``, ``W = V Q V^T``. With
@@ -221,7 +213,7 @@ class _Operators:
         if self.U is not None:
             return self.A(_sym(P @ Q))
         with numba_threads_like_blas():
-            return edge_traces(self.lift_general(P), W, self.edges)
+            return edge_traces(self.lift(P, symmetric=False), W, self.edges)
 
     def lift_columns(self, F: np.ndarray) -> np.ndarray:
         """``V F`` (n x p) for N x p ``F``."""
