@@ -153,18 +153,11 @@ def _complement_basis(n: int) -> np.ndarray:
     return np.ascontiguousarray(H[:, 1:])
 
 
-def _reflect(v: np.ndarray, c: float, P: np.ndarray) -> np.ndarray:
-    """``H P H`` for symmetric ``P`` and ``H = I - c v v^T``, in O(n^2)."""
+def _reflect(v: np.ndarray, c: float, P: np.ndarray, symmetric: bool = True) -> np.ndarray:
+    """``H P H`` for ``H = I - c v v^T``, in O(n^2); ``P`` symmetric unless
+    ``symmetric=False``."""
     r = P @ v
-    out = P - c * np.outer(v, r)
-    out -= c * np.outer(r, v)
-    out += (c * c * float(v @ r)) * np.outer(v, v)
-    return out
-
-
-def _reflect_general(v: np.ndarray, c: float, P: np.ndarray) -> np.ndarray:
-    """``H P H`` for any square ``P`` (``H = I - c v v^T``), in O(n^2)."""
-    r, t = P @ v, v @ P
+    t = r if symmetric else v @ P
     out = P - c * np.outer(v, t)
     out -= c * np.outer(r, v)
     out += (c * c * float(v @ r)) * np.outer(v, v)
@@ -198,7 +191,7 @@ class _Operators:
             return (self.U @ X) @ self.U.T
         P = np.zeros((self.n, self.n))
         P[1:, 1:] = X
-        return (_reflect if symmetric else _reflect_general)(self.v, self.c, P)
+        return _reflect(self.v, self.c, P, symmetric)
 
     def restrict(self, G: np.ndarray) -> np.ndarray:
         """``V^T G V`` (N x N) of a symmetric n x n ``G``."""
