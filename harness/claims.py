@@ -51,11 +51,12 @@ here, so that a result cannot break it by accident):
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Sequence
 
 __all__ = ["VERDICTS", "KEYS", "STAND_IN", "NOT_COMPARABLE", "Reading", "verdict_of",
            "make_claim", "readings_claim", "stand_in_claim", "not_comparable_claim",
-           "check_claim"]
+           "check_claim", "claim_ids", "structured_claims"]
 
 STAND_IN = "not measured (stand-in)"
 NOT_COMPARABLE = "not comparable"
@@ -162,3 +163,52 @@ def check_claim(claim: dict, where: str = "") -> dict:
         raise ValueError(f"claim{origin}: verdict {claim['verdict']!r} is not one of "
                          f"{', '.join(VERDICTS)}")
     return claim
+
+
+#: how many words of a claim's statement its id keeps
+ID_WORDS = 8
+
+
+def _slug(text: str) -> str:
+    """The first :data:`ID_WORDS` words of ``text`` made only of letters, lower case,
+    joined by ``-``: numbers are left out, so that a statement that names a profile's
+    size (``n = 1000``) keeps its id across profiles."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", text)]
+    return "-".join(words[:ID_WORDS]) or "claim"
+
+
+def claim_ids(claims: Sequence[dict]) -> list[str]:
+    """A stable id per claim, ``SOURCE/slug-of-its-statement``: the claim's own ``id``
+    where it has one, else the slug of its first words without numbers; a repeated id
+    gets ``-2``, ``-3``, ... in the order of ``claims``. The id does not depend on the
+    verdict or the evidence, so two runs' verdicts on the same statement can be
+    matched by it (``harness compare``).
+
+    Examples
+    --------
+    >>> claim_ids([{"source": "fig_3_28", "claim": "k = 4, 5, 6 are clearly the best "
+    ...             "choices (3.1.12)"}])
+    ['fig_3_28/k-are-clearly-the-best-choices']
+    """
+    ids, seen = [], {}
+    for claim in claims:
+        base = f"{claim['source']}/{claim.get('id') or _slug(claim['claim'])}"
+        seen[base] = seen.get(base, 0) + 1
+        ids.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
+    return ids
+
+
+def structured_claims(claims: Sequence[dict], where: str = "") -> list[dict]:
+    """The claims as a result's sidecar keeps them, for programs that compare
+    verdicts: one dict per claim with ``id`` (:func:`claim_ids`), ``source``,
+    ``claim`` (the thesis' statement), ``verdict`` (exactly the string the report
+    shows) and ``evidence``, each claim checked first (:func:`check_claim`).
+
+    Raises
+    ------
+    ValueError
+        A malformed claim (``where`` names who made it).
+    """
+    checked = [check_claim(c, where) for c in claims]
+    return [{"id": cid, **{key: c[key] for key in KEYS}}
+            for cid, c in zip(claim_ids(checked), checked)]

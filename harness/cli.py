@@ -116,13 +116,14 @@ def cmd_job(args) -> int:
 
 def cmd_write(args) -> int:
     from harness.jobs import section
-    from harness.results import get_result, hook
+    from harness.result_write import write_result
+    from harness.results import get_result
 
     config = _config(args)
     for name in args.results or list(config["results"]):
         module = get_result(name)
         section(config, name)
-        for path in hook(module, "write")(config):
+        for path in write_result(config, module):
             print(path)
     return 0
 
