@@ -1,4 +1,5 @@
-"""The ``harness`` command: list, job, write, report, verify, fetch, doctor, asv-offline.
+"""The ``harness`` command: list, job, write, report, verify, fetch, doctor, asv-offline,
+export-run, compare, plan.
 
 Examples
 --------
@@ -17,6 +18,12 @@ Examples
     harness fetch olivetti --file att_faces.zip   # install a copy you have (no network)
     harness doctor                                # installed packages, solvers, BLAS
     harness asv-offline .asv/html                 # the asv dashboard, opening offline
+    harness export-run results/quick reference/quick-6b2ef2a
+                                                  # keep a run: CSV/MD/JSON, records.csv, run.json
+    harness compare results/quick reference/quick-6b2ef2a
+                                                  # cell by cell and verdict by verdict
+    harness plan --config config/full.yaml --records results/quick/records --cores 2
+                                                  # jobs, CPU, memory, wall before a run
 """
 
 from __future__ import annotations
@@ -240,6 +247,46 @@ def cmd_asv_offline(args) -> int:
     return 0
 
 
+def cmd_export_run(args) -> int:
+    from harness.runs.export import export_run
+
+    print(export_run(args.results_dir, args.dest, force=args.force))
+    return 0
+
+
+def cmd_compare(args) -> int:
+    from harness.runs.compare import compare_runs, render_markdown
+
+    try:
+        comparison = compare_runs(args.run_a, args.run_b, args.results)
+    except ValueError as exc:
+        print(f"harness: error: {exc}", file=sys.stderr)
+        return 2
+    text = render_markdown(comparison)
+    if args.output:
+        from harness.records import write_text_atomic
+
+        write_text_atomic(args.output, text)
+        print(f"{comparison.summary()} -> {args.output}")
+    else:
+        print(text, end="")
+    return 1 if comparison.differs else 0
+
+
+def cmd_plan(args) -> int:
+    import json
+
+    from harness.runs.plan import plan_profile, render_table
+
+    plan = plan_profile(_config(args), records=args.records, cores=args.cores,
+                        memory_mb=args.memory_mb)
+    if args.json:
+        print(json.dumps(plan.as_dict(), indent=1))
+    else:
+        print(render_table(plan, jobs=args.jobs), end="")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="harness", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -291,6 +338,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fetch-only", action="store_true",
                    help="only fetch and verify the npm packages")
     p.set_defaults(func=cmd_asv_offline)
+    p = sub.add_parser("export-run", help="keep a finished run as a reference run: every "
+                                          "result's CSV, Markdown and sidecar, report.md, "
+                                          "records.csv and run.json (no PNG, arrays, HTML)")
+    p.add_argument("results_dir", metavar="RESULTS_DIR", help="a run, e.g. results/quick")
+    p.add_argument("dest", metavar="DEST", help="the reference run to write (written "
+                                                "atomically; must not exist)")
+    p.add_argument("--force", action="store_true", help="replace an existing DEST")
+    p.set_defaults(func=cmd_export_run)
+    p = sub.add_parser("compare", help="compare two runs (run directories or reference "
+                                       "runs) cell by cell and verdict by verdict; exit 1 "
+                                       "if anything differs")
+    p.add_argument("run_a", metavar="RUN_A")
+    p.add_argument("run_b", metavar="RUN_B")
+    p.add_argument("--results", nargs="+", metavar="RESULT",
+                   help="compare only these results, e.g. table_3_2 solver_table")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write the Markdown listing to FILE and print its summary line")
+    p.set_defaults(func=cmd_compare)
+    p = with_config(sub.add_parser(
+        "plan", help="before a run: jobs, estimated CPU and memory per result, total CPU "
+                     "and wall on N cores, jobs over their budget or the machine's memory"))
+    p.add_argument("--records", metavar="DIR",
+                   help="records/ of an earlier run (e.g. results/quick/records): measured "
+                        "costs and the data of the cost models (default: the profile's own)")
+    p.add_argument("--cores", type=int, default=os.cpu_count() or 1,
+                   help="cores the run gets (default: this machine's)")
+    p.add_argument("--memory-mb", type=float, default=None,
+                   help="the machine's memory in MB (default: this machine's)")
+    p.add_argument("--jobs", action="store_true", help="also list every job")
+    p.add_argument("--json", action="store_true", help="the whole plan as JSON")
+    p.set_defaults(func=cmd_plan)
     return parser
 
 
@@ -302,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ConfigError, UnknownNameError, FileNotFoundError) as exc:
+    except (ConfigError, UnknownNameError, FileNotFoundError, FileExistsError) as exc:
         print(f"harness: error: {exc}", file=sys.stderr)
         return 2
 

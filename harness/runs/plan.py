@@ -1,0 +1,337 @@
+"""``harness plan``: what a profile's run will cost, before it runs.
+
+Per result: its jobs (as Snakemake expands them: :func:`harness.jobs.result_jobs`
+and :func:`harness.jobs.job_params`, what :mod:`harness.workflow` gives the
+Snakefile), and per job its CPU seconds and peak memory:
+
+- ``measured``: an earlier run's record of the same job id with the same params
+  (time limits and descriptive ``*_source`` texts aside: they change no work) gives
+  them; a record that timed out gives a lower bound (``measured (timeout)``); a
+  failed or skipped record is what will happen again; an ``unavailable`` one
+  measured nothing (its data was missing) and is not used;
+- ``estimate``: else the result's cost models (:mod:`harness.runs.costmodel`, one
+  for CPU, one for memory above the run's smallest peak, the interpreter and its
+  libraries), fitted on the result's measured ``ok`` records: an ``ok`` record of
+  the same id at other sizes, else the measured job of its kind nearest in size, is
+  moved to the job's sizes by the model's exponents;
+- ``no estimate``: neither (a kind of job never measured, a size not in the
+  params).
+
+Then the total CPU, the wall on N cores (:func:`harness.runs.costmodel.lpt_makespan`
+of the estimated jobs, each at most its CPU budget, where it would be killed; it
+ignores dependencies and the write steps, and a job of a result that declares
+``EXCLUSIVE`` runs alone, its CPU added) and the jobs whose CPU
+exceeds their budget (:func:`harness.jobs.cpu_budget`: the profile's time limit plus
+grace) or whose memory exceeds the machine's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from pathlib import Path
+
+from harness.jobs import cpu_budget, job_params, records_dir, result_jobs
+from harness.records import read_record
+from harness.results import get_result
+from harness.runs.costmodel import (
+    LOOP_KEYS, PowerModel, fit_power, kind_of, lpt_makespan, size_features,
+)
+from harness.runs.records import record_paths
+
+__all__ = ["JobPlan", "ResultPlan", "Plan", "plan_profile", "render_table", "machine_memory_mb",
+           "same_work"]
+
+_NO_WORK = re.compile(r"time_limit|grace_seconds|_source$")
+#: the CPU exponents are fitted on jobs of at least this many CPU seconds when they
+#: tell one (:func:`harness.runs.costmodel.fit_power`)
+SLOPE_FROM_SECONDS = 1.0
+
+
+def machine_memory_mb() -> float:
+    """This machine's physical memory in MB."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2 ** 20
+
+
+def _work(params):
+    if isinstance(params, dict):
+        return {k: _work(v) for k, v in params.items() if not _NO_WORK.search(k)}
+    if isinstance(params, list):
+        return [_work(v) for v in params]
+    return params
+
+
+def same_work(a: dict, b: dict) -> bool:
+    """Whether two jobs' params ask for the same work: equal but for time limits,
+    grace and ``*_source`` texts."""
+    return _work(a) == _work(b)
+
+
+@dataclasses.dataclass
+class JobPlan:
+    """One job: its estimated CPU seconds and peak MB (None: no estimate), how they
+    were obtained, its CPU budget and flags."""
+
+    job: str
+    basis: str  # "measured", "measured (timeout)", "estimate", "no estimate"
+    cpu_seconds: float | None
+    peak_memory_mb: float | None
+    budget_seconds: float
+    exclusive: bool = False
+    note: str = ""
+    over_budget: bool = False
+    over_memory: bool = False
+
+    @property
+    def scheduled_seconds(self) -> float | None:
+        """What the job will cost the run: its CPU, at most its budget (a job over its
+        budget is killed there)."""
+        if self.cpu_seconds is None:
+            return None
+        return min(self.cpu_seconds, self.budget_seconds)
+
+
+@dataclasses.dataclass
+class ResultPlan:
+    """The jobs of one result and its fitted models (None: nothing to fit)."""
+
+    name: str
+    jobs: list[JobPlan]
+    cpu_model: PowerModel | None
+    memory_model: PowerModel | None
+
+    def count(self, basis: str) -> int:
+        return sum(j.basis.startswith(basis) for j in self.jobs)
+
+    @property
+    def cpu_seconds(self) -> float:
+        """CPU of the jobs with an estimate, each at most its budget."""
+        return sum(j.scheduled_seconds or 0.0 for j in self.jobs)
+
+
+@dataclasses.dataclass
+class Plan:
+    """The plan of a profile on ``cores`` cores with ``memory_mb`` of memory."""
+
+    profile: str
+    records: str
+    n_records: int
+    cores: int
+    memory_mb: float
+    results: list[ResultPlan]
+
+    @property
+    def jobs(self) -> list[JobPlan]:
+        return [j for r in self.results for j in r.jobs]
+
+    @property
+    def cpu_seconds(self) -> float:
+        return sum(r.cpu_seconds for r in self.results)
+
+    @property
+    def wall_seconds(self) -> float:
+        """LPT makespan of the estimated non-exclusive jobs on :attr:`cores`, plus the
+        exclusive jobs one after the other (dependencies ignored)."""
+        timed = [j for j in self.jobs if j.scheduled_seconds is not None]
+        shared = [j.scheduled_seconds for j in timed if not j.exclusive]
+        return lpt_makespan(shared, self.cores) + sum(j.scheduled_seconds for j in timed
+                                                      if j.exclusive)
+
+    def as_dict(self) -> dict:
+        """The plan as plain data (``harness plan --json``)."""
+        return {
+            "profile": self.profile, "records": self.records, "n_records": self.n_records,
+            "cores": self.cores, "memory_mb": self.memory_mb,
+            "cpu_seconds": self.cpu_seconds, "wall_seconds": self.wall_seconds,
+            "wall_note": "longest-processing-time-first list scheduling of the jobs with an "
+                         "estimate, each at most its CPU budget, ignoring dependencies and "
+                         "write steps; exclusive jobs run alone",
+            "results": [{
+                "result": r.name, "jobs": len(r.jobs), "measured": r.count("measured"),
+                "estimated": r.count("estimate"), "no_estimate": r.count("no estimate"),
+                "cpu_seconds": r.cpu_seconds,
+                "cpu_model": r.cpu_model.describe() if r.cpu_model else None,
+                "cpu_exponents": r.cpu_model.exponents if r.cpu_model else {},
+                "memory_model": r.memory_model.describe() if r.memory_model else None,
+                "job_plans": [dataclasses.asdict(j) for j in r.jobs],
+            } for r in self.results],
+        }
+
+
+def _read_records(folder: Path) -> dict[str, dict]:
+    found = {}
+    for path in record_paths(folder):
+        record = read_record(path)
+        job = record.get("job") or str(path.relative_to(folder).with_suffix(""))
+        found[job] = record
+    return found
+
+
+def _timing(record: dict, key: str) -> float | None:
+    value = (record.get("timing") or {}).get(key)
+    return float(value) if isinstance(value, (int, float)) and value == value else None
+
+
+def _models(name: str, records: dict[str, dict], floor: float):
+    """The CPU and memory models of a result from its ``ok`` records."""
+    mine = [r for job, r in records.items()
+            if job.partition("/")[0] == name and r.get("status") == "ok" and r.get("params")]
+    kinds = [kind_of(r["job"].partition("/")[2]) for r in mine]
+    features = [size_features(r["params"]) for r in mine]
+    cpu = fit_power(kinds, features, [_timing(r, "cpu_seconds") or 0.0 for r in mine],
+                    priors=dict.fromkeys(LOOP_KEYS, 1.0), slope_from=SLOPE_FROM_SECONDS)
+    above = [max((_timing(r, "peak_memory_mb") or 0.0) - floor, 0.0) for r in mine]
+    memory = fit_power(kinds, features, above)
+    return cpu, memory
+
+
+def _estimate(params: dict, anchor: dict | None, model: PowerModel | None, key: str,
+              value: float | None) -> tuple[float | None, str]:
+    """The same job's measured ``value`` (its ``ok`` record ``anchor`` at other sizes)
+    moved to the job's sizes, else the model's estimate for its kind and sizes."""
+    if model is None:
+        return None, "no measured ok job of this result"
+    features = size_features(params)
+    if anchor is not None and value is not None:
+        return model.scale(value, size_features(anchor.get("params") or {}), features)
+    return model.predict(kind_of(key), features)
+
+
+def plan_profile(config: dict, records: str | Path | None = None, cores: int | None = None,
+                 memory_mb: float | None = None) -> Plan:
+    """The plan of a validated profile from an earlier run's records.
+
+    Parameters
+    ----------
+    config : dict
+        A validated profile.
+    records : path, optional
+        The earlier run's ``records/`` (default: the profile's own).
+    cores : int, optional
+        Cores of the run (default: this machine's).
+    memory_mb : float, optional
+        The machine's memory (default: this machine's).
+
+    Raises
+    ------
+    FileNotFoundError
+        ``records`` is not a folder.
+    ValueError
+        ``cores`` below 1.
+    """
+    folder = Path(records) if records else records_dir(config)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{folder} is not a folder of records (records/ of a run, "
+                                f"e.g. results/quick/records)")
+    cores = cores or os.cpu_count() or 1
+    if cores < 1:
+        raise ValueError(f"--cores must be at least 1, got {cores}")
+    memory_mb = memory_mb or machine_memory_mb()
+    found = _read_records(folder)
+    peaks = [p for r in found.values() if (p := _timing(r, "peak_memory_mb"))]
+    floor = min(peaks) if peaks else 0.0
+    results = []
+    for name in config["results"]:
+        cpu_model, memory_model = _models(name, found, floor)
+        exclusive = bool(getattr(get_result(name), "EXCLUSIVE", False))
+        plans = []
+        for job in result_jobs(config, name):
+            params = job_params(config, job)
+            record = found.get(job.id)
+            budget = cpu_budget(params)
+            # an unavailable record measured nothing of the job's work (its data was
+            # not on that machine); a failed or skipped one is what will happen again
+            usable = record is not None and record.get("status") != "unavailable"
+            if usable and same_work(record.get("params") or {}, params):
+                timeout = record.get("status") == "timeout"
+                plan = JobPlan(job.id, "measured (timeout)" if timeout else "measured",
+                               _timing(record, "cpu_seconds"),
+                               _timing(record, "peak_memory_mb"), budget, exclusive,
+                               note=f"status {record.get('status')}" if record.get("status")
+                               != "ok" else "")
+            else:
+                anchor = record if usable and record.get("status") == "ok" else None
+                cpu, why = _estimate(params, anchor, cpu_model, job.key,
+                                     _timing(anchor, "cpu_seconds") if anchor else None)
+                above = (max((_timing(anchor, "peak_memory_mb") or floor) - floor, 0.0)
+                         if anchor else None)
+                mem, _ = _estimate(params, anchor, memory_model, job.key, above)
+                if record is not None and not usable:
+                    why = f"{why}; its earlier record: unavailable".lstrip("; ")
+                plan = JobPlan(job.id, "estimate" if cpu is not None else "no estimate",
+                               cpu, None if mem is None or cpu is None else floor + mem,
+                               budget, exclusive, note=why)
+            plan.over_budget = plan.cpu_seconds is not None and plan.cpu_seconds > budget
+            plan.over_memory = (plan.peak_memory_mb is not None
+                                and plan.peak_memory_mb > memory_mb)
+            plans.append(plan)
+        results.append(ResultPlan(name, plans, cpu_model, memory_model))
+    return Plan(config["profile"], str(folder), len(found), cores, memory_mb, results)
+
+
+def _time(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    if seconds < 120:
+        return f"{seconds:.1f} s"
+    return f"{seconds / 60:.1f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"
+
+
+def _mb(mb: float | None) -> str:
+    if mb is None:
+        return "-"
+    return f"{mb:.0f} MB" if mb < 10240 else f"{mb / 1024:.1f} GB"
+
+
+def render_table(plan: Plan, jobs: bool = False) -> str:
+    """The plan as Markdown: one row per result, the totals, the flagged jobs (and
+    every job with ``jobs``)."""
+    from tabulate import tabulate
+
+    rows = []
+    for r in plan.results:
+        timed = [j for j in r.jobs if j.cpu_seconds is not None]
+        rows.append([r.name, len(r.jobs), r.count("measured"), r.count("estimate"),
+                     r.count("no estimate"), _time(r.cpu_seconds if timed else None),
+                     _time(max((j.cpu_seconds for j in timed), default=None)),
+                     _mb(max((j.peak_memory_mb for j in timed if j.peak_memory_mb),
+                             default=None)),
+                     sum(j.over_budget for j in r.jobs), sum(j.over_memory for j in r.jobs),
+                     r.cpu_model.describe() if r.cpu_model else "no model"])
+    every = plan.jobs
+    missing = sum(j.cpu_seconds is None for j in every)
+    rows.append(["total", len(every), sum(j.basis.startswith("measured") for j in every),
+                 sum(j.basis == "estimate" for j in every), missing,
+                 _time(plan.cpu_seconds), "", "", sum(j.over_budget for j in every),
+                 sum(j.over_memory for j in every), ""])
+    out = [f"# Plan of profile `{plan.profile}`: {len(every)} jobs on {plan.cores} cores, "
+           f"{_mb(plan.memory_mb)} of memory", "",
+           f"Costs from {plan.n_records} records in `{plan.records}`: measured (same job, same "
+           f"params), estimate (the result's power-law model of CPU against the jobs' sizes, "
+           f"fitted on its measured jobs; `^1*`: a repetition count, CPU proportional to "
+           f"it), or no estimate.", "",
+           tabulate(rows, headers=["result", "jobs", "measured", "estimate", "no estimate",
+                                   "CPU", "max CPU/job", "max memory", "over budget",
+                                   "over memory", "CPU model"], tablefmt="github"), "",
+           f"**Total CPU {_time(plan.cpu_seconds)} over {len(every) - missing} jobs with an "
+           f"estimate ({missing} without); wall on {plan.cores} cores about "
+           f"{_time(plan.wall_seconds)}** (longest-processing-time-first list scheduling of "
+           f"those jobs; it ignores dependencies and the write steps, and runs the jobs of "
+           f"exclusive results alone). A job over its CPU budget counts with its budget: "
+           f"it is killed there.", ""]
+    flagged = [j for j in every if j.over_budget or j.over_memory]
+    if flagged:
+        out += ["## Jobs over their CPU budget or the machine's memory", ""]
+        out += [f"- `{j.job}` ({j.basis}): CPU {_time(j.cpu_seconds)} of a budget of "
+                f"{_time(j.budget_seconds)}, memory {_mb(j.peak_memory_mb)}"
+                + (" — OVER BUDGET" if j.over_budget else "")
+                + (" — OVER MEMORY" if j.over_memory else "")
+                + (f"; {j.note}" if j.note else "") for j in flagged]
+        out.append("")
+    if jobs:
+        out += ["## Jobs", "", tabulate(
+            [[j.job, j.basis, _time(j.cpu_seconds), _mb(j.peak_memory_mb),
+              _time(j.budget_seconds), j.note] for j in every],
+            headers=["job", "basis", "CPU", "memory", "budget", "note"], tablefmt="github"), ""]
+    return "\n".join(out)
