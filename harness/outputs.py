@@ -3,7 +3,9 @@ and the JSON sidecar the report reads them from.
 
 A result module whose ``SIDECAR`` is true also writes ``NAME.json``: what the report
 shows of it beside its CSV (notes, its Markdown body), so that the report reads data
-and never re-parses generated Markdown."""
+and never re-parses generated Markdown, and its claims with their verdicts
+(``claims``, added by :func:`harness.result_write.write_result` after the result's
+``write``), so that a program can compare two runs' verdicts."""
 
 from __future__ import annotations
 

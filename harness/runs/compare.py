@@ -35,7 +35,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections import Counter
 
 import pandas as pd
 
@@ -166,6 +165,7 @@ class ResultComparison:
 
     @property
     def differs(self) -> bool:
+        """Whether anything of this result differs between the runs."""
         return bool(self.diffs or self.verdicts or self.csv_only
                     or any(self.rows_only.values()) or any(self.columns_only.values())
                     or any(self.claims_only.values()))
@@ -183,6 +183,7 @@ class Comparison:
 
     @property
     def differs(self) -> bool:
+        """Whether anything differs between the runs."""
         return any(r.differs for r in self.results) or any(self.only.values())
 
     def summary(self) -> str:
@@ -294,7 +295,7 @@ def render_markdown(comparison: Comparison) -> str:
     compared, the differing cells with both values, the verdict changes and what
     only one run has."""
     a, b = comparison.a.root, comparison.b.root
-    out = [f"# Comparison of two runs", "", f"- A: `{a}` ({comparison.a.kind})",
+    out = ["# Comparison of two runs", "", f"- A: `{a}` ({comparison.a.kind})",
            f"- B: `{b}` ({comparison.b.kind})", "", f"**{comparison.summary()}.**", ""]
     for side in ("a", "b"):
         if comparison.only[side]:

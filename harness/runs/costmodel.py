@@ -14,12 +14,13 @@ that name a size or a replicate (letters then digits: ``n1000``, ``trial3``,
 **The model** (:class:`PowerModel`): ``log y = a_kind + sum_i b_i log x_i``, least
 squares over the measured jobs, one intercept per kind and one exponent per size
 feature shared by the kinds (fitted on the jobs above ``slope_from``, where the cost
-grows with the size rather than being fixed, if they tell it). A feature gets a fitted exponent only if it varies
-within some kind (else its effect cannot be told from the kinds'); a feature in
-``priors`` that does not (e.g. ``n_runs``: every run repeats the job's work, so CPU
-scales with it, exponent 1) scales from the value it had in the measured jobs. A
-job is estimated from the measured job of its kind nearest to it in size, moved to
-its sizes by the exponents; a job of a kind never measured has no estimate.
+grows with the size rather than being fixed, if they tell it). A feature gets a
+fitted exponent only if it varies within some kind (else its effect cannot be told
+from the kinds'); a feature in ``priors`` that does not (e.g. ``n_runs``: every run
+repeats the job's work, so CPU scales with it, exponent 1) scales from the value it
+had in the measured jobs. A job is estimated from the measured job of its kind
+nearest to it in size, moved to its sizes by the exponents; a job of a kind never
+measured has no estimate.
 """
 
 from __future__ import annotations

@@ -50,6 +50,7 @@ class Run:
 
     @property
     def report(self) -> Path:
+        """The run's ``report.md``."""
         return self.root / "report.md"
 
     def csv(self, result: str) -> Path | None:

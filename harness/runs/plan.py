@@ -102,6 +102,7 @@ class ResultPlan:
     memory_model: PowerModel | None
 
     def count(self, basis: str) -> int:
+        """Jobs whose basis starts with ``basis`` (``"measured"`` counts timeouts)."""
         return sum(j.basis.startswith(basis) for j in self.jobs)
 
     @property
@@ -123,10 +124,12 @@ class Plan:
 
     @property
     def jobs(self) -> list[JobPlan]:
+        """Every job of every result."""
         return [j for r in self.results for j in r.jobs]
 
     @property
     def cpu_seconds(self) -> float:
+        """CPU of every job with an estimate, each at most its budget."""
         return sum(r.cpu_seconds for r in self.results)
 
     @property

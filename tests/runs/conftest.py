@@ -72,7 +72,8 @@ def make_run(root: Path) -> Path:
     _record(root, "table_2_1/wine/svm", status="failed", reason="solver error")
     _record(root, "solver_table/equality/native/n40",
             certificate={"gap": 2.5e-4, "violation": 3e-11, "value": 5221.2},
-            solver_reported={"gap": 1.0, "violation": 1.0}, certificate_file="n40.certificate.npz")
+            solver_reported={"gap": 1.0, "violation": 1.0},
+            certificate_file="n40.certificate.npz")
     (root / "records/solver_table/equality/native/n40.certificate.npz").write_bytes(b"PK\x03\x04")
     _record(root, "fig_3_28/noise_free/k5",
             solve={"status": "optimal", "gap": 1e-5, "violation": 5e-9},

@@ -12,12 +12,11 @@ import pytest
 
 from harness.cli import main
 from harness.runs.compare import (
-    DEFAULT_TOLERANCE, cells_differ, compare_runs, ignored_column, key_columns, render_markdown,
+    DEFAULT_TOLERANCE, cells_differ, compare_runs, ignored_column, key_columns,
     tolerance_of,
 )
 from harness.runs.export import export_run
 from harness.runs.layout import read_report_claims
-from tests.runs.conftest import make_run
 
 
 @pytest.fixture
@@ -126,7 +125,8 @@ def test_verdicts_of_a_run_without_claims_in_its_sidecars_come_from_report_md(ru
     report = ("# R\n\n## The thesis' claims and our verdicts\n\n"
               "| source | verdict | claim (thesis section) | evidence |\n"
               "|---|---|---|---|\n"
-              "| table_3_2 | does not hold | MVU has the highest average ranking (3.1.9) | a \\| b |\n"
+              "| table_3_2 | does not hold | MVU has the highest average ranking (3.1.9) "
+              "| a \\| b |\n"
               "| table_3_2 | not measured | Isomap performs best on average (3.1.9) | none |\n"
               "\n## Next\n\n| x | y | z | w |\n")
     (twin / "report.md").write_text(report)
