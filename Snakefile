@@ -28,6 +28,20 @@ HARNESS = WorkflowConfig.from_snakemake(workflow, config)
 # a changed param reruns a job. A job's params carry only what changes its result.
 
 
+# A local run starts one warm process that forks each job (harness.jobserver): the
+# libraries' imports and the profile's reading paid once, not per job.
+onstart:
+    HARNESS.start_jobserver(workflow)
+
+
+onsuccess:
+    HARNESS.stop_jobserver()
+
+
+onerror:
+    HARNESS.stop_jobserver()
+
+
 include: "rules/jobs.smk"
 include: "rules/results.smk"
 include: "rules/report.smk"

@@ -373,7 +373,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``harness`` command."""
+    """Entry point of the ``harness`` command. ``job``, ``write`` and ``report`` run
+    in the job server when one is running for this run (:mod:`harness.jobserver`)."""
+    from harness.jobserver.client import run_served
+
+    served = run_served(sys.argv[1:] if argv is None else list(argv))
+    if served is not None:
+        return served
     from harness.errors import ConfigError
     from harness.registry import UnknownNameError
 

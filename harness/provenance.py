@@ -56,7 +56,9 @@ def blas_info() -> list[dict]:
 
 
 def provenance() -> dict:
-    """Commit, versions, machine and thread settings for a record."""
+    """Commit, versions, machine and thread settings for a record, and how the job
+    was started: ``"job server"`` (forked by :mod:`harness.jobserver`, whose pid is
+    in ``HARNESS_SERVED_BY``) or ``"own process"``."""
     return {
         "git": git_commit(),
         "python": platform.python_version(),
@@ -68,4 +70,5 @@ def provenance() -> dict:
             "cpu_count": os.cpu_count(),
         },
         "blas": blas_info(),
+        "started_by": "job server" if os.environ.get("HARNESS_SERVED_BY") else "own process",
     }

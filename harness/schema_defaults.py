@@ -58,7 +58,7 @@ def _filling_validator(schema: dict) -> type:
     return validators.extend(validator_class, {"properties": set_defaults})
 
 
-def validate_with_defaults(instance: Any, schema: dict) -> None:
+def validate_with_defaults(instance: Any, schema: dict, *, check_schema: bool = True) -> None:
     """Validate ``instance`` against ``schema`` and fill in the schema's defaults.
 
     Validation is :func:`jsonschema.validate`'s (the validator class of the schema's
@@ -74,6 +74,10 @@ def validate_with_defaults(instance: Any, schema: dict) -> None:
         through ``$ref``.
     schema : dict
         The JSON schema.
+    check_schema : bool
+        Check the schema itself first (against its metaschema). A caller that
+        validates the same schema in every process may skip it and test the schema
+        once instead (the profile schema: ``tests/test_config.py``).
 
     Raises
     ------
@@ -83,7 +87,8 @@ def validate_with_defaults(instance: Any, schema: dict) -> None:
         The schema itself is invalid.
     """
     cls = _filling_validator(schema)
-    cls.check_schema(schema)
+    if check_schema:
+        cls.check_schema(schema)
     error = exceptions.best_match(cls(schema).iter_errors(instance))
     if error is not None:
         raise error

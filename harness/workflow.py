@@ -53,6 +53,7 @@ class WorkflowConfig:
     config: dict
     _params: dict = dataclasses.field(default_factory=dict, repr=False)
     _data_present: dict = dataclasses.field(default_factory=dict, repr=False)
+    _jobserver: tuple | None = dataclasses.field(default=None, repr=False)
 
     @classmethod
     def from_snakemake(cls, workflow, config: dict) -> "WorkflowConfig":
@@ -76,6 +77,30 @@ class WorkflowConfig:
             )
         path = files[0] if files else DEFAULT_CONFIGFILE
         return cls(configfile=path, config=load_config(path))
+
+    # ---- the job server of a local run (harness.jobserver) ---------------------------
+    def start_jobserver(self, workflow) -> None:
+        """Start a job server for a local run (Snakefile ``onstart``) and name its
+        socket in the environment the jobs inherit. Not for a cluster executor (its
+        jobs run elsewhere), nor when ``HARNESS_JOBSERVER=off``."""
+        from harness.jobserver import SOCKET_ENV
+        from harness.jobserver.server import socket_path_for, start_server
+
+        if not workflow.local_exec or os.environ.get(SOCKET_ENV) == "off":
+            return
+        path = socket_path_for(os.getpid())
+        self._jobserver = (path, start_server(path, watch_pid=os.getpid()))
+        os.environ[SOCKET_ENV] = path
+
+    def stop_jobserver(self) -> None:
+        """Stop the job server started by :meth:`start_jobserver`, if any."""
+        from harness.jobserver import SOCKET_ENV
+        from harness.jobserver.server import stop_server
+
+        if self._jobserver is not None:
+            stop_server(*self._jobserver)
+            self._jobserver = None
+            os.environ.pop(SOCKET_ENV, None)
 
     @property
     def command(self) -> str:

@@ -60,6 +60,20 @@ def test_unknown_name_is_rejected_with_valid_list(kind):
         validate_config(bad)
 
 
+def test_the_profile_schema_is_a_valid_json_schema():
+    """Checked here once, not in every job's validation (harness.config)."""
+    import jsonschema
+
+    from harness.config import profile_schema
+
+    schema = profile_schema()
+    jsonschema.validators.validator_for(schema).check_schema(schema)
+    broken = copy.deepcopy(schema)
+    broken["properties"]["seed"] = {"type": "no such type"}
+    with pytest.raises(jsonschema.SchemaError):
+        jsonschema.validators.validator_for(broken).check_schema(broken)
+
+
 def test_schema_errors_name_the_entry():
     bad = copy.deepcopy(MINIMAL)
     bad["results"]["table_3_2"]["n_runs"] = 0

@@ -7,6 +7,7 @@ no half-written file in results/.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -40,6 +41,22 @@ def _workdir(tmp_path: Path, repo_root: Path, datasets, methods, n=300,
                                  "time_limit_seconds": 120}},
     }))
     return work
+
+
+def _jobservers_in(work: Path, wait: float = 5.0) -> list:
+    """Job servers (harness.jobserver) still running in ``work`` after ``wait`` s."""
+    import psutil
+
+    deadline = time.monotonic() + wait
+    while True:
+        found = []
+        for process in psutil.process_iter(["cmdline", "cwd"]):
+            if "harness.jobserver" in " ".join(process.info["cmdline"] or []) and \
+                    process.info["cwd"] == str(work):
+                found.append(process)
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.2)
 
 
 def _snakemake(work: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
@@ -81,6 +98,11 @@ def test_tiny_profile_end_to_end(tmp_path, repo_root, drop_plugin, monkeypatch):
     assert "n/a[" in markdown and "harness fetch olivetti" in markdown
     assert "random_projection_test" in markdown
     assert (tables / "table_3_2.tex").read_text().count("\\toprule") == 3
+    # a local run forks its jobs from one warm job server (harness.jobserver)
+    records = list((work / "results" / "tiny" / "records").rglob("*.json"))
+    assert records and {json.loads(p.read_text())["provenance"]["started_by"]
+                        for p in records} == {"job server"}
+    assert not _jobservers_in(work)  # and stopped it at the end
 
     again = _snakemake(work)  # a no-op: how long it takes is for benchmarks, not tests
     assert again.returncode == 0

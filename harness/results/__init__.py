@@ -193,7 +193,8 @@ def _package_schema(folder: str) -> dict:
     import yaml  # only where a profile is validated
 
     def load(path: Path) -> dict:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where built
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=loader)  # noqa: S506
 
     schema = load(Path(folder) / "schema.yaml")
     for name in schema.pop(SHARED_PROPERTIES, ()):
