@@ -37,3 +37,20 @@ def test_generated_data_never_marks_the_params(tmp_path, monkeypatch):
     workflow, params = _params(ROLL_JOB)
     assert params == workflow.params_of(ROLL_JOB)
     assert params["dataset"] == "swiss_roll"
+
+
+def test_jobs_start_longest_first_by_the_reference_runs_cpu(tmp_path, monkeypatch, repo_root):
+    """Snakemake's priority of a job is its CPU seconds in the profile's reference run
+    (results/reference_runs/<profile>/records.csv); 0 without one."""
+    monkeypatch.chdir(tmp_path)
+    workflow = WorkflowConfig("q.yaml", load_config(repo_root / "config/quick.yaml"))
+    assert workflow.job_priority(SimpleNamespace(job=ROLL_JOB)) == 0.0
+    kept = tmp_path / "results/reference_runs/quick"
+    kept.mkdir(parents=True)
+    (kept / "records.csv").write_text(
+        "job,result,cpu_seconds\n"
+        f"{ROLL_JOB},fig_3_28,175.5\n{MNIST_JOB},fig_3_24,\n")
+    workflow = WorkflowConfig("q.yaml", load_config(repo_root / "config/quick.yaml"))
+    assert workflow.job_priority(SimpleNamespace(job=ROLL_JOB)) == 175.5
+    assert workflow.job_priority(SimpleNamespace(job=MNIST_JOB)) == 0.0  # no CPU recorded
+    assert workflow.job_priority(SimpleNamespace(job="fig_2_20/trial0")) == 0.0
