@@ -27,8 +27,10 @@ a clean server process, started once, that has only imported NumPy, SciPy and
 scikit-learn and forks each child. Forking the caller itself is not safe: once a
 solver with its own thread pool (Clarabel) has run in the caller, a forked child can
 deadlock on a lock that a vanished thread held (measured: Clarabel at n = 24 hung
-until its time limit in a child forked after an in-process Clarabel solve). The
-function and its arguments must therefore be picklable (module-level functions). The child sends back the function's
+until its time limit in a child forked after an in-process Clarabel solve). A command
+run by the job server (:mod:`harness.jobserver`) is itself a fresh fork of such a clean
+server and forks its children directly (:func:`fork_from_here`). The function and its
+arguments must therefore be picklable (module-level functions). The child sends back the function's
 return value (which must pickle); an exception in the child is re-raised in the
 parent as :class:`ChildCrashed` with the child's traceback, except the
 ``passthrough`` exception types, which are re-raised as they are.

@@ -22,6 +22,9 @@ columns (Figs. 2.13 and 2.16, speed-ups read from CPU times) unless the name say
 ``work`` (a speed-up counted in work units is deterministic); and in the long tables
 the rows whose ``measure`` is such a name (``fit_cpu_seconds``).
 
+**Texts** differ when they differ other than in their absolute paths (a reason
+naming where a missing file goes names the machine's data cache).
+
 **Numbers** (cells both of which parse as floats) differ when
 ``|a - b| > atol + rtol * max(|a|, |b|)``, with the result's ``COMPARE_TOLERANCE``
 (``{"rtol": ..., "atol": ...}`` in its ``write.py``, not in its declaration,
@@ -120,13 +123,29 @@ def _float(text: str) -> float | None:
         return None
 
 
+#: an absolute path inside a text cell (a reason naming where a file is expected:
+#: the data cache of the machine that ran it)
+_PATH = re.compile(r"(?<![\w.])/[^\s'\"),;]+")
+
+
 def cells_differ(a: str, b: str, tol: dict) -> bool:
-    """Whether two CSV cells differ (numbers beyond the tolerance, else the text)."""
+    """Whether two CSV cells differ: numbers beyond the tolerance; texts when they
+    differ other than in their absolute paths (``/work/data/x.zip`` and
+    ``/home/u/cache/x.zip`` name the same file on two machines).
+
+    Examples
+    --------
+    >>> tol = {"rtol": 1e-6, "atol": 1e-9}
+    >>> cells_differ("put it at /a/b/x.zip (or set $D)", "put it at /c/x.zip (or set $D)", tol)
+    False
+    >>> cells_differ("put it at /a/x.zip", "fetch it", tol)
+    True
+    """
     if a == b:
         return False
     x, y = _float(a), _float(b)
     if x is None or y is None:
-        return True
+        return _PATH.sub("<path>", a) != _PATH.sub("<path>", b)
     if math.isnan(x) or math.isnan(y):
         return not (math.isnan(x) and math.isnan(y))
     return abs(x - y) > tol["atol"] + tol["rtol"] * max(abs(x), abs(y))
