@@ -17,10 +17,11 @@ COMMITS ?= 3
 BENCH  ?= MVUSolvers
 PORT   ?= 8080
 
-.PHONY: help venv reproduce test bench-check bench bench-assets bench-history bench-show clean dry-run
+.PHONY: help venv reproduce reproduce-full test bench-check bench bench-assets bench-history bench-show clean dry-run
 
 help:
 	@echo "make reproduce   set up .venv, fetch $(FETCH) and regenerate every table of the '$(PROFILE)' profile"
+	@echo "make reproduce-full  the same at the thesis' sizes (config/full.yaml), its plan printed first"
 	@echo "make test        set up .venv with the test extras and run the test suite"
 	@echo "make dry-run     list the jobs Snakemake would run"
 	@echo "make bench-check asv check + a quick dry run of the benchmarks (as CI does)"
@@ -44,6 +45,8 @@ venv: $(STAMP_RUN)
 
 reproduce: $(STAMP_RUN)
 	@$(BIN)/python -m harness fetch $(FETCH) || echo "could not fetch $(FETCH): their cells will be marked gaps naming the fetch command"
+	@echo "What this run will cost (harness plan, from the kept quick run results/reference_runs/quick):"
+	@$(BIN)/python -m harness plan --config config/$(PROFILE).yaml --records results/reference_runs/quick --cores $(CORES) || true
 	$(BIN)/snakemake --workflow-profile profiles/local --configfile config/$(PROFILE).yaml --cores $(CORES)
 	@echo
 	@echo "Tables written to results/$(PROFILE)/tables/:"
@@ -55,6 +58,10 @@ reproduce: $(STAMP_RUN)
 	@echo "thesis, the thesis' claims with verdicts, and provenance. Each result alone:"
 	@echo "results/$(PROFILE)/tables/NAME.md and results/$(PROFILE)/figures/NAME.md (NAME as listed"
 	@echo "above; harness list names every result and its thesis section)."
+
+# the thesis' sizes (config/full.yaml); its plan is printed first
+reproduce-full:
+	$(MAKE) reproduce PROFILE=full
 
 dry-run: $(STAMP_RUN)
 	$(BIN)/snakemake --workflow-profile profiles/local --configfile config/$(PROFILE).yaml -n

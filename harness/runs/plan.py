@@ -38,7 +38,7 @@ from harness.results import get_result
 from harness.runs.costmodel import (
     LOOP_KEYS, PowerModel, fit_power, kind_of, lpt_makespan, size_features,
 )
-from harness.runs.records import record_paths
+from harness.runs.records import record_paths, records_from_csv
 
 __all__ = ["JobPlan", "ResultPlan", "Plan", "plan_profile", "render_table", "machine_memory_mb",
            "same_work"]
@@ -163,6 +163,10 @@ class Plan:
 
 
 def _read_records(folder: Path) -> dict[str, dict]:
+    """The records of a run's ``records/`` folder, or those a reference run's
+    ``records.csv`` summarises (``harness export-run``)."""
+    if (folder / "records.csv").is_file():  # a reference run, not a records/ folder
+        return records_from_csv(folder / "records.csv")
     found = {}
     for path in record_paths(folder):
         record = read_record(path)
@@ -210,7 +214,8 @@ def plan_profile(config: dict, records: str | Path | None = None, cores: int | N
     config : dict
         A validated profile.
     records : path, optional
-        The earlier run's ``records/`` (default: the profile's own).
+        The earlier run's ``records/``, or a reference run (its ``records.csv``,
+        ``harness export-run``); default: the profile's own ``records/``.
     cores : int, optional
         Cores of the run (default: this machine's).
     memory_mb : float, optional
@@ -226,7 +231,8 @@ def plan_profile(config: dict, records: str | Path | None = None, cores: int | N
     folder = Path(records) if records else records_dir(config)
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder} is not a folder of records (records/ of a run, "
-                                f"e.g. results/quick/records)")
+                                f"e.g. results/quick/records, or a reference run, e.g. "
+                                f"results/reference_runs/quick)")
     cores = cores or os.cpu_count() or 1
     if cores < 1:
         raise ValueError(f"--cores must be at least 1, got {cores}")

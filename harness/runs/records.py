@@ -13,18 +13,21 @@ there were. The solver's own report (``solver_reported``), an MVE's per-iteratio
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import json
 import math
 from collections import Counter
 from pathlib import Path
 
 from harness.records import read_record
 
-__all__ = ["RECORD_COLUMNS", "record_paths", "record_row", "certificates", "run_summary"]
+__all__ = ["RECORD_COLUMNS", "record_paths", "record_row", "records_from_csv", "certificates",
+           "run_summary"]
 
 RECORD_COLUMNS = ("job", "result", "key", "status", "reason", "cpu_seconds", "wall_seconds",
                   "peak_memory_mb", "cpu_budget_seconds", "gap", "violation",
-                  "n_certificates", "commit")
+                  "n_certificates", "commit", "params")
 #: keys of a record that hold no solve of the job's
 _NOT_SOLVES = frozenset({"params", "provenance", "solver_reported", "history", "timing",
                          "blas_during_run", "dataset_meta"})
@@ -73,7 +76,8 @@ def _worst(values) -> float | None:
 
 def record_row(record: dict, path: Path | None = None) -> dict:
     """One line of ``records.csv``: id, status, reason, CPU/wall seconds, peak memory,
-    CPU budget, the worst certificate gap and violation and the commit."""
+    CPU budget, the worst certificate gap and violation, the commit and the job's
+    resolved params (JSON, keys sorted: what ``harness plan`` matches a job by)."""
     timing = record.get("timing") or {}
     certs = certificates(record)
     job = record.get("job") or (f"{path.parent.name}/{path.stem}" if path else "")
@@ -90,7 +94,28 @@ def record_row(record: dict, path: Path | None = None) -> dict:
         "violation": _worst(c["violation"] for c in certs),
         "n_certificates": len(certs),
         "commit": (git.get("commit") or "") + ("-dirty" if git.get("dirty") else ""),
+        "params": json.dumps(record.get("params") or {}, sort_keys=True),
     }
+
+
+def records_from_csv(path: Path) -> dict[str, dict]:
+    """The records a reference run's ``records.csv`` summarises, as much of them as
+    it holds (job, result, key, status, reason, params and ``timing``'s CPU, wall,
+    peak memory and budget), by job id: enough for ``harness plan``."""
+    def number(text):
+        return float(text) if text not in ("", None) else None
+
+    found = {}
+    with open(path, newline="") as fh:
+        for row in csv.DictReader(fh):
+            found[row["job"]] = {
+                "job": row["job"], "result": row["result"], "key": row["key"],
+                "status": row["status"], "reason": row["reason"],
+                "params": json.loads(row["params"]) if row.get("params") else {},
+                "timing": {key: number(row.get(key)) for key in (
+                    "cpu_seconds", "wall_seconds", "peak_memory_mb", "cpu_budget_seconds")},
+            }
+    return found
 
 
 def _counted(values) -> list[dict]:

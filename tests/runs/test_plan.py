@@ -121,3 +121,20 @@ def test_the_command(tmp_path, earlier, capsys):
     assert data["results"][0]["cpu_exponents"]["n"] == pytest.approx(2.0)
     assert main(["plan", "--config", str(path), "--records", str(tmp_path / "none")]) == 2
     assert f"{tmp_path / 'none'} is not a folder of records" in capsys.readouterr().err
+
+
+def test_a_reference_run_plans_as_its_records_do(config, earlier, tmp_path):
+    """A fresh clone has no records/ but the kept reference run: its records.csv
+    (with each job's params) gives the same plan as the records it was exported from."""
+    from harness.runs.export import export_run
+
+    # export-run needs a run folder: the records plus an (empty) report
+    run = earlier.parent
+    (run / "report.md").write_text("# report\n")
+    kept = export_run(run, tmp_path / "kept")
+    by_records = plan_profile(config, records=earlier, cores=2, memory_mb=2048)
+    by_kept = plan_profile(config, records=kept, cores=2, memory_mb=2048)
+    rows = [(j.job, j.basis, j.cpu_seconds, j.peak_memory_mb) for j in by_records.results[0].jobs]
+    assert rows == [(j.job, j.basis, j.cpu_seconds, j.peak_memory_mb)
+                    for j in by_kept.results[0].jobs]
+    assert {basis for _, basis, _, _ in rows} >= {"measured", "estimate"}
