@@ -40,6 +40,7 @@ def alignment(data, Y) -> float:
 
 def test_certificate_recomputed_from_the_attributes(are, data):
     assert are.solve_info_["status"] == "optimal", are.solve_info_["reason"]
+    assert are.solve_info_["solver"] == "native"  # the default
     problem = AREProblem(base=MVUProblem(n=N, edges=are.edges_, sq_lengths=are.sq_lengths_,
                                          variant="inequality"), pairs=are.action_pairs_)
     cert = certify_are(problem, are.kernel_factor_, are.dual_, are.action_dual_)
@@ -105,10 +106,13 @@ def test_skip_without_actions_or_above_the_dense_size():
     roll = SwissRoll().load(n_samples=30)
     skip, why = ARE.skip(roll, "clarabel")
     assert skip and "needs the action sequence" in why and "moving_window" in why
+    assert ARE.skip(roll, "native")[0]
     assert ARE.skip(MovingWindow().load(n_samples=150), "clarabel") == (False, "")
     skip, why = ARE.skip(MovingWindow().load(n_samples=151), "clarabel")
     assert skip and "dense 151 x 151 SDP" in why
-    assert ARE.skip(None, "native")[0]  # not one of its solvers
+    # the native interior point has no dense cvxpy model: no size cap here
+    assert ARE.skip(MovingWindow().load(n_samples=151), "native") == (False, "")
+    assert ARE.skip(None, "csdp")[0]  # not one of its solvers
 
 
 @pytest.mark.parametrize(("actions", "message"), [
@@ -123,7 +127,7 @@ def test_bad_actions_are_named(data, actions, message):
 
 @pytest.mark.parametrize(("param", "value"), [("action_pairs", "some"),
                                               ("distances", "slack"),
-                                              ("solver", "native")])
+                                              ("solver", "csdp")])
 def test_bad_parameters_are_named(data, param, value):
     with pytest.raises(ValueError, match=rf"{param} must be one of .* got '{value}'"):
         ARE(n_neighbors=K, **{param: value}).fit(data.X, actions=data.actions)
