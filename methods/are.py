@@ -160,7 +160,7 @@ class ARE(ManifoldEmbedding):
                            tol_gap=self.tol_gap, tol_violation=self.tol_violation)
         self.solve_info_ = {**result.info(), "m": problem.m, "c": problem.c,
                             "action_pairs": self.action_pairs, "distances": self.distances}
-        if result.F is None:
+        if result.F is None or result.status == "infeasible":  # native: F, no K feasible
             raise SolverFailedError(f"ARE solver {self.solver}: {result.status}: "
                                     f"{result.reason}", result.status)
         self.edges_, self.sq_lengths_ = problem.base.edges, problem.base.sq_lengths

@@ -133,6 +133,18 @@ def test_bad_parameters_are_named(data, param, value):
         ARE(n_neighbors=K, **{param: value}).fit(data.X, actions=data.actions)
 
 
+@pytest.mark.parametrize("solver", ["native", "clarabel"])
+def test_an_infeasible_sdp_is_a_solver_failure(solver):
+    # 0 -> 1 -> 3 with the same action twice: equal distances 1 and 2 (see
+    # tests/problems/test_are.py); the native solve proves it by a negative bound
+    from methods.mvu import SolverFailedError
+
+    X = np.array([[0.0], [1.0], [3.0]])
+    with pytest.raises(SolverFailedError, match=f"ARE solver {solver}: infeasible"):
+        ARE(n_neighbors=2, n_components=1, distances="equality", solver=solver).fit(
+            X, actions=[0, 0])
+
+
 def test_duplicates_and_disconnected_graphs_are_named(data):
     X = data.X.copy()
     X[7] = X[3]

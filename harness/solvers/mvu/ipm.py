@@ -269,7 +269,7 @@ class _Operators:
               ) -> np.ndarray:
         """The Schur matrix (m x m, symmetric); ``W``: ``lift(Zinv)`` if at hand.
 
-        HKM: ``M_rs = tr(A_r X A_s Z^-1)`` (Helmberg et al. 1996, eq. 2.8; Kojima et
+        HKM: ``M_rs = tr(A_r X A_s Z^-1)`` (Helmberg et al. 1996; Kojima et
         al. 1997), for rank-one ``A_t = u_t u_t^T`` the product ``E_tu = (u_t^T X
         u_u)(u_u^T Z^-1 u_t)``; for ``A_r = sum_t C_rt A_t``, by bilinearity,
         ``M = C E C^T``."""
