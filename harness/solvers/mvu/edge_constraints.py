@@ -114,6 +114,7 @@ class EdgeConstraints:
         C = sp.csr_matrix((np.asarray(coefficients, dtype=np.float64),
                            (np.asarray(rows), index.ravel())), shape=(len(b), len(atoms)))
         C.sum_duplicates()
+        C.eliminate_zeros()
         if scale is None:
             nonzero = np.abs(b[b != 0])
             scale = float(nonzero.mean()) if nonzero.size else 1.0
