@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from harness.problems.are import ACTION_PAIRS, DISTANCES, AREProblem, check_actions
-from harness.solvers.are import ARE_SOLVERS, solve_are
+from harness.solvers.are import ARE_SOLVERS, DEFAULT_ARE_SOLVER, solve_are
+from harness.solvers.mvu import CVXPY_NAMES
 from harness.validation import check_embedding_input
 from methods._manifold import ManifoldEmbedding, check_connected, knn_graph
 from methods.mvu import SolverFailedError, dense_solver_skip
@@ -45,12 +46,12 @@ class ARE(ManifoldEmbedding):
     passes them by name (:func:`harness.tasks.embedding.fit_params`). Without
     actions the problem is MVU with the chosen distance constraints.
 
-    The SDP is solved by a cvxpy backend, not by the native MVU solver, whose
-    interior point assumes rank-one edge constraints (:mod:`harness.solvers.are`);
-    dense, so at most ``methods.mvu.DENSE_SOLVER_MAX_N`` points in the tables. The
-    harness recomputes the certificate (:func:`harness.problems.are.certify_are`)
-    from ``edges_``, ``sq_lengths_``, ``action_pairs_``, ``kernel_factor_``,
-    ``dual_`` and ``action_dual_`` alone.
+    The SDP is solved by the native interior point (default; MVU's, generalised to
+    the action rows: :mod:`harness.solvers.are_native`) or a cvxpy backend (dense,
+    so at most ``methods.mvu.DENSE_SOLVER_MAX_N`` points in the tables); see
+    :mod:`harness.solvers.are`. The harness recomputes the certificate
+    (:func:`harness.problems.are.certify_are`) from ``edges_``, ``sq_lengths_``,
+    ``action_pairs_``, ``kernel_factor_``, ``dual_`` and ``action_dual_`` alone.
 
     Parameters
     ----------
@@ -59,8 +60,10 @@ class ARE(ManifoldEmbedding):
     n_components : int, default=2
     action_pairs : {"all", "neighbors"}, default="all"
     distances : {"inequality", "equality"}, default="inequality"
-    solver : str, default="clarabel"
-        A cvxpy backend: ``clarabel``, ``scs``, ``cvxopt``, ``sdpa``, ``mosek``.
+    solver : str, default="native"
+        ``native`` (the interior point of :mod:`harness.solvers.are_native`, stopped
+        by the certificate) or a cvxpy backend: ``clarabel``, ``scs``, ``cvxopt``,
+        ``sdpa``, ``mosek``.
     tol_gap : float, default=1e-3
         Certified relative gap below which a solve counts as optimal.
     tol_violation : float, default=1e-4
@@ -95,10 +98,11 @@ class ARE(ManifoldEmbedding):
     table_params = {"table_3_2": {"n_neighbors": 5}}
     table_note = ("MVU SDP with <= local distances plus |y_i+1 - y_j+1| = |y_i - y_j| for "
                   "every pair with a_i = a_j (lecture 7); needs an action sequence "
-                  "(moving_window), dense cvxpy solve certified by the harness.")
+                  "(moving_window), native interior-point solve certified by the "
+                  "harness.")
 
     def __init__(self, *, n_neighbors=5, n_components=2, action_pairs="all",
-                 distances="inequality", solver="clarabel", tol_gap=1e-3,
+                 distances="inequality", solver=DEFAULT_ARE_SOLVER, tol_gap=1e-3,
                  tol_violation=1e-4, time_limit=600.0):
         self.n_neighbors = n_neighbors
         self.n_components = n_components
@@ -118,7 +122,9 @@ class ARE(ManifoldEmbedding):
             return True, (f"ARE needs the action sequence of the inputs; data set "
                           f"{dataset.meta.get('thesis_name')!r} has none (moving_window "
                           f"has)")
-        return dense_solver_skip(dataset, solver)
+        if solver in CVXPY_NAMES:
+            return dense_solver_skip(dataset, solver)
+        return False, ""
 
     def fit(self, X, y=None, actions=None):
         """Embed ``X`` respecting ``actions`` (n_samples - 1 labels, ``actions[t]``
@@ -154,7 +160,7 @@ class ARE(ManifoldEmbedding):
                            tol_gap=self.tol_gap, tol_violation=self.tol_violation)
         self.solve_info_ = {**result.info(), "m": problem.m, "c": problem.c,
                             "action_pairs": self.action_pairs, "distances": self.distances}
-        if result.F is None:
+        if result.F is None or result.status == "infeasible":  # native: F, no K feasible
             raise SolverFailedError(f"ARE solver {self.solver}: {result.status}: "
                                     f"{result.reason}", result.status)
         self.edges_, self.sq_lengths_ = problem.base.edges, problem.base.sq_lengths

@@ -4,7 +4,9 @@ on the moving-window data (statwiki STAT 841 F14, lecture 7; not a thesis result
 For each size n, the data set ``moving_window`` (seeded) is embedded in two
 dimensions by
 
-- ``are``: ARE with the action sequence (``methods/are.py``, Clarabel, certified);
+- ``are``: ARE with the action sequence (``methods/are.py``, its default solver --
+  the native interior point since it was added; Clarabel in the measurements
+  below -- certified);
 - ``are_no_actions``: the same SDP without actions (MVU with <= local distances);
 - ``mvu``: the MVU plugin (equality constraints, native solver, certified);
 

@@ -1,22 +1,29 @@
-"""Solve the action respecting embedding SDP (:mod:`harness.problems.are`) with a
-general-purpose SDP solver through cvxpy, and judge the answer ourselves.
+"""Solve the action respecting embedding SDP (:mod:`harness.problems.are`), natively or
+with a general-purpose SDP solver through cvxpy, and judge the answer ourselves.
 
-Why not the native MVU solver: its interior-point method
-(:mod:`harness.solvers.mvu.ipm`) is written for constraints ``u_e^T X u_e = b_e``
-whose matrices are *rank one* (one incidence vector per edge): its Schur complement
-``M_ef = (u_e^T X u_f)(u_f^T Z^-1 u_e)`` is formed by a kernel that assumes it, and
-the low-rank and facial-reduction methods rely on the same edge structure. An action
-constraint ``<A_(i+1)(j+1) - A_ij, K> = 0`` is the difference of two such matrices
-(rank two, indefinite), so the native solver cannot take it without a new Schur
-kernel. The dense cvxpy model (``AREProblem.to_cvxpy``) takes it as it is; its cost
-limits ARE to about n = 150 points (as for MVU's cvxpy backends).
+``native`` (the default) is the MVU interior-point method of
+:mod:`harness.solvers.mvu.ipm` generalised to constraints that are signed
+combinations of edge rank-ones (:mod:`harness.solvers.mvu.edge_constraints`): an
+action constraint ``<A_(i+1)(j+1) - A_ij, K> = 0`` is the difference of two edge
+rank-ones, its Schur matrix ``C E C^T`` comes from the edge kernel on the atoms, and
+the distance rows keep their slacks while the action rows are equalities
+(:mod:`harness.solvers.are_native`). It runs in this process, stops as soon as
+:func:`harness.problems.are.certify_are` certifies its iterate, and is refused
+(``skipped``) beyond the interior point's memory budget (the m x m Schur matrix, m
+= edges + action pairs). The facial-reduction and low-rank native methods remain
+MVU's alone: their edge structure has no action rows.
 
-As for MVU (:mod:`harness.solvers.mvu.cvxpy`), every solve runs in a child process with
+The cvxpy backends take the dense model (``AREProblem.to_cvxpy``) as it is; its
+cost limits them to about n = 150 points (as for MVU's cvxpy backends). As for MVU
+(:mod:`harness.solvers.mvu.cvxpy`), every such solve runs in a child process with
 one BLAS thread and a hard CPU budget; the child returns the factor F of the
-solver's K and the multipliers of both constraint families; the parent recomputes
-value, violation and dual bound (:func:`harness.problems.are.certify_are`) and sets
-the status from those numbers (:func:`harness.solvers.mvu.result.judge`), never from
-the solver's status.
+solver's K and the multipliers of both constraint families.
+
+Either way the parent recomputes value, violation and dual bound
+(:func:`harness.problems.are.certify_are`) and sets the status from those numbers
+(:func:`harness.solvers.mvu.result.judge`), never from the solver's status; a native
+solve whose certified bound is negative is ``infeasible`` (no PSD K has a negative
+trace: :func:`harness.solvers.are_native.proves_infeasible`).
 """
 
 from __future__ import annotations
@@ -32,10 +39,14 @@ from harness.solvers.backends import backend_status
 from harness.solvers.mvu.cvxpy import CVXPY_NAMES, solve_in_child
 from harness.solvers.mvu.result import SolveResult, judge, psd_factor
 
-__all__ = ["ARESolveResult", "solve_are", "ARE_SOLVERS"]
+__all__ = ["ARESolveResult", "solve_are", "ARE_SOLVERS", "DEFAULT_ARE_SOLVER"]
 
-#: The backends ARE accepts: every cvxpy backend of the MVU solver table.
-ARE_SOLVERS = tuple(CVXPY_NAMES)
+#: The backends ARE accepts: the native interior point and every cvxpy backend of the
+#: MVU solver table.
+ARE_SOLVERS = ("native",) + tuple(CVXPY_NAMES)
+#: Certified where Clarabel is (tests/solvers/test_are_native.py) and several times
+#: faster (harness/results/lecture_are/README.md).
+DEFAULT_ARE_SOLVER = "native"
 
 
 @dataclasses.dataclass
@@ -89,33 +100,77 @@ def _solve_in_child(problem: AREProblem, cvxpy_name: str) -> dict:
         return out
 
 
-def solve_are(problem: AREProblem, backend: str = "clarabel", *, time_limit: float = 600.0,
-              tol_gap: float = 1e-3, tol_violation: float = 1e-4) -> ARESolveResult:
-    """Solve ``problem`` with one cvxpy backend and certify the answer.
+def _solve_native(problem: AREProblem, *, time_limit: float, tol_gap: float,
+                  tol_violation: float) -> ARESolveResult:
+    """The native interior point (:func:`harness.solvers.are_native.solve_are_native`),
+    judged by its recomputed certificate."""
+    from harness.solvers.are_native import (are_ipm_bytes, proves_infeasible,
+                                            solve_are_native)
+    from harness.solvers.mvu.ipm import IPM_MEMORY_BUDGET
+
+    need = are_ipm_bytes(problem)
+    if need > IPM_MEMORY_BUDGET:
+        return ARESolveResult("skipped", f"the native interior point needs "
+                              f"{need / 2**30:.1f} GiB (m = {problem.m} edges + c = "
+                              f"{problem.c} action pairs), above its budget of "
+                              f"{IPM_MEMORY_BUDGET / 2**30:.0f} GiB", "native")
+    start = time.perf_counter()
+    native = solve_are_native(problem, tol_gap=tol_gap, tol_violation=tol_violation,
+                              time_limit=time_limit)
+    result = ARESolveResult("inaccurate", "", "native", F=MVUProblem.centred(native.F),
+                            w=native.w, v=native.v, certificate=native.certificate,
+                            solver_status=native.status, compile_seconds=0.0,
+                            solve_seconds=native.seconds,
+                            wall_seconds=time.perf_counter() - start,
+                            details=dict(native.details))
+    result.status, result.reason = judge(result.certificate, tol_gap, tol_violation)
+    if result.status == "optimal":
+        return result
+    if proves_infeasible(problem, native.w, result.certificate):
+        result.status = "infeasible"
+        result.reason = (f"the certified dual bound {result.certificate.bound:.3g} on tr K "
+                         f"is negative: no feasible K")
+    elif native.status == "timeout":
+        result.status = "timeout"
+        result.reason = f"CPU time limit of {time_limit:g} s reached; last iterate: {result.reason}"
+    return result
+
+
+def solve_are(problem: AREProblem, backend: str = DEFAULT_ARE_SOLVER, *,
+              time_limit: float = 600.0, tol_gap: float = 1e-3,
+              tol_violation: float = 1e-4) -> ARESolveResult:
+    """Solve ``problem`` with one backend and certify the answer.
 
     Parameters
     ----------
     problem : AREProblem
     backend : str
-        One of :data:`ARE_SOLVERS`.
+        One of :data:`ARE_SOLVERS`: ``native`` (in this process) or a cvxpy backend
+        (in a child process).
     time_limit : float
-        CPU seconds of the child process (killed beyond).
+        CPU seconds: the native solver's own limit (:class:`harness.timelimit.
+        Deadline`) or the cvxpy child process' (killed beyond).
     tol_gap, tol_violation : float
         The certified relative gap and relative violation of an ``optimal`` solve.
 
     Returns
     -------
     ARESolveResult
-        ``skipped`` for an unusable backend, ``failed``/``infeasible`` with nothing to
-        certify, ``timeout``, else ``optimal`` or ``inaccurate`` by the certificate.
+        ``skipped`` for an unusable backend (or a native solve beyond its memory
+        budget), ``failed``/``infeasible`` with nothing to certify (native:
+        ``infeasible`` from a negative certified bound), ``timeout``, else
+        ``optimal`` or ``inaccurate`` by the certificate.
 
     Raises
     ------
     ValueError
         For a backend not in :data:`ARE_SOLVERS`.
     """
-    if backend not in CVXPY_NAMES:
+    if backend not in ARE_SOLVERS:
         raise ValueError(f"unknown ARE solver {backend!r}; valid: {', '.join(ARE_SOLVERS)}")
+    if backend == "native":
+        return _solve_native(problem, time_limit=time_limit, tol_gap=tol_gap,
+                             tol_violation=tol_violation)
     usable, why = backend_status(backend)
     if not usable:
         return ARESolveResult("skipped", why, backend)

@@ -40,6 +40,7 @@ def alignment(data, Y) -> float:
 
 def test_certificate_recomputed_from_the_attributes(are, data):
     assert are.solve_info_["status"] == "optimal", are.solve_info_["reason"]
+    assert are.solve_info_["solver"] == "native"  # the default
     problem = AREProblem(base=MVUProblem(n=N, edges=are.edges_, sq_lengths=are.sq_lengths_,
                                          variant="inequality"), pairs=are.action_pairs_)
     cert = certify_are(problem, are.kernel_factor_, are.dual_, are.action_dual_)
@@ -105,10 +106,13 @@ def test_skip_without_actions_or_above_the_dense_size():
     roll = SwissRoll().load(n_samples=30)
     skip, why = ARE.skip(roll, "clarabel")
     assert skip and "needs the action sequence" in why and "moving_window" in why
+    assert ARE.skip(roll, "native")[0]
     assert ARE.skip(MovingWindow().load(n_samples=150), "clarabel") == (False, "")
     skip, why = ARE.skip(MovingWindow().load(n_samples=151), "clarabel")
     assert skip and "dense 151 x 151 SDP" in why
-    assert ARE.skip(None, "native")[0]  # not one of its solvers
+    # the native interior point has no dense cvxpy model: no size cap here
+    assert ARE.skip(MovingWindow().load(n_samples=151), "native") == (False, "")
+    assert ARE.skip(None, "csdp")[0]  # not one of its solvers
 
 
 @pytest.mark.parametrize(("actions", "message"), [
@@ -123,10 +127,22 @@ def test_bad_actions_are_named(data, actions, message):
 
 @pytest.mark.parametrize(("param", "value"), [("action_pairs", "some"),
                                               ("distances", "slack"),
-                                              ("solver", "native")])
+                                              ("solver", "csdp")])
 def test_bad_parameters_are_named(data, param, value):
     with pytest.raises(ValueError, match=rf"{param} must be one of .* got '{value}'"):
         ARE(n_neighbors=K, **{param: value}).fit(data.X, actions=data.actions)
+
+
+@pytest.mark.parametrize("solver", ["native", "clarabel"])
+def test_an_infeasible_sdp_is_a_solver_failure(solver):
+    # 0 -> 1 -> 3 with the same action twice: equal distances 1 and 2 (see
+    # tests/problems/test_are.py); the native solve proves it by a negative bound
+    from methods.mvu import SolverFailedError
+
+    X = np.array([[0.0], [1.0], [3.0]])
+    with pytest.raises(SolverFailedError, match=f"ARE solver {solver}: infeasible"):
+        ARE(n_neighbors=2, n_components=1, distances="equality", solver=solver).fit(
+            X, actions=[0, 0])
 
 
 def test_duplicates_and_disconnected_graphs_are_named(data):

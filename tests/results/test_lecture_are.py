@@ -42,10 +42,10 @@ def test_declaration(config):
     assert RESULT.KIND == "table" and RESULT.SIDECAR and result_group(RESULT) == "lecture"
     assert work_module(RESULT).__name__ == "harness.results.lecture_are.work"
     assert [j.key for j in result_jobs(config, "lecture_are")] == [
-        "moving_window/are/clarabel", "moving_window/mvu/native"]
-    params = job_params(config, parse_job("lecture_are/moving_window/are/clarabel"))
+        "moving_window/are/native", "moving_window/mvu/native"]
+    params = job_params(config, parse_job("lecture_are/moving_window/are/native"))
     assert params["method_params"] == {"n_components": 2, "n_neighbors": K,
-                                       "solver": "clarabel"}
+                                       "solver": "native"}
     assert params["dataset_params"]["n_samples"] == N
     # the job's code: this work, the alignment measure and the grid's cell helpers
     files = job_sources(config, parse_job("lecture_are/moving_window/mvu/native"))
@@ -64,7 +64,7 @@ def test_a_data_set_without_true_positions_is_a_marked_cell():
 
 
 def test_a_job_matches_scipy_procrustes_and_the_table_has_no_verdicts(config):
-    job = Job("lecture_are", "moving_window/are/clarabel")
+    job = Job("lecture_are", "moving_window/are/native")
     run_job(config, job)
     record = read_job_record(config, job)
     assert record["status"] == "ok", record["reason"]
@@ -80,10 +80,10 @@ def test_a_job_matches_scipy_procrustes_and_the_table_has_no_verdicts(config):
     frame = build_table(config, RESULT.SPEC).set_index(["measure", "method",
                                                          "dataset"]).sort_index()
     assert set(frame.index.get_level_values("measure")) == {"alignment_error", "fit_seconds"}
-    assert set(frame.index.get_level_values("method")) == {"are/clarabel", "mvu/native"}
-    cell = frame.loc[("alignment_error", "are/clarabel", "moving_window")]
+    assert set(frame.index.get_level_values("method")) == {"are/native", "mvu/native"}
+    cell = frame.loc[("alignment_error", "are/native", "moving_window")]
     assert cell["ours"] == pytest.approx(run["measures"]["alignment_error"])
-    assert frame.loc[("fit_seconds", "are/clarabel", "moving_window"), "ours"] == \
+    assert frame.loc[("fit_seconds", "are/native", "moving_window"), "ours"] == \
         pytest.approx(run["fit_seconds"])
     assert frame.loc[("alignment_error", "mvu/native", "moving_window"), "status"] == "missing"
     assert frame["thesis"].isna().all() and frame["within_tolerance"].isna().all()

@@ -44,15 +44,16 @@ SPEC = TableSpec(
         "the disparity left is 0 for a match up to similarity, at most 1.",
         "ARE gets the data set's action sequence (up, down, left, right); MVU embeds "
         "the views alone. ARE: MVU's SDP with <= local distances plus the lecture's "
-        "equal distances for every pair of steps with the same action, solved by "
-        "Clarabel; MVU: the thesis' SDP (equality constraints), native interior point; "
+        "equal distances for every pair of steps with the same action, solved by the "
+        "native interior point (MVU's, generalised to the action rows); MVU: the "
+        "thesis' SDP (equality constraints), native interior point; "
         "both certified by the harness (§ marks a solve that is not).",
         "The data set is generated once from its own seed (datasets: section), so runs "
         "differ only in the methods' seeds; the solves are deterministic.",
-        "Time: wall seconds of the fit, not CPU seconds as in the other tables: the "
-        "ARE solve runs in a child process (a hard CPU limit for cvxpy), whose CPU "
-        "time the fit's time.process_time() does not see; wall time depends on the "
-        "machine's load.",
+        "Time: wall seconds of the fit, not CPU seconds as in the other tables: an "
+        "ARE solve by a cvxpy backend (solvers: {are: [clarabel]}) runs in a child "
+        "process (a hard CPU limit for cvxpy), whose CPU time the fit's "
+        "time.process_time() does not see; wall time depends on the machine's load.",
     ),
 )
 

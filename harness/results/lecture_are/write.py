@@ -15,7 +15,7 @@ write, claims, section = TableResult(SPEC, CLAIMS).functions()
 
 
 #: ``harness compare``'s tolerance (harness.runs.compare). ARE and MVU are SDP solves
-#: (Clarabel, certified). An interior point solve stops at the first iterate whose
+#: (native interior point, certified). An interior point solve stops at the first iterate whose
 #: certified gap is below its tolerance (1e-3 relative by default,
 #: harness.solvers.mvu.native.solve_native), so another BLAS, machine or commit may stop
 #: at another iterate, equally certified: the numbers computed from the kernel agree to

@@ -64,6 +64,18 @@ float32 Cholesky (14 x 2.9 s), the float64 one of the last six iterations, where
 float32 no longer preconditions (6 x 5.2 s), the preconditioned solves' triangular
 sweeps (~25 s, memory bound) and the step lengths (~15 s).
 
+Signed combinations of edge rank-ones. The same iteration takes constraints
+``<sum_t C_rt a_t a_t^T, K> = b_r`` (or ``<=``, row by row) for a sparse m x T
+matrix ``C`` over T distinct atoms ``a_t = e_i - e_j``
+(:class:`~harness.solvers.mvu.edge_constraints.EdgeConstraints`; the action
+respecting embedding's action rows ``<A_{i'j'} - A_ij, K> = 0``,
+:mod:`harness.solvers.are_native`): ``A(X) = C (u_t^T X u_t)_t``, ``A^T(y)`` the
+atoms' weighted Laplacian with weights ``C^T y``, the Schur matrix ``C E C^T`` with
+``E`` the kernel's matrix of the atoms (HKM's ``M_rs = tr(A_r X A_s Z^-1)`` is
+bilinear in the constraint matrices), and the right-hand sides' traces through
+``C`` too. Only the inequality rows get slacks (and the dual sign constraint
+``y_r <= 0``). MVU is ``C = I`` and is stored without ``C``: no extra work.
+
 Stopping: the iteration stops as soon as the harness' own certificate of the
 current iterate (:func:`harness.problems.mvu_certificate.certify`, recomputed from
 the problem data) meets the tolerances; the iteration's own residuals only decide
@@ -84,19 +96,22 @@ from typing import Callable
 
 import numpy as np
 import scipy.linalg as sla
+import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.linalg import blas, lapack
 
 from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
 from harness.problems.linear_cost import LinearCost, certify_cost
-from harness.problems.mvu_certificate import certify, trace_bound, weighted_laplacian
+from harness.problems.mvu_certificate import (Certificate, certify, trace_bound,
+                                              weighted_laplacian)
 from harness.solvers.mvu._schur_kernel import (edge_traces, numba_threads_like_blas,
                                                schur_matrix)
+from harness.solvers.mvu.edge_constraints import EdgeConstraints
 from harness.solvers.mvu.result import NativeResult, final_status, judge
 from harness.timelimit import Deadline
 
-__all__ = ["solve_ipm", "run_ipm", "IPMRun", "IPM_VARIANTS", "IPM_MEMORY_BUDGET",
-           "schur_bytes", "SCHUR_PRECISIONS"]
+__all__ = ["solve_ipm", "solve_certified", "run_ipm", "IPMRun", "IPM_VARIANTS",
+           "IPM_MEMORY_BUDGET", "schur_bytes", "SCHUR_PRECISIONS"]
 
 IPM_VARIANTS = NATIVE_VARIANTS
 #: Default memory budget of one interior-point solve (bytes): room for n = 3000 at
@@ -131,11 +146,15 @@ _STEP_FRACTION = 0.9  # fraction of the distance to the cone boundary (+ 0.09 x 
 # predictor's shorter step, as SDPT3)
 
 
-def schur_bytes(n: int, m: int, precision: str = "double") -> int:
+def schur_bytes(n: int, m: int, precision: str = "double", atoms: int | None = None
+                ) -> int:
     """Peak memory of one interior-point iteration (bytes): the Schur matrix (and
-    its float32 copy for ``"mixed"``) and about twenty n x n work arrays."""
+    its float32 copy for ``"mixed"``) and about twenty n x n work arrays; with
+    ``atoms`` (T: constraints combined from T edge rank-ones), also the atoms'
+    T x T Schur matrix ``E`` and the m x T product ``C E``."""
     schur = 8 * m * m + (4 * m * m if precision == "mixed" else 0)
-    return int(schur + 20 * 8 * n * n)
+    combined = 0 if atoms is None else 8 * atoms * (atoms + m)
+    return int(schur + combined + 20 * 8 * n * n)
 
 
 def _complement_vector(n: int) -> np.ndarray:
@@ -166,11 +185,20 @@ def _reflect(v: np.ndarray, c: float, P: np.ndarray, symmetric: bool = True) -> 
 
 class _Operators:
     """``A(X) = (u_e^T X u_e)_e``, ``A^T(y) = V^T L(y) V`` and the Schur matrix, for
-    the Householder complement basis (``basis=None``) or a given orthonormal one."""
+    the Householder complement basis (``basis=None``) or a given orthonormal one.
 
-    def __init__(self, n: int, edges: np.ndarray, basis: np.ndarray | None = None):
+    With a ``combination`` ``C`` (m x T, sparse; :mod:`harness.solvers.mvu.
+    edge_constraints`) the ``edges`` are the T atoms and every operator maps through
+    it: ``A(X) = C (u_t^T X u_t)_t``, ``A^T(y) = V^T L(C^T y) V`` and the Schur matrix
+    ``C E C^T`` with ``E`` the atoms' (:meth:`schur`); ``None`` (MVU) costs nothing
+    extra."""
+
+    def __init__(self, n: int, edges: np.ndarray, basis: np.ndarray | None = None,
+                 combination: sp.csr_matrix | None = None):
         self.edges, self.i, self.j = edges, edges[:, 0], edges[:, 1]
         self.n = n
+        self.C = combination
+        self.CT = None if combination is None else combination.T.tocsr()
         if basis is None:
             self.v = _complement_vector(n)
             self.c = 2.0 / float(self.v @ self.v)
@@ -206,7 +234,7 @@ class _Operators:
         if self.U is not None:
             return self.A(_sym(P @ Q))
         with numba_threads_like_blas():
-            return edge_traces(self.lift(P, symmetric=False), W, self.edges)
+            return self._combine(edge_traces(self.lift(P, symmetric=False), W, self.edges))
 
     def lift_columns(self, F: np.ndarray) -> np.ndarray:
         """``V F`` (n x p) for N x p ``F``."""
@@ -221,27 +249,48 @@ class _Operators:
             return self.U.T @ P
         return (P - self.c * np.outer(self.v, self.v @ P))[1:]
 
+    def _combine(self, atom_values: np.ndarray) -> np.ndarray:
+        """The rows' values ``C v`` from the atoms' ``v`` (``v`` itself without ``C``)."""
+        return atom_values if self.C is None else self.C @ atom_values
+
     def A(self, X: np.ndarray) -> np.ndarray:
         return self.A_lifted(self.lift(X))
 
     def A_lifted(self, K: np.ndarray) -> np.ndarray:
         """``A(X)`` from ``K = V X V^T``."""
         i, j = self.i, self.j
-        return K[i, i] + K[j, j] - 2.0 * K[i, j]
+        return self._combine(K[i, i] + K[j, j] - 2.0 * K[i, j])
 
     def AT(self, y: np.ndarray) -> np.ndarray:
-        return self.restrict(weighted_laplacian(self.n, self.edges, y).toarray())
+        weights = y if self.CT is None else self.CT @ y
+        return self.restrict(weighted_laplacian(self.n, self.edges, weights).toarray())
 
     def schur(self, X: np.ndarray, Zinv: np.ndarray, W: np.ndarray | None = None
               ) -> np.ndarray:
-        """The Schur matrix (m x m, symmetric); ``W``: ``lift(Zinv)`` if at hand."""
+        """The Schur matrix (m x m, symmetric); ``W``: ``lift(Zinv)`` if at hand.
+
+        HKM: ``M_rs = tr(A_r X A_s Z^-1)`` (Helmberg et al. 1996; Kojima et
+        al. 1997), for rank-one ``A_t = u_t u_t^T`` the product ``E_tu = (u_t^T X
+        u_u)(u_u^T Z^-1 u_t)``; for ``A_r = sum_t C_rt A_t``, by bilinearity,
+        ``M = C E C^T``."""
         W = self.lift(Zinv) if W is None else W
         with numba_threads_like_blas():
-            return schur_matrix(self.lift(X), W, self.edges)
+            E = schur_matrix(self.lift(X), W, self.edges)
+        return E if self.C is None else _congruence(self.C, E)
 
 
 def _sym(G: np.ndarray) -> np.ndarray:
     return 0.5 * (G + G.T)
+
+
+def _congruence(C: sp.csr_matrix, E: np.ndarray) -> np.ndarray:
+    """``C E C^T`` (m x m, exactly symmetric, C-contiguous) for sparse ``C`` (m x T)
+    and symmetric dense ``E``: two sparse-dense products, O(nnz(C) (T + m))."""
+    CE = C @ E  # m x T
+    M = np.asarray(C @ CE.T)  # C E^T C^T = C E C^T
+    M += M.T
+    M *= 0.5
+    return np.ascontiguousarray(M)
 
 
 def _max_step(P: np.ndarray, dP: np.ndarray) -> float:
@@ -496,11 +545,25 @@ def _moved(P: np.ndarray, dP: np.ndarray, alpha: float, fraction: float):
     raise np.linalg.LinAlgError("no step keeps the iterate positive definite")
 
 
-def _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, mixed, verbose=False, LX=None,
+def _slack_rows(v: np.ndarray, m: int, rows: np.ndarray) -> np.ndarray:
+    """``S^T v``: the slack rows' values ``v`` placed in an m-vector of zeros."""
+    out = np.zeros(m)
+    out[rows] = v
+    return out
+
+
+def _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, ineq, mixed, verbose=False, LX=None,
           LZ=None):
-    """One Mehrotra predictor-corrector step with the HKM direction. ``LX``, ``LZ``:
-    the Cholesky factors of ``X`` and ``Z`` (computed here when not given); the
-    new iterate's are returned with it."""
+    """One Mehrotra predictor-corrector step with the HKM direction. ``ineq``: the
+    rows with slacks ``s`` (duals ``zs``), or None. ``LX``, ``LZ``: the Cholesky
+    factors of ``X`` and ``Z`` (computed here when not given); the new iterate's are
+    returned with it.
+
+    With ``S`` the selection of the slack rows (``A(X) + S^T s = b``, ``S y + zs =
+    0``), the Newton system reduces to ``(M + S^T diag(s / zs) S) dy = rp - A(T) +
+    A(X Rd Z^-1) - S^T (t / zs - (s / zs) rds)``, ``t`` the slacks' complementarity
+    target."""
+    lp = ineq is not None
     LX = _cholesky(X) if LX is None else LX
     LZ = _cholesky(Z) if LZ is None else LZ
     if LX is None or LZ is None:
@@ -512,7 +575,7 @@ def _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, mixed, verbose=False, LX=Non
     def build():
         M = ops.schur(X, Zinv, W)
         if lp:
-            M[np.diag_indices_from(M)] += s / zs
+            M.flat[ineq * (len(M) + 1)] += s / zs  # the diagonal's slack rows
         return M
 
     chol = _SchurSolver(build, mixed)
@@ -523,12 +586,12 @@ def _step(ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, mixed, verbose=False, LX=Non
         """Solve for (dX, dy, dZ, ds, dzs) with the HKM direction ``dX = T - X dZ
         Z^-1`` for a target term ``T`` given by ``A_T = A(T)`` and ``dX_of(dZ)``, and
         ``lp_target`` for ``zs ds + s dzs``."""
-        g0 = (lp_target / zs - (s / zs) * rds) if lp else 0.0
+        g0 = _slack_rows(lp_target / zs - (s / zs) * rds, len(rp), ineq) if lp else 0.0
         dy = chol.solve(rp - A_T + A_XRdZ - g0)
         dZ = Rd - ops.AT(dy)
         dX = dX_of(dZ)
         if lp:
-            dzs = rds - dy
+            dzs = rds - dy[ineq]
             ds = (lp_target - s * dzs) / zs
         else:
             dzs = ds = None
@@ -616,7 +679,28 @@ def _factor_of(ops: _Operators, X: np.ndarray, scale: float) -> np.ndarray:
     return ops.lift_columns(G) * np.sqrt(scale)
 
 
-def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
+def _precision(m: int, schur_precision: str) -> str:
+    """The Schur precision a solve with ``m`` constraints uses (``"auto"`` resolved)."""
+    mixed = schur_precision == "mixed" or (schur_precision == "auto" and m >= MIXED_FROM_M)
+    return "mixed" if mixed else "double"
+
+
+def _constraints_of(problem: MVUProblem | EdgeConstraints, cost: LinearCost | None
+                    ) -> EdgeConstraints:
+    """The iteration's constraints: an MVU problem's edges (checked: a native variant,
+    the equality variant with a ``cost``) or the given signed edge constraints."""
+    if isinstance(problem, EdgeConstraints):
+        if cost is not None:
+            raise ValueError("a linear cost goes with an MVU problem's equality variant, "
+                             "not with general edge constraints")
+        return problem
+    if cost is not None and problem.variant != "equality":
+        raise ValueError(f"a linear cost goes with the equality variant's feasible set, "
+                         f"got variant {problem.variant!r}")
+    return EdgeConstraints.of_mvu(problem)
+
+
+def run_ipm(problem: MVUProblem | EdgeConstraints, basis: np.ndarray | None = None, *,
             time_limit: float = 600.0, max_iter: int = 100, tol: float = 1e-8,
             accept: Callable[[np.ndarray, np.ndarray], bool] | None = None,
             check_gap: float = 5e-4, check_infeasibility: float = 1e-4,
@@ -626,8 +710,11 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
 
     Parameters
     ----------
-    problem : MVUProblem
-        Variant ``equality``, ``inequality`` or ``min_trace``.
+    problem : MVUProblem or EdgeConstraints
+        An MVU problem (variant ``equality``, ``inequality`` or ``min_trace``), or
+        constraints that are signed combinations of edge rank-ones, equalities and
+        inequalities row by row (:mod:`harness.solvers.mvu.edge_constraints`; e.g.
+        the action respecting embedding's, :mod:`harness.solvers.are_native`).
     basis : ndarray of shape (n, N), optional
         Orthonormal columns orthogonal to the ones vector spanning a face that holds
         every feasible ``K``; default: the whole complement of the ones vector.
@@ -654,49 +741,57 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
         Step 6 (:mod:`methods._mve_core`).
     verbose : bool
         Print one line per iteration.
+
+    Returns
+    -------
+    IPMRun
+        Its ``w`` has one multiplier per constraint row: ``-y`` (maximum trace) or
+        ``y``, with the dual sign constraint ``y_r <= 0`` of the inequality rows
+        enforced.
     """
-    if cost is not None and problem.variant != "equality":
-        raise ValueError(f"a linear cost goes with the equality variant's feasible set, "
-                         f"got variant {problem.variant!r}")
-    if problem.variant not in IPM_VARIANTS:
-        raise ValueError(f"the interior-point method supports the variants {IPM_VARIANTS}, "
-                         f"got {problem.variant!r}")
+    system = _constraints_of(problem, cost)
     if schur_precision not in SCHUR_PRECISIONS:
         raise ValueError(f"schur_precision must be one of {SCHUR_PRECISIONS}, got "
                          f"{schur_precision!r}")
-    mixed = (schur_precision == "mixed"
-             or (schur_precision == "auto" and problem.m >= MIXED_FROM_M))
+    mixed = _precision(system.m, schur_precision) == "mixed"
     if check_below is not None:
         check_gap = check_infeasibility = check_below
     t0 = time.perf_counter()  # the history's times are wall seconds
     deadline = Deadline(time_limit)
-    ops = _Operators(problem.n, np.asarray(problem.edges), basis)
-    scale = float(problem.sq_lengths.mean())
-    b = problem.sq_lengths / scale
-    N, m = ops.N, problem.m
-    maximize = problem.maximize and cost is None
+    ops = _Operators(system.n, system.atoms, basis, system.combination)
+    scale = system.scale
+    b = system.b / scale
+    N, m = ops.N, system.m
+    maximize = system.maximize and cost is None
     if cost is None:
         C = (-1.0 if maximize else 1.0) * np.eye(N)
     else:
         C = cost.restricted(ops.restrict_columns(cost.P))
-    lp = problem.variant == "inequality"
+    ineq = system.inequality if system.n_inequalities else None
+    lp = ineq is not None
     # SDPT3's starting point, large multiples of the identity, rescaled (START_SCALES)
     xi = START_SCALES[0] * max(10.0, np.sqrt(N), N * float(np.max((1 + b) / (1 + np.sqrt(2)))))
     eta = START_SCALES[1] * max(10.0, np.sqrt(N), np.sqrt(2.0))
     X, Z, y = xi * np.eye(N), eta * np.eye(N), np.zeros(m)
     LX, LZ = np.sqrt(xi) * np.eye(N), np.sqrt(eta) * np.eye(N)
-    s, zs = (np.full(m, xi), np.full(m, eta)) if lp else (np.zeros(m), np.zeros(m))
-    n_cone = N + (m if lp else 0)
+    k = system.n_inequalities
+    s, zs = np.full(k, xi), np.full(k, eta)  # the slacks and their duals
+    n_cone = N + k
     history, status, it = [], "max_iter", 0
 
     def multipliers():
-        w = -y if maximize else y.copy()
-        return np.maximum(w, 0.0) if lp else w
+        """The certificate's: ``-y`` or ``y``, after ``y_r <= 0`` on the slack rows."""
+        signed = y.copy()
+        if lp:
+            signed[ineq] = np.minimum(signed[ineq], 0.0)
+        return -signed if maximize else signed
 
     for it in range(1, max_iter + 1):
-        rp = b - ops.A(X) - (s if lp else 0.0)
+        rp = b - ops.A(X)
+        if lp:
+            rp[ineq] -= s
         Rd = _sym(C - Z - ops.AT(y))
-        rds = -zs - y if lp else None
+        rds = -zs - y[ineq] if lp else None
         mu = (np.vdot(X, Z) + (s @ zs if lp else 0.0)) / n_cone
         pobj, dobj = float(np.vdot(C, X)), float(b @ y)
         rel_gap = abs(pobj - dobj) / (1 + abs(pobj) + abs(dobj))
@@ -728,7 +823,7 @@ def run_ipm(problem: MVUProblem, basis: np.ndarray | None = None, *,
             break
         try:
             X, Z, y, s, zs, cg, fallbacks, LX, LZ = _step(
-                ops, X, Z, y, s, zs, rp, Rd, rds, mu, lp, mixed, verbose, LX, LZ)
+                ops, X, Z, y, s, zs, rp, Rd, rds, mu, ineq, mixed, verbose, LX, LZ)
         except np.linalg.LinAlgError:  # X or Z numerically singular: the end game
             status = "stalled"
             break
@@ -782,21 +877,61 @@ def solve_ipm(problem: MVUProblem, *, tol_gap: float = 1e-3, tol_violation: floa
     if problem.variant not in IPM_VARIANTS:
         raise ValueError(f"solve_ipm supports the variants {IPM_VARIANTS}, got "
                          f"{problem.variant!r}")
-    precision = "mixed" if (schur_precision == "mixed" or (
-        schur_precision == "auto" and problem.m >= MIXED_FROM_M)) else "double"
-    need = schur_bytes(problem.n, problem.m, precision)
-    if need > memory_budget:
-        raise ValueError(f"solve_ipm needs {need / 2**30:.1f} GiB for n={problem.n}, "
-                         f"m={problem.m} (the m x m Schur matrix), above memory_budget="
-                         f"{memory_budget / 2**30:.1f} GiB; raise memory_budget or use "
-                         f"the low-rank native solver")
-    t0 = time.perf_counter()
     T = trace_bound(problem)
 
     def judged(F, w):
         if cost is None:
             return certify(problem, F, w, T=T)
         return certify_cost(problem, cost, F, w, T=T)
+
+    return solve_certified(problem, judged, tol_gap=tol_gap, tol_violation=tol_violation,
+                           time_limit=time_limit, max_iter=max_iter, tol=tol,
+                           memory_budget=memory_budget, schur_precision=schur_precision,
+                           cost=cost, verbose=verbose)
+
+
+def solve_certified(problem: MVUProblem | EdgeConstraints,
+                    judged: Callable[[np.ndarray, np.ndarray], Certificate], *,
+                    tol_gap: float = 1e-3, tol_violation: float = 1e-4,
+                    time_limit: float = 600.0, max_iter: int = 100, tol: float = 1e-8,
+                    memory_budget: float = IPM_MEMORY_BUDGET,
+                    schur_precision: str = "auto", cost: LinearCost | None = None,
+                    verbose: bool = False) -> NativeResult:
+    """Run :func:`run_ipm` on ``problem``, stopping and judging by a certificate.
+
+    Parameters
+    ----------
+    problem : MVUProblem or EdgeConstraints
+        What :func:`run_ipm` iterates on.
+    judged : callable ``(F, w) -> Certificate``
+        The harness' certificate of a candidate ``K = F F^T`` with the iteration's
+        multipliers ``w`` (one per constraint row), recomputed from the problem data:
+        the iteration stops as soon as it meets ``tol_gap`` and ``tol_violation``,
+        and the status is read from it alone (never from the iteration's residuals).
+    tol_gap, tol_violation, time_limit, max_iter, tol, memory_budget,
+    schur_precision, cost, verbose
+        As for :func:`solve_ipm`.
+
+    Returns
+    -------
+    harness.solvers.mvu.result.NativeResult
+        ``details["method"] = "ipm"``.
+
+    Raises
+    ------
+    ValueError
+        When the iteration needs more than ``memory_budget`` bytes.
+    """
+    system = _constraints_of(problem, cost)
+    precision = _precision(system.m, schur_precision)
+    atoms = None if system.combination is None else len(system.atoms)
+    need = schur_bytes(system.n, system.m, precision, atoms)
+    if need > memory_budget:
+        raise ValueError(f"solve_ipm needs {need / 2**30:.1f} GiB for n={system.n}, "
+                         f"m={system.m} (the m x m Schur matrix), above memory_budget="
+                         f"{memory_budget / 2**30:.1f} GiB; raise memory_budget or use "
+                         f"the low-rank native solver")
+    t0 = time.perf_counter()
 
     def accept(F, w):
         return judge(judged(F, w), tol_gap, tol_violation)[0] == "optimal"
