@@ -61,8 +61,10 @@ certificates recomputed: n = 1000 (m = 5733) 52.7 -> 34.0 s wall, 23 -> 18
 iterations; n = 2000 (m = 11426) 329 -> 163 s wall, 25 -> 20 iterations; the same
 optimum (gap 5.8e-4 / 7.2e-4 and 7.7e-4 / 8.2e-4). What is left at n = 2000: the
 float32 Cholesky (14 x 2.9 s), the float64 one of the last six iterations, where
-float32 no longer preconditions (6 x 5.2 s), the preconditioned solves' triangular
-sweeps (~25 s, memory bound) and the step lengths (~15 s).
+float32 no longer preconditions (6 x 5.2 s), the step lengths (~14 s), the Schur
+matrix's assembly (~13 s) and ~40 s of n x n products and reflections. The
+preconditioned solves' triangular sweeps took ~26 s with ``potrs``; blocked
+(:class:`_CholeskyFactor`) 3.9 s: 169.7 -> 157.2 s at n = 2000.
 
 Signed combinations of edge rank-ones. The same iteration takes constraints
 ``<sum_t C_rt a_t a_t^T, K> = b_r`` (or ``<=``, row by row) for a sparse m x T
