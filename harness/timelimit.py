@@ -24,7 +24,8 @@ process' CPU seconds) through :class:`Deadline`.
 
 Children come from a *forkserver*:
 a clean server process, started once, that has only imported NumPy, SciPy and
-scikit-learn and forks each child. Forking the caller itself is not safe: once a
+scikit-learn and forks each child, which takes the caller's environment variables at
+the call (the server's are from when it started). Forking the caller itself is not safe: once a
 solver with its own thread pool (Clarabel) has run in the caller, a forked child can
 deadlock on a lock that a vanished thread held (measured: Clarabel at n = 24 hung
 until its time limit in a child forked after an in-process Clarabel solve). A command
@@ -50,8 +51,10 @@ from __future__ import annotations
 import contextlib
 import math
 import multiprocessing as mp
+import os
 import resource
 import signal
+import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -176,8 +179,22 @@ def _limit_own_cpu(budget: float) -> None:
         resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
 
 
-def _child(conn, fn, args, kwargs, passthrough, budget):
+def _adopt_environment(environ: dict) -> None:
+    """Make the child's environment the caller's at the call: a forkserver's child
+    inherits the server's, from when the server started, and would miss what the
+    caller set since (a test's ``HARNESS_DATA_DIR``; measured: a job then read the
+    machine's data cache instead of the empty one it was given). Thread counts that
+    libraries read when they loaded are not changed by this: the harness sets those
+    with threadpoolctl."""
+    if dict(os.environ) != environ:
+        os.environ.clear()
+        os.environ.update(environ)
+        tempfile.tempdir = None  # Python's cached choice of TMPDIR
+
+
+def _child(conn, fn, args, kwargs, passthrough, budget, environ):
     try:
+        _adopt_environment(environ)
         _limit_own_cpu(budget)
         value = fn(*args, **kwargs)
         cpu = cpu_clock()
@@ -303,8 +320,8 @@ def call_with_time_limit(fn: Callable, *args, limit: float, wall_cap: float | No
         return _call_in_place(fn, args, kwargs, budget, cap, passthrough)
     ctx = _context()
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, fn, args, kwargs, passthrough, budget),
-                       daemon=True)
+    proc = ctx.Process(target=_child, args=(child, fn, args, kwargs, passthrough, budget,
+                                            dict(os.environ)), daemon=True)
     start = time.perf_counter()
     proc.start()
     child.close()

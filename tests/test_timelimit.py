@@ -26,8 +26,27 @@ def _boom():
     raise KeyError("inner")
 
 
+def _environment(name):
+    import os
+    import tempfile
+
+    return os.environ.get(name), tempfile.gettempdir()
+
+
 def test_value_comes_back():
     assert call_with_time_limit(_sleep, 0.01, limit=30) == 0.01
+
+
+def test_the_child_has_the_callers_environment_at_the_call(monkeypatch, tmp_path):
+    # the forkserver is running (started by an earlier call) with the environment of
+    # then; a variable set, changed or removed since reaches the child as it is now
+    call_with_time_limit(_sleep, 0.0, limit=30)
+    monkeypatch.setenv("HARNESS_TEST_VARIABLE", "set after the server started")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    assert call_with_time_limit(_environment, "HARNESS_TEST_VARIABLE", limit=30) == (
+        "set after the server started", str(tmp_path))
+    monkeypatch.delenv("HARNESS_TEST_VARIABLE")
+    assert call_with_time_limit(_environment, "HARNESS_TEST_VARIABLE", limit=30)[0] is None
 
 
 def test_a_cpu_bound_child_is_killed_at_its_cpu_budget():
