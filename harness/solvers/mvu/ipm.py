@@ -64,7 +64,12 @@ float32 Cholesky (14 x 2.9 s), the float64 one of the last six iterations, where
 float32 no longer preconditions (6 x 5.2 s), the step lengths (~14 s), the Schur
 matrix's assembly (~13 s) and ~40 s of n x n products and reflections. The
 preconditioned solves' triangular sweeps took ~26 s with ``potrs``; blocked
-(:class:`_CholeskyFactor`) 3.9 s: 169.7 -> 157.2 s at n = 2000.
+(:class:`_CholeskyFactor`) 3.9 s: 169.7 -> 157.2 s at n = 2000. The float32 copy, the
+symmetrisations and the Householder reflections are one multi-threaded numba pass
+each (:mod:`~harness.solvers.mvu._dense_kernels`; NumPy's results bit for bit), not
+NumPy's single-threaded temporaries (``astype`` 8.9 s, ``np.outer`` 5.4 s at n = 2000):
+on another 2-core machine, idle, 2 threads, the same iterates, n = 1000 25.5 -> 24.0 s,
+n = 2000 124.3 -> 117.3 s (``python scripts/ipm_solve.py N 2``, one run each).
 
 Signed combinations of edge rank-ones. The same iteration takes constraints
 ``<sum_t C_rt a_t a_t^T, K> = b_r`` (or ``<=``, row by row) for a sparse m x T
@@ -106,6 +111,7 @@ from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
 from harness.problems.linear_cost import LinearCost, certify_cost
 from harness.problems.mvu_certificate import (Certificate, certify, trace_bound,
                                               weighted_laplacian)
+from harness.solvers.mvu._dense_kernels import float32_plus, reflected, symmetrized
 from harness.solvers.mvu._schur_kernel import (edge_traces, numba_threads_like_blas,
                                                schur_matrix)
 from harness.solvers.mvu.edge_constraints import EdgeConstraints
@@ -175,14 +181,11 @@ def _complement_basis(n: int) -> np.ndarray:
 
 
 def _reflect(v: np.ndarray, c: float, P: np.ndarray, symmetric: bool = True) -> np.ndarray:
-    """``H P H`` for ``H = I - c v v^T``, in O(n^2); ``P`` symmetric unless
+    """``H P H`` for ``H = I - c v v^T``, in O(n^2) (one pass,
+    :func:`~harness.solvers.mvu._dense_kernels.reflected`); ``P`` symmetric unless
     ``symmetric=False``."""
     r = P @ v
-    t = r if symmetric else v @ P
-    out = P - c * np.outer(v, t)
-    out -= c * np.outer(r, v)
-    out += (c * c * float(v @ r)) * np.outer(v, v)
-    return out
+    return reflected(v, c, P, r, r if symmetric else v @ P)
 
 
 class _Operators:
@@ -282,7 +285,7 @@ class _Operators:
 
 
 def _sym(G: np.ndarray) -> np.ndarray:
-    return 0.5 * (G + G.T)
+    return symmetrized(G)
 
 
 def _congruence(C: sp.csr_matrix, E: np.ndarray) -> np.ndarray:
@@ -453,9 +456,7 @@ class _SchurSolver:
     def _preconditioner_copy(self) -> np.ndarray:
         """The float32 copy of ``M`` that is factorised as the preconditioner, plus
         ``PRECONDITIONER_FLOOR * scale / m`` in every entry (a rank-one term)."""
-        A = self.M.astype(np.float32)
-        A += np.float32(PRECONDITIONER_FLOOR * self.scale / len(A))
-        return A
+        return float32_plus(self.M, PRECONDITIONER_FLOOR * self.scale / len(self.M))
 
     def _factor(self, fresh, potrf, rel_lift):
         """Cholesky of ``fresh()`` (lower, in place), lifting the diagonal until it
@@ -788,50 +789,52 @@ def run_ipm(problem: MVUProblem | EdgeConstraints, basis: np.ndarray | None = No
             signed[ineq] = np.minimum(signed[ineq], 0.0)
         return -signed if maximize else signed
 
-    for it in range(1, max_iter + 1):
-        rp = b - ops.A(X)
-        if lp:
-            rp[ineq] -= s
-        Rd = _sym(C - Z - ops.AT(y))
-        rds = -zs - y[ineq] if lp else None
-        mu = (np.vdot(X, Z) + (s @ zs if lp else 0.0)) / n_cone
-        pobj, dobj = float(np.vdot(C, X)), float(b @ y)
-        rel_gap = abs(pobj - dobj) / (1 + abs(pobj) + abs(dobj))
-        pinf = np.linalg.norm(rp) / (1 + np.linalg.norm(b))
-        dinf = (np.linalg.norm(Rd) + (np.linalg.norm(rds) if lp else 0.0)) / (1 + np.sqrt(N))
-        entry = {"time": time.perf_counter() - t0,
-                 "primal": -pobj * scale if maximize else pobj * scale,
-                 "dual": -dobj * scale if maximize else dobj * scale,
-                 "rel_gap": rel_gap, "primal_infeasibility": pinf,
-                 "dual_infeasibility": dinf, "mu": mu}
-        history.append(entry)
-        if verbose:
-            print(f"it {it:3d} pobj {pobj:.8e} dobj {dobj:.8e} gap {rel_gap:.1e} "
-                  f"pinf {pinf:.1e} dinf {dinf:.1e} mu {mu:.1e} t {entry['time']:.1f}",
-                  flush=True)
-        if max(rel_gap, pinf, dinf) < tol:
-            status = "converged"
-            break
-        if accept is not None and rel_gap < check_gap and pinf < check_infeasibility:
-            entry["checked"] = True
-            if accept(_factor_of(ops, X, scale), multipliers()):
-                status = "accepted"
+    # numba's kernels (_dense_kernels, _schur_kernel) use the BLAS thread limit
+    with numba_threads_like_blas():
+        for it in range(1, max_iter + 1):
+            rp = b - ops.A(X)
+            if lp:
+                rp[ineq] -= s
+            Rd = _sym(C - Z - ops.AT(y))
+            rds = -zs - y[ineq] if lp else None
+            mu = (np.vdot(X, Z) + (s @ zs if lp else 0.0)) / n_cone
+            pobj, dobj = float(np.vdot(C, X)), float(b @ y)
+            rel_gap = abs(pobj - dobj) / (1 + abs(pobj) + abs(dobj))
+            pinf = np.linalg.norm(rp) / (1 + np.linalg.norm(b))
+            dinf = (np.linalg.norm(Rd) + (np.linalg.norm(rds) if lp else 0.0)) / (1 + np.sqrt(N))
+            entry = {"time": time.perf_counter() - t0,
+                     "primal": -pobj * scale if maximize else pobj * scale,
+                     "dual": -dobj * scale if maximize else dobj * scale,
+                     "rel_gap": rel_gap, "primal_infeasibility": pinf,
+                     "dual_infeasibility": dinf, "mu": mu}
+            history.append(entry)
+            if verbose:
+                print(f"it {it:3d} pobj {pobj:.8e} dobj {dobj:.8e} gap {rel_gap:.1e} "
+                      f"pinf {pinf:.1e} dinf {dinf:.1e} mu {mu:.1e} t {entry['time']:.1f}",
+                      flush=True)
+            if max(rel_gap, pinf, dinf) < tol:
+                status = "converged"
                 break
-        if deadline.expired():
-            status = "timeout"
-            break
-        if _stalled(history):
-            status = "stalled"
-            break
-        try:
-            X, Z, y, s, zs, cg, fallbacks, LX, LZ = _step(
-                ops, X, Z, y, s, zs, rp, Rd, rds, mu, ineq, mixed, verbose, LX, LZ)
-        except np.linalg.LinAlgError:  # X or Z numerically singular: the end game
-            status = "stalled"
-            break
-        entry.update(cg_iterations=cg, float64_fallbacks=fallbacks)
-        if fallbacks:
-            mixed = False
+            if accept is not None and rel_gap < check_gap and pinf < check_infeasibility:
+                entry["checked"] = True
+                if accept(_factor_of(ops, X, scale), multipliers()):
+                    status = "accepted"
+                    break
+            if deadline.expired():
+                status = "timeout"
+                break
+            if _stalled(history):
+                status = "stalled"
+                break
+            try:
+                X, Z, y, s, zs, cg, fallbacks, LX, LZ = _step(
+                    ops, X, Z, y, s, zs, rp, Rd, rds, mu, ineq, mixed, verbose, LX, LZ)
+            except np.linalg.LinAlgError:  # X or Z numerically singular: the end game
+                status = "stalled"
+                break
+            entry.update(cg_iterations=cg, float64_fallbacks=fallbacks)
+            if fallbacks:
+                mixed = False
     return IPMRun(F=_factor_of(ops, X, scale), w=multipliers(), status=status,
                   iterations=it, history=history)
 
