@@ -284,6 +284,10 @@ def cmd_plan(args) -> int:
         print(json.dumps(plan.as_dict(), indent=1))
     else:
         print(render_table(plan, jobs=args.jobs), end="")
+    if args.actual:
+        from harness.runs.plan_actual import plan_against_run, render_actual
+
+        print("\n" + render_actual(plan_against_run(plan, args.actual), args.actual), end="")
     return 0
 
 
@@ -368,6 +372,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the machine's memory in MB (default: this machine's)")
     p.add_argument("--jobs", action="store_true", help="also list every job")
     p.add_argument("--json", action="store_true", help="the whole plan as JSON")
+    p.add_argument("--actual", metavar="RUN",
+                   help="after the run: its records/ (or a reference run), each result's "
+                        "planned CPU beside the CPU its records measured")
     p.set_defaults(func=cmd_plan)
     return parser
 

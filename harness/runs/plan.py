@@ -41,7 +41,7 @@ from harness.runs.costmodel import (
 from harness.runs.records import record_paths, records_from_csv
 
 __all__ = ["JobPlan", "ResultPlan", "Plan", "plan_profile", "render_table", "machine_memory_mb",
-           "same_work"]
+           "same_work", "read_run_records", "timing"]
 
 _NO_WORK = re.compile(r"time_limit|grace_seconds|_source$")
 #: the CPU exponents are fitted on jobs of at least this many CPU seconds when they
@@ -162,7 +162,7 @@ class Plan:
         }
 
 
-def _read_records(folder: Path) -> dict[str, dict]:
+def read_run_records(folder: Path) -> dict[str, dict]:
     """The records of a run's ``records/`` folder, or those a reference run's
     ``records.csv`` summarises (``harness export-run``)."""
     if (folder / "records.csv").is_file():  # a reference run, not a records/ folder
@@ -175,7 +175,8 @@ def _read_records(folder: Path) -> dict[str, dict]:
     return found
 
 
-def _timing(record: dict, key: str) -> float | None:
+def timing(record: dict, key: str) -> float | None:
+    """A record's ``timing[key]`` (CPU or wall seconds, peak MB), None where absent."""
     value = (record.get("timing") or {}).get(key)
     return float(value) if isinstance(value, (int, float)) and value == value else None
 
@@ -186,9 +187,9 @@ def _models(name: str, records: dict[str, dict], floor: float):
             if job.partition("/")[0] == name and r.get("status") == "ok" and r.get("params")]
     kinds = [kind_of(r["job"].partition("/")[2]) for r in mine]
     features = [size_features(r["params"]) for r in mine]
-    cpu = fit_power(kinds, features, [_timing(r, "cpu_seconds") or 0.0 for r in mine],
+    cpu = fit_power(kinds, features, [timing(r, "cpu_seconds") or 0.0 for r in mine],
                     priors=dict.fromkeys(LOOP_KEYS, 1.0), slope_from=SLOPE_FROM_SECONDS)
-    above = [max((_timing(r, "peak_memory_mb") or 0.0) - floor, 0.0) for r in mine]
+    above = [max((timing(r, "peak_memory_mb") or 0.0) - floor, 0.0) for r in mine]
     memory = fit_power(kinds, features, above)
     return cpu, memory
 
@@ -237,8 +238,8 @@ def plan_profile(config: dict, records: str | Path | None = None, cores: int | N
     if cores < 1:
         raise ValueError(f"--cores must be at least 1, got {cores}")
     memory_mb = memory_mb or machine_memory_mb()
-    found = _read_records(folder)
-    peaks = [p for r in found.values() if (p := _timing(r, "peak_memory_mb"))]
+    found = read_run_records(folder)
+    peaks = [p for r in found.values() if (p := timing(r, "peak_memory_mb"))]
     floor = min(peaks) if peaks else 0.0
     results = []
     for name in config["results"]:
@@ -255,15 +256,15 @@ def plan_profile(config: dict, records: str | Path | None = None, cores: int | N
             if usable and same_work(record.get("params") or {}, params):
                 timeout = record.get("status") == "timeout"
                 plan = JobPlan(job.id, "measured (timeout)" if timeout else "measured",
-                               _timing(record, "cpu_seconds"),
-                               _timing(record, "peak_memory_mb"), budget, exclusive,
+                               timing(record, "cpu_seconds"),
+                               timing(record, "peak_memory_mb"), budget, exclusive,
                                note=f"status {record.get('status')}" if record.get("status")
                                != "ok" else "")
             else:
                 anchor = record if usable and record.get("status") == "ok" else None
                 cpu, why = _estimate(params, anchor, cpu_model, job.key,
-                                     _timing(anchor, "cpu_seconds") if anchor else None)
-                above = (max((_timing(anchor, "peak_memory_mb") or floor) - floor, 0.0)
+                                     timing(anchor, "cpu_seconds") if anchor else None)
+                above = (max((timing(anchor, "peak_memory_mb") or floor) - floor, 0.0)
                          if anchor else None)
                 mem, _ = _estimate(params, anchor, memory_model, job.key, above)
                 if record is not None and not usable:
