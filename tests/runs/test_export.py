@@ -15,7 +15,9 @@ from harness.cli import main
 from harness.runs.export import export_run
 from harness.runs.layout import NotARunError, open_run
 
-FRESH = Path("/work/fresh41/results/quick")
+# a finished quick run (results/quick of a `make reproduce`), e.g. a fresh clone's:
+# HARNESS_TEST_QUICK_RUN=/path/to/clone/results/quick; without it the test is skipped
+FRESH = Path(os.environ.get("HARNESS_TEST_QUICK_RUN", "/nonexistent/results/quick"))
 
 
 def test_export_writes_the_reference_run(run_dir, tmp_path):
@@ -78,7 +80,8 @@ def test_export_refuses_what_is_not_a_run_and_an_existing_dest(run_dir, tmp_path
 
 
 @pytest.mark.skipif(not (FRESH / "records").is_dir(),
-                    reason=f"no finished quick run at {FRESH} on this machine")
+                    reason="no finished quick run: set HARNESS_TEST_QUICK_RUN to the "
+                           "results/quick of a finished `make reproduce`")
 def test_export_of_a_real_quick_run(tmp_path):
     dest = export_run(FRESH, tmp_path / "ref")
     info = json.loads((dest / "run.json").read_text())
