@@ -11,6 +11,12 @@ Dropping one file into ``methods/`` is therefore all it takes to add a method: t
 registry, ``harness list``, the Snakemake DAG and every table of the method's task
 pick it up.
 
+A module whose name ends in ``_test`` is a test's temporary plugin (the test suite's
+``drop_plugin`` fixture writes one into ``methods/`` or ``datasets/``): it is seen
+only by the processes of the test that wrote it, which name it in the environment
+variable ``HARNESS_TEST_PLUGINS`` (comma-separated module names), so that tests
+running at the same time (pytest-xdist) never see one another's.
+
 Plugins are imported only when asked for. Their names and declared class attributes
 (:data:`INDEXED`: task, labels, solvers, ...) come from an index built by importing
 every plugin module once and kept in the package's ``__pycache__``, keyed by the
@@ -42,7 +48,7 @@ from types import ModuleType, SimpleNamespace
 from harness.plugin import DatasetPlugin, MethodPlugin
 
 __all__ = ["methods", "datasets", "get_method", "get_dataset", "method_info",
-           "dataset_info", "UnknownNameError", "INDEXED"]
+           "dataset_info", "UnknownNameError", "INDEXED", "TEST_PLUGINS_VARIABLE", "index_path"]
 
 ENTRY_POINT_GROUPS = {"methods": "harness.methods", "datasets": "harness.datasets"}
 BASES = {"methods": MethodPlugin, "datasets": DatasetPlugin}
@@ -55,6 +61,16 @@ INDEXED = {"methods": ("name", "task", "thesis_label", "references", "solvers",
            "datasets": ("name", "thesis_name", "stand_in_for", "tasks", "description",
                         "params")}
 INDEX_FILE = "harness_plugins.json"
+#: the environment variable naming the test plugins (``*_test`` modules) in view
+TEST_PLUGINS_VARIABLE = "HARNESS_TEST_PLUGINS"
+
+
+def _in_view(module: str) -> bool:
+    """Whether a plugin module is scanned: every one but the ``*_test`` modules that
+    :data:`TEST_PLUGINS_VARIABLE` does not name (another test's temporary plugins)."""
+    if not module.endswith("_test"):
+        return True
+    return module in os.environ.get(TEST_PLUGINS_VARIABLE, "").split(",")
 
 
 class UnknownNameError(KeyError):
@@ -79,7 +95,7 @@ def _scan_package(kind: str) -> list[type]:
     package = importlib.import_module(kind)
     found: list[type] = []
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
+        if info.name.startswith("_") or not _in_view(info.name):
             continue
         module = importlib.import_module(f"{kind}.{info.name}")
         found.extend(_plugin_classes(module, BASES[kind]))
@@ -143,8 +159,8 @@ def _source_key(kind: str) -> tuple[Path, str]:
     index holds)."""
     folder = Path(importlib.import_module(kind).__path__[0])
     digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")) + [Path(inspect.getfile(MethodPlugin)),
-                                                Path(__file__)]:
+    sources = [p for p in sorted(folder.glob("*.py")) if _in_view(p.stem)]
+    for path in sources + [Path(inspect.getfile(MethodPlugin)), Path(__file__)]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return folder, digest.hexdigest()
 
@@ -167,12 +183,22 @@ def _write_atomically(path: Path, text: str) -> None:
         pass
 
 
+def index_path(kind: str) -> Path:
+    """Where the package's index is stored: ``__pycache__/harness_plugins.KIND.json``;
+    a process with test plugins in view (:data:`TEST_PLUGINS_VARIABLE`) keeps its own,
+    named after them, so that it never replaces the one every other process reads."""
+    folder = Path(importlib.import_module(kind).__path__[0])
+    view = sorted(m for m in os.environ.get(TEST_PLUGINS_VARIABLE, "").split(",") if m)
+    tag = "" if not view else "." + hashlib.sha256(",".join(view).encode()).hexdigest()[:12]
+    return folder / "__pycache__" / INDEX_FILE.replace(".json", f".{kind}{tag}.json")
+
+
 @functools.cache
 def _package_index(kind: str) -> dict[str, dict]:
     """The package's plugins without importing them: the stored index when its key
     matches the sources, else a fresh one (stored for the next process)."""
     folder, key = _source_key(kind)
-    path = folder / "__pycache__" / INDEX_FILE.replace(".json", f".{kind}.json")
+    path = index_path(kind)
     try:
         stored = json.loads(path.read_text())
         if stored.get("key") == key:

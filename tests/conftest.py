@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import textwrap
@@ -23,20 +24,34 @@ def repo_root() -> Path:
 
 
 @pytest.fixture
-def drop_plugin():
-    """Write ``methods/<name>.py`` or ``datasets/<name>.py``; removed afterwards."""
+def drop_plugin(monkeypatch):
+    """Write ``methods/<module>.py`` or ``datasets/<module>.py`` (``module`` ending in
+    ``_test``); removed afterwards. The plugin is in view of this test's processes
+    only (``HARNESS_TEST_PLUGINS``, :mod:`harness.registry`); under pytest-xdist the
+    file name carries the worker (``<stem>_gw1_test.py``), so that two tests running
+    at once never write the same file. Tests name the plugin by its ``name``, never
+    by its module."""
     written: list[Path] = []
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
 
     def write(kind: str, module: str, source: str) -> Path:
+        assert module.endswith("_test"), f"a test plugin's module ends in _test: {module}"
+        if worker:
+            module = f"{module[:-len('_test')]}_{worker}_test"
         package = {"methods": methods, "datasets": datasets}[kind]
         path = Path(package.__path__[0]) / f"{module}.py"
         assert not path.exists(), f"{path} exists already"
         path.write_text(textwrap.dedent(source))
         written.append(path)
+        monkeypatch.setenv(registry.TEST_PLUGINS_VARIABLE,
+                           ",".join(p.stem for p in written))
         registry.refresh()
         return path
 
     yield write
+    if written:  # this view's stored plugin indexes (harness.registry.index_path)
+        for kind in ("methods", "datasets"):
+            registry.index_path(kind).unlink(missing_ok=True)
     for path in written:
         path.unlink(missing_ok=True)
         shutil.rmtree(path.parent / "__pycache__" / f"{path.stem}", ignore_errors=True)

@@ -134,18 +134,24 @@ def test_the_index_follows_an_edited_plugin_file(drop_plugin, repo_root):
     import sys
 
     path = drop_plugin("methods", "random_projection_test", NOISY_METHOD)
+    stored = registry.index_path("methods")  # this view's: the test plugin in it
+    assert stored.name.startswith("harness_plugins.methods.") and stored.parent == (
+        path.parent / "__pycache__") and not stored.exists()
+    code = ("from harness import registry; "
+            "print(registry.method_info('random_projection_test').thesis_label)")
+    # a fresh process (it imports no plugin before its scan) stores the index
+    out = subprocess.run([sys.executable, "-c", code], cwd=repo_root, check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == "" and stored.is_file()
     assert registry.method_info("random_projection_test").thesis_label == ""
     assert registry.method_info("random_projection_test").init_params == (
         "n_components", "random_state")
     registry.get_method("random_projection_test")  # this process now holds the module
     path.write_text(path.read_text().replace('thesis_label = ""', 'thesis_label = "RP"'))
     registry.refresh()
-    stored = path.parent / "__pycache__" / "harness_plugins.methods.json"
     before = stored.read_text()
     assert registry.method_info("random_projection_test").thesis_label == ""  # its module
     assert stored.read_text() == before  # not stored: the old key still there
-    code = ("from harness import registry; "
-            "print(registry.method_info('random_projection_test').thesis_label)")
     for corrupt in (False, True):
         if corrupt:
             stored.write_text("{not json")

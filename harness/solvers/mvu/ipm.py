@@ -68,8 +68,18 @@ preconditioned solves' triangular sweeps took ~26 s with ``potrs``; blocked
 symmetrisations and the Householder reflections are one multi-threaded numba pass
 each (:mod:`~harness.solvers.mvu._dense_kernels`; NumPy's results bit for bit), not
 NumPy's single-threaded temporaries (``astype`` 8.9 s, ``np.outer`` 5.4 s at n = 2000):
-on another 2-core machine, idle, 2 threads, the same iterates, n = 1000 25.5 -> 24.0 s,
-n = 2000 124.3 -> 117.3 s (``python scripts/ipm_solve.py N 2``, one run each).
+on another 2-core machine, idle, 2 threads, the same iterates, n = 1000 25.5 -> 24.0,
+24.6, 23.2 s (m = 5733, 18 iterations), n = 2000 124.3 -> 117.3, 117.0, 115.3 s
+(m = 11426, 20 iterations) (``python scripts/ipm_solve.py N 2``).
+
+Tried and not kept (iterations to the certified 1e-3 on the same rolls, 1 thread):
+a floor of 0.1 or 0.2 on sigma (n = 1000: 18, 18; 18 without), choosing sigma among
+sigma, sigma/2, sigma/4, sigma/10 by the predicted mu once nearly feasible (17, for
+an extra Schur solve and four products per iteration), other start scales (n = 500:
+17 for (0.03, 10), (0.1, 30), (0.3, 10), (0.1, 100); 18 for (0.01, 10); 22 for
+(0.1, 1)), a start at the input's Gram matrix plus 1, 0.1 or 0.01 times SDPT3's
+(17, 16, 17), other step fractions (0.9, 0.8, 0.95 + 0.04 short, 0.7 + 0.2 short:
+17, 19, 19, 19). The iterations 3-5 take short steps in every variant.
 
 Signed combinations of edge rank-ones. The same iteration takes constraints
 ``<sum_t C_rt a_t a_t^T, K> = b_r`` (or ``<=``, row by row) for a sparse m x T
