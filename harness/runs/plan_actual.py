@@ -104,7 +104,8 @@ def render_actual(rows: list[ResultActual], run: str | Path) -> str:
     meas = sum(r.measured_cpu for r in with_estimate)
     total = sum(r.cpu_seconds for r in shown)
     table.append(["total", sum(r.planned for r in shown), sum(r.ran for r in shown),
-                  sum(r.timed_out for r in shown), _time(est), _time(meas),
+                  sum(r.timed_out for r in shown), _time(est) if with_estimate else "-",
+                  _time(meas) if with_estimate else "-",
                   f"{meas / est:.2f}" if est > 0 else "-",
                   sum(r.unestimated_ran for r in shown),
                   _time(sum(r.unestimated_cpu for r in shown)), _time(total)])

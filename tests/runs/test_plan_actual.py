@@ -57,7 +57,10 @@ def test_jobs_without_an_estimate_are_apart(tmp_path, config, run):  # noqa: F81
     [row] = plan_against_run(plan, run)
     assert row.ratio is None and row.unestimated_ran == 4
     assert row.unestimated_cpu == pytest.approx(2116)
-    assert "Not in the run" not in render_actual([row], run)
+    text = render_actual([row], run)
+    assert "Not in the run" not in text
+    total = next(line for line in text.splitlines() if line.startswith("| total"))
+    assert total.split("|")[5].strip() == "-" and total.split("|")[7].strip() == "-"
 
 
 def test_the_cli_prints_both(tmp_path, config, earlier, run, capsys):  # noqa: F811
