@@ -7,7 +7,11 @@ n = 2000, ``HARNESS_BENCH_KERNEL_N``). Both give the same bits
 (``tests/solvers/mvu/test_dense_kernels.py``). Measured by calling the benchmark
 by hand (1 thread, the machine busy with two other jobs; NumPy -> numba): float32
 copy 110 -> 73 ms, symmetrisation 37 -> 26 ms, reflection 51 -> 13 ms; the whole
-n = 2000 solve, 2 threads, idle: 124.3 -> 117.3 s (``scripts/ipm_solve.py``). BLAS and numba threads:
+n = 2000 solve, 2 threads, idle: 124.3 -> 117.3 s (``scripts/ipm_solve.py``). Not yet
+understood: ``asv run --quick`` (one sample) gave the numba passes 468 and 110 ms
+against NumPy's 55 and 43 ms (float32 copy, reflection; idle, 1 thread), while three
+calls by hand in one process right after gave 42-64 and 5-6 ms against 54 and
+43-48 ms; read this benchmark from a full ``asv run``. BLAS and numba threads:
 ``HARNESS_BENCH_THREADS`` (default 1)."""
 
 import os
