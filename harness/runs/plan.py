@@ -41,7 +41,7 @@ from harness.runs.costmodel import (
 from harness.runs.records import record_paths, records_from_csv
 
 __all__ = ["JobPlan", "ResultPlan", "Plan", "plan_profile", "render_table", "machine_memory_mb",
-           "same_work", "read_run_records", "timing"]
+           "same_work", "read_run_records", "timing", "format_seconds"]
 
 _NO_WORK = re.compile(r"time_limit|grace_seconds|_source$")
 #: the CPU exponents are fitted on jobs of at least this many CPU seconds when they
@@ -280,7 +280,8 @@ def plan_profile(config: dict, records: str | Path | None = None, cores: int | N
     return Plan(config["profile"], str(folder), len(found), cores, memory_mb, results)
 
 
-def _time(seconds: float | None) -> str:
+def format_seconds(seconds: float | None) -> str:
+    """CPU or wall seconds for a table: s, min or h; ``-`` for None."""
     if seconds is None:
         return "-"
     if seconds < 120:
@@ -303,8 +304,8 @@ def render_table(plan: Plan, jobs: bool = False) -> str:
     for r in plan.results:
         timed = [j for j in r.jobs if j.cpu_seconds is not None]
         rows.append([r.name, len(r.jobs), r.count("measured"), r.count("estimate"),
-                     r.count("no estimate"), _time(r.cpu_seconds if timed else None),
-                     _time(max((j.cpu_seconds for j in timed), default=None)),
+                     r.count("no estimate"), format_seconds(r.cpu_seconds if timed else None),
+                     format_seconds(max((j.cpu_seconds for j in timed), default=None)),
                      _mb(max((j.peak_memory_mb for j in timed if j.peak_memory_mb),
                              default=None)),
                      sum(j.over_budget for j in r.jobs), sum(j.over_memory for j in r.jobs),
@@ -313,7 +314,7 @@ def render_table(plan: Plan, jobs: bool = False) -> str:
     missing = sum(j.cpu_seconds is None for j in every)
     rows.append(["total", len(every), sum(j.basis.startswith("measured") for j in every),
                  sum(j.basis == "estimate" for j in every), missing,
-                 _time(plan.cpu_seconds), "", "", sum(j.over_budget for j in every),
+                 format_seconds(plan.cpu_seconds), "", "", sum(j.over_budget for j in every),
                  sum(j.over_memory for j in every), ""])
     out = [f"# Plan of profile `{plan.profile}`: {len(every)} jobs on {plan.cores} cores, "
            f"{_mb(plan.memory_mb)} of memory", "",
@@ -324,24 +325,24 @@ def render_table(plan: Plan, jobs: bool = False) -> str:
            tabulate(rows, headers=["result", "jobs", "measured", "estimate", "no estimate",
                                    "CPU", "max CPU/job", "max memory", "over budget",
                                    "over memory", "CPU model"], tablefmt="github"), "",
-           f"**Total CPU {_time(plan.cpu_seconds)} over {len(every) - missing} jobs with an "
+           f"**Total CPU {format_seconds(plan.cpu_seconds)} over {len(every) - missing} jobs with an "
            f"estimate ({missing} without); wall on {plan.cores} cores about "
-           f"{_time(plan.wall_seconds)}** (longest-processing-time-first list scheduling of "
+           f"{format_seconds(plan.wall_seconds)}** (longest-processing-time-first list scheduling of "
            f"those jobs; it ignores dependencies and the write steps, and runs the jobs of "
            f"exclusive results alone). A job over its CPU budget counts with its budget: "
            f"it is killed there.", ""]
     flagged = [j for j in every if j.over_budget or j.over_memory]
     if flagged:
         out += ["## Jobs over their CPU budget or the machine's memory", ""]
-        out += [f"- `{j.job}` ({j.basis}): CPU {_time(j.cpu_seconds)} of a budget of "
-                f"{_time(j.budget_seconds)}, memory {_mb(j.peak_memory_mb)}"
+        out += [f"- `{j.job}` ({j.basis}): CPU {format_seconds(j.cpu_seconds)} of a budget of "
+                f"{format_seconds(j.budget_seconds)}, memory {_mb(j.peak_memory_mb)}"
                 + (" — OVER BUDGET" if j.over_budget else "")
                 + (" — OVER MEMORY" if j.over_memory else "")
                 + (f"; {j.note}" if j.note else "") for j in flagged]
         out.append("")
     if jobs:
         out += ["## Jobs", "", tabulate(
-            [[j.job, j.basis, _time(j.cpu_seconds), _mb(j.peak_memory_mb),
-              _time(j.budget_seconds), j.note] for j in every],
+            [[j.job, j.basis, format_seconds(j.cpu_seconds), _mb(j.peak_memory_mb),
+              format_seconds(j.budget_seconds), j.note] for j in every],
             headers=["job", "basis", "CPU", "memory", "budget", "note"], tablefmt="github"), ""]
     return "\n".join(out)

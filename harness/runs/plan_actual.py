@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from harness.runs.plan import Plan, read_run_records, timing
+from harness.runs.plan import Plan, format_seconds, read_run_records, timing
 
 __all__ = ["ResultActual", "plan_against_run", "render_actual"]
 
@@ -82,33 +82,27 @@ def plan_against_run(plan: Plan, run: str | Path) -> list[ResultActual]:
     return rows
 
 
-def _time(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.1f} s"
-    return f"{seconds / 60:.1f} min" if seconds < 7200 else f"{seconds / 3600:.2f} h"
-
-
 def render_actual(rows: list[ResultActual], run: str | Path) -> str:
     """The comparison as Markdown: one row per result with a job in the run."""
     from tabulate import tabulate
 
     shown = [r for r in rows if r.ran]
     table = [[r.name, r.planned, r.ran, r.timed_out,
-              _time(r.estimated_cpu) if r.ran > r.unestimated_ran else "-",
-              _time(r.measured_cpu) if r.ran > r.unestimated_ran else "-",
+              format_seconds(r.estimated_cpu) if r.ran > r.unestimated_ran else "-",
+              format_seconds(r.measured_cpu) if r.ran > r.unestimated_ran else "-",
               f"{r.ratio:.2f}" if r.ratio is not None else "-",
-              r.unestimated_ran, _time(r.unestimated_cpu) if r.unestimated_ran else "-",
-              _time(r.cpu_seconds)] for r in shown]
+              r.unestimated_ran, format_seconds(r.unestimated_cpu) if r.unestimated_ran else "-",
+              format_seconds(r.cpu_seconds)] for r in shown]
     with_estimate = [r for r in shown if r.ratio is not None]
     est = sum(r.estimated_cpu for r in with_estimate)
     meas = sum(r.measured_cpu for r in with_estimate)
     total = sum(r.cpu_seconds for r in shown)
     table.append(["total", sum(r.planned for r in shown), sum(r.ran for r in shown),
-                  sum(r.timed_out for r in shown), _time(est) if with_estimate else "-",
-                  _time(meas) if with_estimate else "-",
+                  sum(r.timed_out for r in shown), format_seconds(est) if with_estimate else "-",
+                  format_seconds(meas) if with_estimate else "-",
                   f"{meas / est:.2f}" if est > 0 else "-",
                   sum(r.unestimated_ran for r in shown),
-                  _time(sum(r.unestimated_cpu for r in shown)), _time(total)])
+                  format_seconds(sum(r.unestimated_cpu for r in shown)), format_seconds(total)])
     not_run = [r.name for r in rows if not r.ran]
     out = [f"## The plan against the run at `{run}`", "",
            "Per result, the jobs of the plan that the run holds a record of; the plan's "
