@@ -47,8 +47,8 @@ venv: $(STAMP_RUN)
 
 reproduce: $(STAMP_RUN)
 	@$(BIN)/python -m harness fetch $(FETCH) || echo "could not fetch $(FETCH): their cells will be marked gaps naming the fetch command"
-	@echo "What this run will cost (harness plan, from the kept quick run results/reference_runs/quick):"
-	@$(BIN)/python -m harness plan --config config/$(PROFILE).yaml --records results/reference_runs/quick --cores $(CORES) || true
+	@echo "What this run will cost (harness plan, from the kept runs in results/reference_runs):"
+	@$(BIN)/python -m harness plan --config config/$(PROFILE).yaml $(foreach r,$(wildcard results/reference_runs/*/records.csv),--records $(dir $(r))) --cores $(CORES) || true
 	$(BIN)/snakemake --workflow-profile profiles/local --configfile config/$(PROFILE).yaml --cores $(CORES)
 	@echo
 	@echo "Tables written to results/$(PROFILE)/tables/:"

@@ -363,9 +363,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_config(sub.add_parser(
         "plan", help="before a run: jobs, estimated CPU and memory per result, total CPU "
                      "and wall on N cores, jobs over their budget or the machine's memory"))
-    p.add_argument("--records", metavar="DIR",
-                   help="records/ of an earlier run (e.g. results/quick/records): measured "
-                        "costs and the data of the cost models (default: the profile's own)")
+    p.add_argument("--records", metavar="DIR", action="append",
+                   help="records/ of an earlier run (e.g. results/quick/records) or a "
+                        "reference run: measured costs and the data of the cost models "
+                        "(default: the profile's own); repeat it to use several runs (the "
+                        "first holding a job measures it, the models fit on all)")
     p.add_argument("--cores", type=int, default=os.cpu_count() or 1,
                    help="cores the run gets (default: this machine's)")
     p.add_argument("--memory-mb", type=float, default=None,

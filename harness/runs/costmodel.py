@@ -97,7 +97,8 @@ class PowerModel:
     anchors: dict[str, list[tuple[dict[str, float], float]]] = dataclasses.field(
         default_factory=dict)
 
-    def predict(self, kind: str, features: dict[str, float]) -> tuple[float | None, str]:
+    def predict(self, kind: str, features: dict[str, float], unscaled: bool = False
+                ) -> tuple[float | None, str]:
         """A job's value (None if the model cannot say) and a note (why not, what it
         left out): the measured job of its kind nearest in size (the smallest sum of
         ``|log(x / x_measured)|`` over the sizes), moved to the job's sizes by
@@ -111,13 +112,16 @@ class PowerModel:
                        else math.inf for f in set(old) | set(features))
 
         old, value = min(self.anchors[kind], key=distance)
-        return self.scale(value, old, features)
+        return self.scale(value, old, features, unscaled)
 
-    def scale(self, value: float, old: dict[str, float], new: dict[str, float]
-              ) -> tuple[float | None, str]:
+    def scale(self, value: float, old: dict[str, float], new: dict[str, float],
+              unscaled: bool = False) -> tuple[float | None, str]:
         """A measured ``value`` at sizes ``old`` moved to sizes ``new`` by the model's
         exponents (fitted or prior); None where a size of ``old`` is unknown in
-        ``new``. The note names sizes that changed but have no exponent."""
+        ``new`` or a size changed and has no exponent (moving it unscaled would be a
+        guess; with ``unscaled`` it is carried unscaled and named in the note, e.g.
+        a peak memory, a lower bound for a larger job). The note names sizes ``old``
+        did not know (a null size there, e.g. the whole data set), left unscaled."""
         factor, ignored = 1.0, []
         for f in sorted(set(old) | set(new)):
             if old.get(f) == new.get(f):
@@ -128,6 +132,9 @@ class PowerModel:
                 ignored.append(f"{f} -> {new[f]:g}")
                 continue
             b = self.exponents.get(f, self.priors.get(f, (None,))[0])
+            if b is None and not unscaled:
+                return None, (f"{f}: {old[f]:g} -> {new[f]:g} has no exponent (no measured "
+                              f"job of this result at two of its sizes)")
             if b is None:
                 ignored.append(f"{f} {old[f]:g} -> {new[f]:g}")
             else:

@@ -4,6 +4,12 @@ Per result: its jobs (as Snakemake expands them: :func:`harness.jobs.result_jobs
 and :func:`harness.jobs.job_params`, what :mod:`harness.workflow` gives the
 Snakefile), and per job its CPU seconds and peak memory:
 
+Records may come from several earlier runs (``--records`` repeated, e.g. the quick
+and the full reference runs): the first run holding a usable record of the job gives
+its measured cost, and the cost models are fitted on the ``ok`` records of all of
+them, so a job measured at two sizes (10000 digits in the quick run, 60000 in the
+full one) gives its size's exponent.
+
 - ``measured``: an earlier run's record of the same job id with the same params
   (time limits and descriptive ``*_source`` texts aside: they change no work) gives
   them; a record that timed out gives a lower bound (``measured (timeout)``); a
@@ -13,9 +19,11 @@ Snakefile), and per job its CPU seconds and peak memory:
   for CPU, one for memory above the run's smallest peak, the interpreter and its
   libraries), fitted on the result's measured ``ok`` records: an ``ok`` record of
   the same id at other sizes, else the measured job of its kind nearest in size, is
-  moved to the job's sizes by the model's exponents;
+  moved to the job's sizes by the model's exponents (a peak memory measured at a
+  smaller size is carried unscaled where its size has no exponent: a lower bound);
 - ``no estimate``: neither (a kind of job never measured, a size not in the
-  params).
+  params, a size that changed but whose exponent no measured jobs tell: carrying
+  the CPU of 10000 digits to 60000 unscaled would be a guess 36 times too low).
 
 Then the total CPU, the wall on N cores (:func:`harness.runs.costmodel.lpt_makespan`
 of the estimated jobs, each at most its CPU budget, where it would be killed; it
@@ -116,7 +124,7 @@ class Plan:
     """The plan of a profile on ``cores`` cores with ``memory_mb`` of memory."""
 
     profile: str
-    records: str
+    records: str  # the folders, joined by ", "
     n_records: int
     cores: int
     memory_mb: float
@@ -181,42 +189,59 @@ def timing(record: dict, key: str) -> float | None:
     return float(value) if isinstance(value, (int, float)) and value == value else None
 
 
-def _models(name: str, records: dict[str, dict], floor: float):
-    """The CPU and memory models of a result from its ``ok`` records."""
-    mine = [r for job, r in records.items()
+def _models(name: str, records: list[dict[str, dict]], floor: float):
+    """The CPU and memory models of a result from its ``ok`` records in every run."""
+    mine = [r for run in records for job, r in run.items()
             if job.partition("/")[0] == name and r.get("status") == "ok" and r.get("params")]
     kinds = [kind_of(r["job"].partition("/")[2]) for r in mine]
     features = [size_features(r["params"]) for r in mine]
     cpu = fit_power(kinds, features, [timing(r, "cpu_seconds") or 0.0 for r in mine],
                     priors=dict.fromkeys(LOOP_KEYS, 1.0), slope_from=SLOPE_FROM_SECONDS)
     above = [max((timing(r, "peak_memory_mb") or 0.0) - floor, 0.0) for r in mine]
-    memory = fit_power(kinds, features, above)
+    # a repetition reuses the memory of the one before: peak memory does not grow with it
+    memory = fit_power(kinds, features, above, priors=dict.fromkeys(LOOP_KEYS, 0.0))
     return cpu, memory
 
 
 def _estimate(params: dict, anchor: dict | None, model: PowerModel | None, key: str,
-              value: float | None) -> tuple[float | None, str]:
+              value: float | None, unscaled: bool = False) -> tuple[float | None, str]:
     """The same job's measured ``value`` (its ``ok`` record ``anchor`` at other sizes)
-    moved to the job's sizes, else the model's estimate for its kind and sizes."""
+    moved to the job's sizes, else the model's estimate for its kind and sizes
+    (``unscaled``: sizes without an exponent carried unscaled, :meth:`PowerModel.scale`)."""
     if model is None:
         return None, "no measured ok job of this result"
     features = size_features(params)
     if anchor is not None and value is not None:
-        return model.scale(value, size_features(anchor.get("params") or {}), features)
-    return model.predict(kind_of(key), features)
+        return model.scale(value, size_features(anchor.get("params") or {}), features,
+                           unscaled)
+    return model.predict(kind_of(key), features, unscaled)
 
 
-def plan_profile(config: dict, records: str | Path | None = None, cores: int | None = None,
-                 memory_mb: float | None = None) -> Plan:
+def _usable(runs: list[dict[str, dict]], job: str, params: dict) -> dict | None:
+    """The record of ``job`` that measured its work: the first run's usable record
+    with the same work, else the first ``ok`` one (an anchor at other sizes), else the
+    first usable one, else None. An ``unavailable`` record measured nothing (its data was not on that
+    machine); a failed or skipped one is what will happen again."""
+    usable = [run[job] for run in runs
+              if job in run and run[job].get("status") != "unavailable"]
+    same = [r for r in usable if same_work(r.get("params") or {}, params)]
+    ok = [r for r in usable if r.get("status") == "ok"]
+    return (same or ok or usable or [None])[0]
+
+
+def plan_profile(config: dict, records: str | Path | list | None = None,
+                 cores: int | None = None, memory_mb: float | None = None) -> Plan:
     """The plan of a validated profile from an earlier run's records.
 
     Parameters
     ----------
     config : dict
         A validated profile.
-    records : path, optional
+    records : path or list of paths, optional
         The earlier run's ``records/``, or a reference run (its ``records.csv``,
-        ``harness export-run``); default: the profile's own ``records/``.
+        ``harness export-run``), or several of them (the first holding a job's record
+        measures it; the models are fitted on all); default: the profile's own
+        ``records/``.
     cores : int, optional
         Cores of the run (default: this machine's).
     memory_mb : float, optional
@@ -229,30 +254,32 @@ def plan_profile(config: dict, records: str | Path | None = None, cores: int | N
     ValueError
         ``cores`` below 1.
     """
-    folder = Path(records) if records else records_dir(config)
-    if not folder.is_dir():
-        raise FileNotFoundError(f"{folder} is not a folder of records (records/ of a run, "
-                                f"e.g. results/quick/records, or a reference run, e.g. "
-                                f"results/reference_runs/quick)")
+    if isinstance(records, (list, tuple)):
+        folders = [Path(r) for r in records] or [records_dir(config)]
+    else:
+        folders = [Path(records) if records else records_dir(config)]
+    for folder in folders:
+        if not folder.is_dir():
+            raise FileNotFoundError(f"{folder} is not a folder of records (records/ of a "
+                                    f"run, e.g. results/quick/records, or a reference run, "
+                                    f"e.g. results/reference_runs/quick)")
     cores = cores or os.cpu_count() or 1
     if cores < 1:
         raise ValueError(f"--cores must be at least 1, got {cores}")
     memory_mb = memory_mb or machine_memory_mb()
-    found = read_run_records(folder)
-    peaks = [p for r in found.values() if (p := timing(r, "peak_memory_mb"))]
+    runs = [read_run_records(folder) for folder in folders]
+    peaks = [p for run in runs for r in run.values() if (p := timing(r, "peak_memory_mb"))]
     floor = min(peaks) if peaks else 0.0
     results = []
     for name in config["results"]:
-        cpu_model, memory_model = _models(name, found, floor)
+        cpu_model, memory_model = _models(name, runs, floor)
         exclusive = bool(getattr(get_result(name), "EXCLUSIVE", False))
         plans = []
         for job in result_jobs(config, name):
             params = job_params(config, job)
-            record = found.get(job.id)
+            record = _usable(runs, job.id, params)
             budget = cpu_budget(params)
-            # an unavailable record measured nothing of the job's work (its data was
-            # not on that machine); a failed or skipped one is what will happen again
-            usable = record is not None and record.get("status") != "unavailable"
+            usable = record is not None
             if usable and same_work(record.get("params") or {}, params):
                 timeout = record.get("status") == "timeout"
                 plan = JobPlan(job.id, "measured (timeout)" if timeout else "measured",
@@ -266,8 +293,10 @@ def plan_profile(config: dict, records: str | Path | None = None, cores: int | N
                                      timing(anchor, "cpu_seconds") if anchor else None)
                 above = (max((timing(anchor, "peak_memory_mb") or floor) - floor, 0.0)
                          if anchor else None)
-                mem, _ = _estimate(params, anchor, memory_model, job.key, above)
-                if record is not None and not usable:
+                # a peak measured at a smaller size is a lower bound of a larger job's
+                # (enough to flag one over the machine's memory): carried unscaled
+                mem, _ = _estimate(params, anchor, memory_model, job.key, above, unscaled=True)
+                if record is None and any(job.id in run for run in runs):
                     why = f"{why}; its earlier record: unavailable".lstrip("; ")
                 plan = JobPlan(job.id, "estimate" if cpu is not None else "no estimate",
                                cpu, None if mem is None or cpu is None else floor + mem,
@@ -277,7 +306,8 @@ def plan_profile(config: dict, records: str | Path | None = None, cores: int | N
                                 and plan.peak_memory_mb > memory_mb)
             plans.append(plan)
         results.append(ResultPlan(name, plans, cpu_model, memory_model))
-    return Plan(config["profile"], str(folder), len(found), cores, memory_mb, results)
+    return Plan(config["profile"], ", ".join(map(str, folders)), sum(map(len, runs)), cores,
+                memory_mb, results)
 
 
 def format_seconds(seconds: float | None) -> str:

@@ -53,9 +53,14 @@ def test_a_constant_repetition_count_scales_by_its_prior():
                       priors={"n_runs": 1.0})
     assert model.exponents == {} and model.priors == {"n_runs": (1.0, 10.0)}
     assert model.predict("y", {"n_runs": 100.0}) == (pytest.approx(80.0), "")
-    value, note = model.scale(4.0, {"n_runs": 10.0, "grid_size": 500.0},
-                              {"n_runs": 20.0, "grid_size": 1000.0})
-    assert value == pytest.approx(8.0) and note == "not in the model: grid_size 500 -> 1000"
+    # a size that changed without an exponent is no estimate (not the unscaled value)
+    assert model.scale(4.0, {"n_runs": 10.0, "grid_size": 500.0},
+                       {"n_runs": 20.0, "grid_size": 1000.0}) == (
+        None, "grid_size: 500 -> 1000 has no exponent (no measured job of this result at "
+              "two of its sizes)")
+    # a size the measured job did not know (null: the whole data set) stays unscaled, said
+    value, note = model.scale(4.0, {"n_runs": 10.0}, {"n_runs": 20.0, "n_train": 6e4})
+    assert value == pytest.approx(8.0) and note == "not in the model: n_train -> 60000"
     assert model.scale(4.0, {"n_runs": 10.0, "n_train": 1e4}, {"n_runs": 10.0}) == (
         None, "n_train: 10000 -> not in its params (size unknown)")
 

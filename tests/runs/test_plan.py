@@ -138,3 +138,39 @@ def test_a_reference_run_plans_as_its_records_do(config, earlier, tmp_path):
     assert rows == [(j.job, j.basis, j.cpu_seconds, j.peak_memory_mb)
                     for j in by_kept.results[0].jobs]
     assert {basis for _, basis, _, _ in rows} >= {"measured", "estimate"}
+
+
+def _write(config, key, cpu):
+    job = parse_job(f"solver_table/equality/{key}")
+    write_json_atomic(record_path(config, job), {
+        "job": job.id, "result": "solver_table", "key": job.key, "status": "ok",
+        "params": job_params(config, job),
+        "timing": {"cpu_seconds": cpu, "wall_seconds": 1.0, "peak_memory_mb": 200.0}})
+
+
+def test_several_runs_fit_the_exponent_one_run_cannot(tmp_path):
+    """Each earlier run measured clarabel at one n only (40 in one, 100 in the other):
+    neither alone tells its exponent, so clarabel at 200 has no estimate from either;
+    from both, CPU = 0.03 n^2 is fitted (exponent 2) and n = 200 gets 1200 s. The
+    first run holding a job's record measures it."""
+    small = validate_config(_profile(tmp_path / "a", "small", [40], [40]))
+    _write(small, "clarabel/n40", _cpu("clarabel", 40))
+    _write(small, "native/n40", _cpu("native", 40))
+    other = validate_config(_profile(tmp_path / "b", "other", [40], [100]))
+    _write(other, "clarabel/n100", _cpu("clarabel", 100))
+    _write(other, "native/n40", 99.0)  # the same job measured again: the first run's wins
+    big = validate_config(_profile(tmp_path, "big", [40], [40, 200]))
+    runs = [tmp_path / "a" / "results" / "small" / "records",
+            tmp_path / "b" / "results" / "other" / "records"]
+    alone = {j.job.rsplit("/", 2)[-2] + "/" + j.job.rsplit("/", 1)[-1]: j
+             for j in plan_profile(big, records=runs[0], cores=1, memory_mb=1e6).jobs}
+    assert alone["clarabel/n200"].basis == "no estimate"
+    assert alone["clarabel/n200"].note == ("n: 40 -> 200 has no exponent (no measured job of "
+                                           "this result at two of its sizes)")
+    plan = plan_profile(big, records=runs, cores=1, memory_mb=1e6)
+    both = {j.job.rsplit("/", 2)[-2] + "/" + j.job.rsplit("/", 1)[-1]: j for j in plan.jobs}
+    assert plan.results[0].cpu_model.exponents["n"] == pytest.approx(2.0)
+    assert both["clarabel/n200"].basis == "estimate"
+    assert both["clarabel/n200"].cpu_seconds == pytest.approx(_cpu("clarabel", 200))
+    assert both["native/n40"].cpu_seconds == _cpu("native", 40)
+    assert plan.records == ", ".join(map(str, runs)) and plan.n_records == 4

@@ -225,8 +225,8 @@ def write_outputs(config: dict, title: str, frame: pd.DataFrame, claims: list[di
     """Write ``fig_2_17.{csv,png,md,json}``; return the paths."""
     conf = config["results"][NAME]
     notes = Footnotes()
-    size = ("all 60000 / 10000 images" if conf["n_train"] is None and conf["n_test"] is None
-            else f"the first {conf['n_train'] or 60000} training and "
+    size = ("all 60000 / 10000 images" if (conf["n_train"] or 60000) >= 60000
+            and (conf["n_test"] or 10000) >= 10000 else f"the first {conf['n_train'] or 60000} training and "
                  f"{conf['n_test'] or 10000} test images")
     md = [f"# {title}", "",
           f"Profile `{config['profile']}`: {size}; r in {conf['dimensions']}; input d = "
