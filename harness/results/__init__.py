@@ -82,6 +82,11 @@ optional
                             outputs, by ``KIND``; :mod:`harness.report.sections`)
 ``WORK``                    (package) the dotted name of a shared work module
 ``MEMORY_MB``               memory of one job for cluster schedulers (4000)
+``COST_EXPONENTS``          ``{size feature: exponent}`` from the jobs' complexity
+                            (e.g. ``{"dataset_params.n_train": 2.0}`` for an
+                            all-pairs search): ``harness plan`` moves a job's CPU
+                            to another size by them until measured jobs at two
+                            sizes fit the exponent (:mod:`harness.runs.plan`)
 ``EXCLUSIVE``               true if its jobs time computations: the workflow runs
                             each with every core reserved, so that no other job
                             of the run competes with the timing

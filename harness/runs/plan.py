@@ -17,7 +17,9 @@ full one) gives its size's exponent.
   measured nothing (its data was missing) and is not used;
 - ``estimate``: else the result's cost models (:mod:`harness.runs.costmodel`, one
   for CPU, one for memory above the run's smallest peak, the interpreter and its
-  libraries), fitted on the result's measured ``ok`` records: an ``ok`` record of
+  libraries), fitted on the result's measured ``ok`` records (a size's CPU exponent
+  where the records tell it, else the result's declared ``COST_EXPONENTS``, from its
+  complexity, e.g. 2 in the training set's size for an all-pairs search): an ``ok`` record of
   the same id at other sizes, else the measured job of its kind nearest in size, is
   moved to the job's sizes by the model's exponents (a peak memory measured at a
   smaller size is carried unscaled where its size has no exponent: a lower bound);
@@ -190,13 +192,17 @@ def timing(record: dict, key: str) -> float | None:
 
 
 def _models(name: str, records: list[dict[str, dict]], floor: float):
-    """The CPU and memory models of a result from its ``ok`` records in every run."""
+    """The CPU and memory models of a result from its ``ok`` records in every run;
+    the CPU model's priors are the repetition counts' 1 and the result's declared
+    ``COST_EXPONENTS`` (used where the measured jobs do not tell the exponent)."""
     mine = [r for run in records for job, r in run.items()
             if job.partition("/")[0] == name and r.get("status") == "ok" and r.get("params")]
     kinds = [kind_of(r["job"].partition("/")[2]) for r in mine]
     features = [size_features(r["params"]) for r in mine]
+    priors = dict.fromkeys(LOOP_KEYS, 1.0) | dict(
+        getattr(get_result(name), "COST_EXPONENTS", {}))
     cpu = fit_power(kinds, features, [timing(r, "cpu_seconds") or 0.0 for r in mine],
-                    priors=dict.fromkeys(LOOP_KEYS, 1.0), slope_from=SLOPE_FROM_SECONDS)
+                    priors=priors, slope_from=SLOPE_FROM_SECONDS)
     above = [max((timing(r, "peak_memory_mb") or 0.0) - floor, 0.0) for r in mine]
     # a repetition reuses the memory of the one before: peak memory does not grow with it
     memory = fit_power(kinds, features, above, priors=dict.fromkeys(LOOP_KEYS, 0.0))

@@ -174,3 +174,26 @@ def test_several_runs_fit_the_exponent_one_run_cannot(tmp_path):
     assert both["clarabel/n200"].cpu_seconds == pytest.approx(_cpu("clarabel", 200))
     assert both["native/n40"].cpu_seconds == _cpu("native", 40)
     assert plan.records == ", ".join(map(str, runs)) and plan.n_records == 4
+
+
+def test_a_declared_exponent_scales_until_measured_jobs_tell_one(tmp_path, monkeypatch):
+    """A result's ``COST_EXPONENTS`` (its complexity) move a job measured at one size to
+    another; jobs measured at two sizes override it with the fitted exponent."""
+    from harness.results import get_result
+
+    monkeypatch.setattr(get_result("solver_table"), "COST_EXPONENTS", {"n": 3.0},
+                        raising=False)
+    small = validate_config(_profile(tmp_path / "a", "small", [40], [40]))
+    _write(small, "clarabel/n40", _cpu("clarabel", 40))
+    big = validate_config(_profile(tmp_path, "big", [40], [40, 200]))
+    runs = [tmp_path / "a" / "results" / "small" / "records"]
+    plan = plan_profile(big, records=runs, cores=1, memory_mb=1e6)
+    [job] = [j for j in plan.jobs if j.job.endswith("clarabel/n200")]
+    assert job.basis == "estimate" and job.cpu_seconds == pytest.approx(48.0 * 5 ** 3)
+    assert "n^3*" in plan.results[0].cpu_model.describe()
+    other = validate_config(_profile(tmp_path / "b", "other", [40], [100]))
+    _write(other, "clarabel/n100", _cpu("clarabel", 100))
+    runs.append(tmp_path / "b" / "results" / "other" / "records")
+    plan = plan_profile(big, records=runs, cores=1, memory_mb=1e6)
+    [job] = [j for j in plan.jobs if j.job.endswith("clarabel/n200")]
+    assert job.cpu_seconds == pytest.approx(_cpu("clarabel", 200))  # fitted: n^2

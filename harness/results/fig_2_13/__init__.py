@@ -19,7 +19,8 @@ from __future__ import annotations
 from harness.results.common import balltree_profile
 from harness.results.common.profile import thesis_claims_input
 
-__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "EXCLUSIVE", "check",
+__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "EXCLUSIVE",
+           "COST_EXPONENTS", "check",
            "keys", "params", "inputs"]
 
 NAME = "fig_2_13"
@@ -30,6 +31,9 @@ KIND = "figure"
 SIDECAR = True
 #: its jobs time searches: the workflow runs each with every core reserved
 EXCLUSIVE = True
+#: a job's CPU is dominated by the exact 784-D searches (naive and brute force), each
+#: test digit against every training digit: n_train x n_test (``harness plan``)
+COST_EXPONENTS = {"dataset_params.n_train": 1.0, "dataset_params.n_test": 1.0}
 
 _conf, check, keys = balltree_profile.section_hooks(NAME)
 
