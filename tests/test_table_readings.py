@@ -147,3 +147,38 @@ def test_a_table_with_one_reading_is_unchanged(tmp_path, repo_root):
     perfect = next(c for c in table_claims(SPEC, CLAIMS, frame)
                    if c["claim"].startswith("MVU obtains almost"))
     assert perfect["verdict"] == "holds" and "reading" not in perfect["evidence"]
+
+
+def test_a_claim_about_every_data_set_is_not_decided_by_a_subset(config):
+    """"Almost perfect on the Swiss roll and the teapot" (coverage "all") and "the
+    highest average ranking" (coverage "average") with the teapot not measured: a roll
+    that passes decides nothing, a roll that fails is a counterexample; a mean rank
+    over three of the four data sets decides nothing whatever it is."""
+    _fill(config, mvu_roll=0.4, mvu_p8=0.99)
+    (record_path(config, Job("table_3_2", "teapot/mvu/native"))).unlink()
+    (record_path(config, Job("table_3_2", "teapot/isomap"))).unlink()
+    claims = _claims(config)
+    perfect = next(c for text, c in claims.items() if text.startswith("MVU obtains almost"))
+    # reading swiss_roll fails on the roll (decided); reading roll_p8 passes on the
+    # roll but the teapot is missing (undecided): the claim's verdict is the decided one
+    assert perfect["verdict"] == "does not hold"
+    assert "reading roll_p8 (not measured)" in perfect["evidence"]
+    assert ("no verdict: the claim is about every one of swiss_roll, teapot, 1 of 2 "
+            "measured") in perfect["evidence"]
+    ranks = next(c for text, c in claims.items() if text.startswith("MVU has the highest"))
+    assert ranks["verdict"] == "not measured"
+    assert "no verdict: the claim is about the mean over" in ranks["evidence"]
+    # measured everywhere, the same claims are decided as before
+    _fill(config, mvu_roll=0.99, mvu_p8=0.98)
+    claims = _claims(config)
+    assert next(c for text, c in claims.items()
+                if text.startswith("MVU obtains almost"))["verdict"] == "holds"
+    assert next(c for text, c in claims.items()
+                if text.startswith("MVU has the highest"))["verdict"] != "not measured"
+
+
+def test_a_coverage_must_be_known():
+    from harness.results.common.table_claims import TableClaim
+
+    with pytest.raises(ValueError, match="coverage 'most'"):
+        TableClaim("x", lambda values, datasets: [], coverage="most")

@@ -116,14 +116,36 @@ def compare_pairs(values: Values, datasets, pairs, **kwargs) -> list[Check]:
     return [c for c in found if c is not None]
 
 
+#: how much of a claim's data sets its verdict needs (:class:`TableClaim`)
+COVERAGES = ("measured", "all", "average")
+
+
 @dataclasses.dataclass(frozen=True)
 class TableClaim:
     """A claim of one table: ``test(values, datasets) -> checks`` on the data sets the
-    claim speaks about (``datasets``; None: all of the table's thesis data sets)."""
+    claim speaks about (``datasets``; None: all of the table's thesis data sets).
+
+    ``coverage`` says what a verdict needs when some of those data sets are not
+    measured (their absence is listed in the evidence either way):
+
+    - ``"measured"``: the verdict of the checks on the measured ones (a claim about
+      the data sets one by one, e.g. LDA helps on wine and hurts on MNIST);
+    - ``"all"``: the claim is about every one of them ("on all of the large data
+      sets", "on every data set", "on the Swiss roll and the teapot"): a failing
+      check decides (a counterexample), checks that all pass do not -- "not
+      measured" until every data set is;
+    - ``"average"``: the claim is about a mean over them (an average rank): "not
+      measured" until every data set is.
+    """
 
     claim: str
     test: Callable[[Values, tuple[str, ...]], list[Check]]
     datasets: tuple[str, ...] | None = None
+    coverage: str = "measured"
+
+    def __post_init__(self):
+        if self.coverage not in COVERAGES:
+            raise ValueError(f"TableClaim coverage {self.coverage!r}: use one of {COVERAGES}")
 
 
 def _unmeasured(frame: pd.DataFrame, datasets: list[str]) -> str:
@@ -166,10 +188,18 @@ def _checked(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame,
         parts.append(f"the thesis' own numbers on the same data sets: "
                      f"{verdict_of(c.ok for c in thesis)}")
     missing = [d for d in targets if d not in measured]
+    checks = [c.ok for c in ours]
     if missing:
         shown = frame[frame["dataset"].isin(columns)]
         parts.append(f"not measured: {_unmeasured(shown, missing)}")
-    return [c.ok for c in ours], "; ".join(parts)
+        undecided = ((claim.coverage == "all" and all(checks))
+                     or (claim.coverage == "average" and checks))
+        if undecided:
+            about = ("every one of" if claim.coverage == "all" else "the mean over")
+            parts.append(f"no verdict: the claim is about {about} "
+                         f"{', '.join(targets)}, {len(measured)} of {len(targets)} measured")
+            checks = []
+    return checks, "; ".join(parts)
 
 
 def evaluate(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame,
