@@ -11,7 +11,7 @@ from sklearn.model_selection import (
     StratifiedKFold,
     cross_val_predict,
 )
-from sklearn.pipeline import make_pipeline
+from sklearn.pipeline import Pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
@@ -51,6 +51,14 @@ class SVM(MethodPlugin, ClassifierMixin, BaseEstimator):
         without cross validation (e.g. the thesis' MNIST setting, a non-homogeneous
         polynomial kernel of degree four: ``[{"svc__kernel": ["poly"],
         "svc__degree": [4], "svc__coef0": [1.0]}]``).
+    standardize : bool, default=True
+        Scale each feature to zero mean and unit variance before the SVC (the thesis
+        gives no scaling). Measured on MNIST at the thesis' size (60000 / 10000
+        deskewed digits, 164 principal components, the degree-4 kernel above, C = 1,
+        1 BLAS thread; ``python scripts/mnist_svm_scaling.py``): test error
+        1.82 % standardised (105 CPU-s) against 1.25 % on the components as they are
+        (27 CPU-s; the thesis 1.2 %): standardising lifts the weak components to the
+        strong ones' scale. The default is kept (chosen before this measurement).
 
     Attributes
     ----------
@@ -70,10 +78,11 @@ class SVM(MethodPlugin, ClassifierMixin, BaseEstimator):
                   "(linear, polynomial degree 2-3, RBF) and C chosen by 5-fold CV; the "
                   "thesis used Crammer-Singer multiclass SVMs and gives no grid.")
 
-    def __init__(self, *, cv=5, loo_max_samples=2000, param_grid=None):
+    def __init__(self, *, cv=5, loo_max_samples=2000, param_grid=None, standardize=True):
         self.cv = cv
         self.loo_max_samples = loo_max_samples
         self.param_grid = param_grid
+        self.standardize = standardize
 
     def fit(self, X, y):
         """Select the kernel and C by cross validation, then refit on all of ``(X, y)``."""
@@ -81,7 +90,8 @@ class SVM(MethodPlugin, ClassifierMixin, BaseEstimator):
         self.n_features_in_ = X.shape[1]
         folds = min(int(self.cv), int(np.bincount(codes).min()))
         grid = list(DEFAULT_GRID if self.param_grid is None else self.param_grid)
-        pipeline = make_pipeline(StandardScaler(), SVC())
+        pipeline = Pipeline([("scale", StandardScaler() if self.standardize else "passthrough"),
+                             ("svc", SVC())])
         candidates = list(ParameterGrid(grid))
         if len(candidates) == 1:  # nothing to choose: no cross validation
             self.best_params_ = candidates[0]
