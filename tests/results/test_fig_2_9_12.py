@@ -164,7 +164,25 @@ def test_fig_2_9_claim_fails_on_a_worse_data_set_and_holds_without(small):
     assert fig_2_9_12_write.claims(small)[0]["verdict"] == "partly holds"  # 0.8 and inf stay n.s.
     _write(small, "iris", "mul_lmnn", **_errors([5, 6, 4], [1, 1, 1]))  # 1.0 and 0.5
     _write(small, "wine", "mul_lmnn", **_errors([0, 0, 0], [0, 0, 0]))
-    assert fig_2_9_12_write.claims(small)[0]["verdict"] == "holds"
+    # no worse on both measured data sets, but the claim is about every data set of
+    # Table 2.1 and seven are not measured here: no verdict (a worse one decides)
+    claim = fig_2_9_12_write.claims(small)[0]
+    assert claim["verdict"] == "not measured"
+    assert ("(no verdict: the claim is about every one of iris, wine, mnist, 20news, "
+            "letters, isolet, yalefaces, bal, olivetti, 2 of 9 measured)") in claim["evidence"]
+
+
+def test_a_claim_about_every_data_set_passes_its_checks_once_all_are_measured():
+    import pandas as pd
+
+    part = pd.DataFrame({"dataset": ["iris", "wine", "wine_standin"],
+                         "stand_in": [False, False, True]})
+    everything = part[~part["stand_in"]]
+    assert fig_2_9_12_write._about_every(part, everything, [True, True]) == ([True, True], "")
+    assert fig_2_9_12_write._about_every(part, everything.iloc[:1], [True, False]) == (
+        [True, False], "")  # a worse one decides even with wine missing
+    checks, note = fig_2_9_12_write._about_every(part, everything.iloc[:1], [True])
+    assert checks == [] and "1 of 2 measured" in note
 
 
 def test_fig_2_12_claims_on_the_large_data_sets(tmp_path, repo_root):
