@@ -46,6 +46,10 @@ here, so that a result cannot break it by accident):
   evidence), unless the claim is about the algorithm's scaling.
 - *A verdict from a toy size is not a verdict*: below the size where a claim can be
   tested the claim is ``"not measured"`` and its evidence says why and names n.
+- *A subset does not decide a claim about every member*: a claim about every one of
+  its data sets ("on all of the large data sets", "on every data set") passes its
+  checks through :func:`about_every`: a failing one decides (a counterexample),
+  checks that all pass decide nothing while a data set is not measured.
 """
 
 from __future__ import annotations
@@ -56,13 +60,40 @@ from collections.abc import Iterable, Sequence
 
 __all__ = ["VERDICTS", "KEYS", "STAND_IN", "NOT_COMPARABLE", "Reading", "verdict_of",
            "make_claim", "readings_claim", "stand_in_claim", "not_comparable_claim",
-           "check_claim", "claim_ids", "structured_claims"]
+           "check_claim", "claim_ids", "structured_claims", "about_every"]
 
 STAND_IN = "not measured (stand-in)"
 NOT_COMPARABLE = "not comparable"
 VERDICTS = ("holds", "partly holds", "does not hold", "not measured", STAND_IN,
             NOT_COMPARABLE)
 KEYS = ("source", "claim", "verdict", "evidence")
+
+
+def about_every(checks: Sequence[bool], named: Sequence[str], measured: Iterable[str],
+                what: str = "every one of") -> tuple[list[bool], str]:
+    """The checks of a claim about every one of the data sets ``named`` (or about
+    ``what`` else over them, e.g. ``"the mean over"``), of which ``measured`` were
+    measured (real data; a stand-in does not count).
+
+    Returns the checks unchanged and ``""`` when every named data set was measured or
+    a check fails (a counterexample decides a claim about every one); else no checks
+    (``"not measured"``) and the sentence saying why, ``"no verdict: the claim is
+    about every one of a, b, c, 1 of 3 measured"``.
+
+    Examples
+    --------
+    >>> about_every([True], ["iris", "mnist"], ["iris"])
+    ([], 'no verdict: the claim is about every one of iris, mnist, 1 of 2 measured')
+    >>> about_every([True, False], ["iris", "mnist"], ["iris"])
+    ([True, False], '')
+    """
+    named = list(dict.fromkeys(named))
+    seen = set(measured) & set(named)
+    checks = [bool(c) for c in checks]
+    if len(seen) == len(named) or not all(checks):
+        return checks, ""
+    return [], (f"no verdict: the claim is about {what} {', '.join(named)}, "
+                f"{len(seen)} of {len(named)} measured")
 
 
 def verdict_of(checks: Iterable[bool]) -> str:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from harness.claims import Reading, make_claim, readings_claim, verdict_of
+from harness.claims import Reading, about_every, make_claim, readings_claim, verdict_of
 from harness.results.common.table_spec import TableSpec
 from harness.results.common.tables import AVERAGE, GAP_MARKS, ColumnReading, column_readings
 
@@ -192,13 +192,14 @@ def _checked(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame,
     if missing:
         shown = frame[frame["dataset"].isin(columns)]
         parts.append(f"not measured: {_unmeasured(shown, missing)}")
-        undecided = ((claim.coverage == "all" and all(checks))
-                     or (claim.coverage == "average" and checks))
-        if undecided:
-            about = ("every one of" if claim.coverage == "all" else "the mean over")
-            parts.append(f"no verdict: the claim is about {about} "
-                         f"{', '.join(targets)}, {len(measured)} of {len(targets)} measured")
-            checks = []
+        if claim.coverage == "all":
+            checks, why = about_every(checks, targets, measured)
+        elif claim.coverage == "average" and checks:  # any failure is over a subset too
+            checks, why = about_every([True], targets, measured, "the mean over")
+        else:
+            why = ""
+        if why:
+            parts.append(why)
     return checks, "; ".join(parts)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from harness.claims import make_claim
+from harness.claims import about_every, make_claim
 from harness.jobs import Job, read_job_record
 from harness.results.fig_2_9_12.ratios import (
     BETTER, SAME, classify, error_ratio, format_ratio, paired_difference, run_values,
@@ -151,16 +151,10 @@ def _split(part: pd.DataFrame):
 
 def _about_every(part: pd.DataFrame, real: pd.DataFrame, checks: list[bool]
                  ) -> tuple[list[bool], str]:
-    """A claim about every one of its data sets (Table 2.1's ``coverage="all"``,
-    :class:`harness.results.common.table_claims.TableClaim`): a failing check decides,
-    checks that all pass decide nothing while a data set is not measured (a stand-in
-    does not count); then no checks and a sentence saying so."""
-    named = list(dict.fromkeys(part.loc[~part["stand_in"], "dataset"]))
-    measured = set(real["dataset"])
-    if all(checks) and any(d not in measured for d in named):
-        return [], (f" (no verdict: the claim is about every one of {', '.join(named)}, "
-                    f"{len(measured)} of {len(named)} measured)")
-    return checks, ""
+    """:func:`harness.claims.about_every` over the real data sets of ``part`` (a
+    stand-in does not count), its sentence in brackets."""
+    checks, why = about_every(checks, part.loc[~part["stand_in"], "dataset"], real["dataset"])
+    return checks, f" ({why})" if why else ""
 
 
 def _thesis_part(part: pd.DataFrame) -> pd.DataFrame:
