@@ -70,15 +70,17 @@ KEYS = ("source", "claim", "verdict", "evidence")
 
 
 def about_every(checks: Sequence[bool], named: Sequence[str], measured: Iterable[str],
-                what: str = "every one of") -> tuple[list[bool], str]:
+                what: str = "every one of", failure_decides: bool = True
+                ) -> tuple[list[bool], str]:
     """The checks of a claim about every one of the data sets ``named`` (or about
     ``what`` else over them, e.g. ``"the mean over"``), of which ``measured`` were
     measured (real data; a stand-in does not count).
 
     Returns the checks unchanged and ``""`` when every named data set was measured or
-    a check fails (a counterexample decides a claim about every one); else no checks
-    (``"not measured"``) and the sentence saying why, ``"no verdict: the claim is
-    about every one of a, b, c, 1 of 3 measured"``.
+    a check fails and ``failure_decides`` (a counterexample decides a claim about every
+    one; not a claim about a mean, whose failure on a subset says nothing of the
+    whole); else no checks (``"not measured"``) and the sentence saying why, ``"no
+    verdict: the claim is about every one of a, b, c, 1 of 3 measured"``.
 
     Examples
     --------
@@ -86,11 +88,13 @@ def about_every(checks: Sequence[bool], named: Sequence[str], measured: Iterable
     ([], 'no verdict: the claim is about every one of iris, mnist, 1 of 2 measured')
     >>> about_every([True, False], ["iris", "mnist"], ["iris"])
     ([True, False], '')
+    >>> about_every([False], ["iris", "mnist"], ["iris"], "the mean over", False)[0]
+    []
     """
     named = list(dict.fromkeys(named))
     seen = set(measured) & set(named)
     checks = [bool(c) for c in checks]
-    if len(seen) == len(named) or not all(checks):
+    if len(seen) == len(named) or (failure_decides and not all(checks)):
         return checks, ""
     return [], (f"no verdict: the claim is about {what} {', '.join(named)}, "
                 f"{len(seen)} of {len(named)} measured")
