@@ -17,14 +17,16 @@ from types import ModuleType
 
 from harness.claims import structured_claims
 from harness.outputs import read_sidecar, result_outputs, write_sidecar
+from harness.result_claims import result_claims
 from harness.results import hook
 
 __all__ = ["write_result", "add_claims"]
 
 
 def add_claims(config: dict, module: ModuleType) -> Path | None:
-    """Add the result's claims (its ``claims(config)``, none if it has no such hook)
-    to its existing sidecar as ``claims``; return the sidecar's path, or None for a
+    """Add the result's claims (its ``claims(config)``, none if it has no such hook,
+    withheld while its jobs have not all run: :mod:`harness.result_claims`) to its
+    existing sidecar as ``claims``; return the sidecar's path, or None for a
     result without a sidecar (``SIDECAR`` false).
 
     Raises
@@ -41,8 +43,7 @@ def add_claims(config: dict, module: ModuleType) -> Path | None:
     if not path.exists():
         raise FileNotFoundError(f"{path} does not exist; run `harness write {module.NAME}` "
                                 f"first")
-    claims = hook(module, "claims")
-    stated = claims(config) if claims else []
+    stated = result_claims(config, module)
     data = read_sidecar(path)
     data["claims"] = structured_claims(stated, f"{module.__name__}.claims")
     return write_sidecar(path, data)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from harness.claims import VERDICTS, check_claim
+from harness.claims import VERDICTS
 from harness.jobs import profile_results, result_record_paths
+from harness.result_claims import result_claims
 from harness.report.runinfo import RunInfo, provenance_summary, run_info
 from harness.report.sections import Section, result_section
 from harness.results import hook, result_modules
@@ -101,11 +102,12 @@ class Report:
 
 def collect_claims(config: dict) -> list[dict]:
     """``claims(config)`` of every result of the profile that has claims (the thesis'
-    statements with verdicts, :mod:`harness.claims`), in the profile's order."""
+    statements with verdicts, :mod:`harness.claims`; withheld while the result's jobs
+    have not all run, :mod:`harness.result_claims`), in the profile's order."""
     found = []
     for module in profile_results(config):
-        if claims := hook(module, "claims"):
-            stated = [check_claim(c, f"{module.__name__}.claims") for c in claims(config)]
+        if hook(module, "claims"):
+            stated = result_claims(config, module)
             if stated and result_group(module):
                 raise ValueError(f"{module.__name__} is in the report's part "
                                  f"{result_group(module)!r}, whose results state no "

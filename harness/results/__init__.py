@@ -92,6 +92,12 @@ optional
                             of the run competes with the timing
 ``SIDECAR``                 true if ``write`` also writes ``NAME.json``, what the
                             report shows (:mod:`harness.outputs`)
+``CLAIMS_PER_CELL``         true if its claims check each cell of its table and
+                            state the unmeasured ones (the grid tables): its
+                            verdicts stand on a run where some of its jobs have
+                            not run; otherwise they are withheld ("not measured")
+                            until every job has a record
+                            (:mod:`harness.result_claims`)
 ==========================  =====================================================
 
 Code shared by several results lives in :mod:`harness.results.common`, one module

@@ -23,8 +23,8 @@ from harness.results.common.profile import (
 from harness.results.common.table_spec import TableSpec
 
 __all__ = ["MEASURE", "THESIS_TASKS", "THESIS_DATA", "NEIGHBOURHOOD", "parse_task",
-           "SPEC", "NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "check",
-           "keys", "params", "inputs"]
+           "SPEC", "NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "CLAIMS_PER_CELL",
+           "check", "keys", "params", "inputs"]
 
 MEASURE = "test_error_pct"
 THESIS_TASKS = ("1vs2", "1vs3", "2vs8", "8vs9")
@@ -59,6 +59,9 @@ TITLE = SPEC.title
 THESIS_SECTION = "3.1.9"
 KIND = "table"
 SIDECAR = True
+#: its claims are the grid table's, checked cell by cell: a job not run is a cell "not
+#: measured", named in the evidence (:mod:`harness.result_claims`)
+CLAIMS_PER_CELL = True
 
 
 def _conf(config: dict) -> dict:
