@@ -9,7 +9,8 @@ from harness.results.common.table_claims import Check, TableClaim, compare_pairs
 from harness.results.common.table_result import TableResult
 from harness.results.table_2_1 import SPEC
 
-__all__ = ["KNN", "LARGE", "TOL_2_1", "write", "claims", "section"]
+__all__ = ["KNN", "LARGE", "TOL_2_1", "DRASTIC_MARGIN", "DRASTIC_FACTOR", "write", "claims",
+           "section"]
 
 # ---- Table 2.1 (2.1.6, 2.1.8) ----------------------------------------------------------
 KNN = ("train_knn_loo_error", "test_knn_error")
@@ -27,13 +28,30 @@ def _energy_beats_knn(values, datasets):
                                      (energy, ("test_knn_error", "PCA-LMNN"))])
 
 
-def _lda_helps_or_hurts(values, datasets):
-    pairs = [(("test_knn_error", "LDA"), ("test_knn_error", "PCA")),
-             (("test_knn_error", "LDA-LMNN"), ("test_knn_error", "PCA-LMNN"))]
-    helps = compare_pairs(values, [d for d in datasets if d in ("wine", "yalefaces")], pairs)
-    hurts = compare_pairs(values, [d for d in datasets if d in ("olivetti", "mnist")],
-                   [(b, a) for a, b in pairs])
-    return helps + hurts
+#: the two readings of "drastically worse" (2.1.6), fixed from the text: the error rises
+#: by more than the table's tolerance (a difference the table can tell), or at least
+#: doubles. The thesis' own numbers meet both on every case (kNN test %: MNIST LDA 6.16
+#: vs PCA 2.12, LDA-LMNN 6.17 vs PCA-LMNN 1.72; olivetti 10.01 vs 2.8, 40.72 vs 3.28).
+#: (It was checked as plain "worse" before, which "drastically" is not.)
+DRASTIC_MARGIN, DRASTIC_FACTOR = TOL_2_1, 2.0
+
+
+LDA_VS_PCA = [(("test_knn_error", "LDA"), ("test_knn_error", "PCA")),
+              (("test_knn_error", "LDA-LMNN"), ("test_knn_error", "PCA-LMNN"))]
+
+
+def _lda_helps(values, datasets):
+    return compare_pairs(values, datasets, LDA_VS_PCA)
+
+
+def _lda_drastically_worse(values, datasets):
+    reversed_pairs = [(b, a) for a, b in LDA_VS_PCA]  # PCA's error below LDA's ...
+    by_margin = compare_pairs(values, datasets, reversed_pairs, margin=-DRASTIC_MARGIN)
+    doubled = compare_pairs(values, datasets, reversed_pairs, factor=1 / DRASTIC_FACTOR)
+    return [Check(c.datasets, c.ok, f"{c.text} ({label}: {'yes' if c.ok else 'no'})")
+            for checks, label in ((by_margin, f"over {DRASTIC_MARGIN:g} points worse"),
+                                  (doubled, f"at least {DRASTIC_FACTOR:g}x the error"))
+            for c in checks]
 
 
 def _energy_close_to_svm(values, datasets):
@@ -74,10 +92,15 @@ CLAIMS: tuple[TableClaim, ...] = (
                "letters, isolet, yalefaces): PCA-LMNN's energy test error is below the kNN "
                "test errors of PCA and PCA-LMNN (2.1.6)", _energy_beats_knn, LARGE,
                coverage="all"),
-    TableClaim("Pre-processing with LDA helps in some cases (wine, yalefaces) "
-               "but can lead to drastically worse results (olivetti, MNIST): kNN test error "
-               "of LDA vs PCA and of LDA-LMNN vs PCA-LMNN (2.1.6)", _lda_helps_or_hurts,
-               ("wine", "yalefaces", "olivetti", "mnist")),
+    TableClaim("Pre-processing with LDA helps in some cases (wine, yalefaces): kNN "
+               "test error of LDA below PCA's and of LDA-LMNN below PCA-LMNN's (2.1.6)",
+               _lda_helps, ("wine", "yalefaces")),
+    TableClaim("Pre-processing with LDA can lead to drastically worse results "
+               "(olivetti, MNIST): kNN test error of LDA vs PCA and of LDA-LMNN vs "
+               "PCA-LMNN; 'drastically worse' read two ways, both checked: over "
+               f"{DRASTIC_MARGIN:g} points worse (the table's tolerance) and at least "
+               f"{DRASTIC_FACTOR:g}x the error (2.1.6)", _lda_drastically_worse,
+               ("olivetti", "mnist")),
     TableClaim("The energy classifier's results are very close to the "
                "multi-class SVM's on almost all data sets; we read 'very close' as PCA-LMNN's "
                f"energy test error within {TOL_2_1:g} points (the table's tolerance) of the "
