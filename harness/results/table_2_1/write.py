@@ -9,8 +9,8 @@ from harness.results.common.table_claims import Check, TableClaim, compare_pairs
 from harness.results.common.table_result import TableResult
 from harness.results.table_2_1 import SPEC
 
-__all__ = ["KNN", "LARGE", "TOL_2_1", "DRASTIC_MARGIN", "DRASTIC_FACTOR", "write", "claims",
-           "section"]
+__all__ = ["KNN", "LARGE", "TOL_2_1", "DRASTIC_MARGIN", "DRASTIC_FACTOR", "SVM_ROWS", "write",
+           "claims", "section"]
 
 # ---- Table 2.1 (2.1.6, 2.1.8) ----------------------------------------------------------
 KNN = ("train_knn_loo_error", "test_knn_error")
@@ -54,14 +54,21 @@ def _lda_drastically_worse(values, datasets):
             for c in checks]
 
 
+#: Table 2.1's SVM rows: the thesis gives no feature scaling, so both readings are run
+#: (:mod:`methods.svm`, :mod:`methods.svm_raw`) and each claim about SVMs checks both
+SVM_ROWS = ("SVM", "SVM (raw inputs)")
+
+
 def _energy_close_to_svm(values, datasets):
     checks = []
     for d in datasets:
         energy = values.get("test_energy_error", "PCA-LMNN", d)
-        svm = values.get("test_svm_error", "SVM", d)
-        if energy is not None and svm is not None:
-            checks.append(Check((d,), abs(energy - svm) <= TOL_2_1,
-                                f"{d} energy {values.fmt(energy)} vs SVM {values.fmt(svm)}"))
+        for row in SVM_ROWS:
+            svm = values.get("test_svm_error", row, d)
+            if energy is not None and svm is not None:
+                checks.append(Check((d,), abs(energy - svm) <= TOL_2_1,
+                                    f"{d} energy {values.fmt(energy)} vs {row} "
+                                    f"{values.fmt(svm)}"))
     return checks
 
 
@@ -73,7 +80,7 @@ def _mul_lmnn_no_worse(values, datasets):
 
 def _mm_lmnn_beats_svm(values, datasets):
     return compare_pairs(values, datasets, [(("test_knn_error", "MM-LMNN"),
-                                      ("test_svm_error", "SVM"))])
+                                             ("test_svm_error", row)) for row in SVM_ROWS])
 
 
 def _energy_cuts_mnist_by_a_third(values, datasets):
@@ -104,7 +111,8 @@ CLAIMS: tuple[TableClaim, ...] = (
     TableClaim("The energy classifier's results are very close to the "
                "multi-class SVM's on almost all data sets; we read 'very close' as PCA-LMNN's "
                f"energy test error within {TOL_2_1:g} points (the table's tolerance) of the "
-               "SVM test error (2.1.6)", _energy_close_to_svm),
+               "SVM test error, each SVM row (standardised and raw inputs: the thesis gives "
+               "no scaling) (2.1.6)", _energy_close_to_svm),
     TableClaim("On MNIST, energy-based LMNN classification cuts the baseline "
                "kNN test error by over one third: PCA-LMNN's energy test error is below 2/3 "
                "of PCA's kNN test error (2.1.6)", _energy_cuts_mnist_by_a_third, ("mnist",)),
@@ -113,7 +121,8 @@ CLAIMS: tuple[TableClaim, ...] = (
                f"errors are at most {TOL_2_1:g} points above PCA-LMNN's (2.1.8)",
                _mul_lmnn_no_worse, coverage="all"),
     TableClaim("On MNIST, LMNN with one metric per class (MM-LMNN) reaches a kNN "
-               "test error slightly lower than multi-class SVMs (1.18 %; 2.1.8)",
+               "test error slightly lower than multi-class SVMs (1.18 %; 2.1.8): below each "
+               "SVM row's test error (standardised and raw inputs)",
                _mm_lmnn_beats_svm, ("mnist",)),
 )
 
