@@ -16,7 +16,8 @@ unavailable has a record and is not "not run": the claims judge it as they do.
 A result whose claims check each cell of its table and state unmeasured cells
 themselves (the grid tables' :class:`~harness.results.common.table_claims.TableClaim`,
 where a claim about every data set needs every one and a missing record is a cell
-"not measured") declares ``CLAIMS_PER_CELL = True`` and keeps its verdicts.
+"not measured"; Figs. 2.9/2.12 on Table 2.1's cells) declares ``CLAIMS_PER_CELL =
+True`` and keeps its verdicts.
 """
 
 from __future__ import annotations

@@ -87,6 +87,6 @@ def test_stand_in_and_not_comparable_claims_are_left_as_they_are():
 
 
 def test_the_grid_tables_state_their_unmeasured_cells_themselves():
-    for name in ("table_2_1", "table_3_2", "table_3_3"):
+    for name in ("table_2_1", "table_3_2", "table_3_3", "fig_2_9_12"):
         assert get_result(name).CLAIMS_PER_CELL is True
     assert not getattr(FIG_3_28, "CLAIMS_PER_CELL", False)

@@ -221,8 +221,24 @@ def test_little_impact_needs_the_ratio_in_its_band(tmp_path, repo_root):
 def test_too_few_large_data_sets_give_no_verdict(small):
     several = fig_2_9_12_write.claims(small)[1]
     assert several["verdict"] == "not measured"
-    assert "fewer than 3 large data sets measured" in several["evidence"]
+    assert ("no verdict: 0 improve and 5 of the 5 are not measured; at least 3 must "
+            "improve") in several["evidence"]
     assert "mnist (n/a)" in several["evidence"]
+
+
+def test_several_is_decided_by_what_the_unmeasured_could_change(tmp_path, repo_root):
+    """'On several (3) of the 5 large data sets': none of 2 measured improving says
+    nothing while 3 are open; none of 3 leaves 2 open, too few: does not hold."""
+    config = _profile(tmp_path, repo_root, ["mnist", "letter", "isolet"])
+    for dataset in ("mnist", "letter"):
+        _write(config, dataset, "pca_lmnn", **_errors([10.0], [10.0]))
+        _write(config, dataset, "mm_lmnn", **_errors([10.0], [10.0]))
+    several = fig_2_9_12_write.claims(config)[1]
+    assert several["verdict"] == "not measured"
+    assert "0 improve and 3 of the 5 are not measured" in several["evidence"]
+    _write(config, "isolet", "pca_lmnn", **_errors([10.0], [10.0]))
+    _write(config, "isolet", "mm_lmnn", **_errors([10.0], [10.0]))
+    assert fig_2_9_12_write.claims(config)[1]["verdict"] == "does not hold"
 
 
 def test_the_figure_needs_table_2_1_and_depends_on_its_records(tmp_path, repo_root, small):
