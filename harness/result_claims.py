@@ -51,8 +51,8 @@ def withhold(claim: dict, missing: list[str], total: int) -> dict:
     if claim["verdict"] not in UNDECIDED_ON_PARTIAL:
         return claim
     named = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
-    evidence = (f"no verdict: {len(missing)} of {total} jobs of this result have not "
-                f"run ({named}); decided on a run with every job. So far "
+    evidence = (f"no verdict: {len(missing)} of the {total} jobs this result is built "
+                f"from have not run ({named}); decided on a run with every job. So far "
                 f"({claim['verdict']} on the records there are): {claim['evidence']}")
     return check_claim({**claim, "verdict": "not measured", "evidence": evidence})
 

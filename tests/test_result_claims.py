@@ -42,7 +42,7 @@ def test_a_verdict_from_half_the_jobs_is_withheld_and_says_why(tmp_path, repo_ro
     assert [c["verdict"] for c in claims] == ["not measured", "not measured"]
     for claim, before in zip(claims, raw):
         assert claim["evidence"].startswith(
-            "no verdict: 2 of 4 jobs of this result have not run "
+            "no verdict: 2 of the 4 jobs this result is built from have not run "
             "(fig_3_28/section_3_1_5/k6, fig_3_28/section_3_1_5/k7); decided on a run "
             "with every job. So far (holds on the records there are): ")
         assert claim["evidence"].endswith(before["evidence"])
