@@ -124,7 +124,10 @@ def test_the_locked_roll_of_the_k_sweep_is_certified_in_extended_precision():
 
     X = SwissRoll().load(n_samples=1000, noise=0.0).X
     P = MVUProblem.from_points(X, 5)
-    res = solve_facial(P, time_limit=120)
+    # the solver's default budget (600 CPU-s): this checks the certificate, not the
+    # speed; 120 CPU-s timed out at rel_gap 1.9e-7 beside one other job (OpenBLAS
+    # threads' spinning counts as CPU), a budget near the need makes a flaky test
+    res = solve_facial(P)
     last = res.history[-1]
     assert res.status == "optimal" and last["extended_precision"], last
     assert last["face_dim"] == 4 and last["t_final"] >= 2.0**36
