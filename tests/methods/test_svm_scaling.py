@@ -34,3 +34,19 @@ def test_standardising_is_the_default_and_changes_what_the_svc_sees():
     # the large feature dominates the unscaled kernel: the two fits differ
     assert (scaled.predict(X) != raw.predict(X)).any() or not np.array_equal(
         scaled.model_.named_steps["svc"].support_, raw.model_.named_steps["svc"].support_)
+
+
+def test_the_raw_input_row_is_the_svm_without_standardising():
+    """methods.svm_raw: Table 2.1's second SVM row, the same fit as
+    SVM(standardize=False) -- identical dual coefficients, not merely similar."""
+    from harness import registry
+    from methods.svm_raw import SVMRawInputs
+
+    X, y = _data()
+    row = SVMRawInputs(param_grid=GRID).fit(X, y)
+    assert row.get_params()["standardize"] is False
+    assert row.model_.named_steps["scale"] == "passthrough"
+    bare = SVC(kernel="poly", degree=2, coef0=1.0).fit(X, y)
+    np.testing.assert_array_equal(row.model_.named_steps["svc"].dual_coef_, bare.dual_coef_)
+    assert (SVMRawInputs.name, SVMRawInputs.thesis_label) == ("svm_raw", "SVM (raw inputs)")
+    assert registry.methods("classification")["svm_raw"] is SVMRawInputs
