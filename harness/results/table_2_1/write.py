@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from harness.results.common.table_claims import Check, TableClaim, compare_pairs
 from harness.results.common.table_result import TableResult
-from harness.results.table_2_1 import SPEC
+from harness.results.table_2_1 import SPEC, SVM_ROWS
 
 __all__ = ["KNN", "LARGE", "TOL_2_1", "DRASTIC_MARGIN", "DRASTIC_FACTOR", "SVM_ROWS", "write",
            "claims", "section"]
@@ -52,11 +52,6 @@ def _lda_drastically_worse(values, datasets):
             for checks, label in ((by_margin, f"over {DRASTIC_MARGIN:g} points worse"),
                                   (doubled, f"at least {DRASTIC_FACTOR:g}x the error"))
             for c in checks]
-
-
-#: Table 2.1's SVM rows: the thesis gives no feature scaling, so both readings are run
-#: (:mod:`methods.svm`, :mod:`methods.svm_raw`) and each claim about SVMs checks both
-SVM_ROWS = ("SVM", "SVM (raw inputs)")
 
 
 def _energy_close_to_svm(values, datasets):
