@@ -60,7 +60,8 @@ from collections.abc import Iterable, Sequence
 
 __all__ = ["VERDICTS", "KEYS", "STAND_IN", "NOT_COMPARABLE", "Reading", "verdict_of",
            "make_claim", "readings_claim", "stand_in_claim", "not_comparable_claim",
-           "check_claim", "claim_ids", "structured_claims", "about_every"]
+           "check_claim", "claim_ids", "structured_claims", "about_every",
+           "about_almost_every", "ALMOST_ALL_EXCEPTIONS"]
 
 STAND_IN = "not measured (stand-in)"
 NOT_COMPARABLE = "not comparable"
@@ -98,6 +99,44 @@ def about_every(checks: Sequence[bool], named: Sequence[str], measured: Iterable
         return checks, ""
     return [], (f"no verdict: the claim is about {what} {', '.join(named)}, "
                 f"{len(seen)} of {len(named)} measured")
+
+
+#: "almost all" of a claim's data sets, read as every one but at most this many
+ALMOST_ALL_EXCEPTIONS = 1
+
+
+def about_almost_every(passed: dict[str, bool], named: Sequence[str],
+                       exceptions: int = ALMOST_ALL_EXCEPTIONS) -> tuple[list[bool], str]:
+    """A claim about *almost all* of the data sets ``named``, read as every one but at
+    most ``exceptions``; ``passed`` says, per measured data set, whether it bears the
+    claim out.
+
+    The claim holds (``[True]``) once the data sets that fail or are not measured are
+    at most ``exceptions``; it does not hold (``[False]``) once more than
+    ``exceptions`` fail; between the two no verdict (``[]``). The sentence names the
+    failing and the unmeasured data sets.
+
+    Examples
+    --------
+    >>> about_almost_every({"iris": True, "wine": False}, ["iris", "wine"])
+    ([True], '1 of 2 fail (wine); almost all read as all but at most 1')
+    >>> about_almost_every({"iris": False, "wine": False}, ["iris", "wine", "bal"])[0]
+    [False]
+    >>> about_almost_every({"iris": False}, ["iris", "wine", "bal"])
+    ([], '1 of 3 fail (iris), 2 not measured (wine, bal); almost all read as all but at most 1: no verdict')
+    """
+    named = list(dict.fromkeys(named))
+    failed = [d for d in named if d in passed and not passed[d]]
+    unmeasured = [d for d in named if d not in passed]
+    text = f"{len(failed)} of {len(named)} fail" + (f" ({', '.join(failed)})" if failed else "")
+    if unmeasured:
+        text += f", {len(unmeasured)} not measured ({', '.join(unmeasured)})"
+    text += f"; almost all read as all but at most {exceptions}"
+    if len(failed) > exceptions:
+        return [False], text
+    if len(failed) + len(unmeasured) <= exceptions:
+        return [True], text
+    return [], text + ": no verdict"
 
 
 def verdict_of(checks: Iterable[bool]) -> str:

@@ -5,6 +5,7 @@ statements about it.
 
 from __future__ import annotations
 
+from harness.claims import ALMOST_ALL_EXCEPTIONS
 from harness.results.common.table_claims import Check, TableClaim, compare_pairs
 from harness.results.common.table_result import TableResult
 from harness.results.table_2_1 import SPEC, SVM_ROWS
@@ -63,7 +64,7 @@ def _energy_close_to_svm(values, datasets):
             if energy is not None and svm is not None:
                 checks.append(Check((d,), abs(energy - svm) <= TOL_2_1,
                                     f"{d} energy {values.fmt(energy)} vs {row} "
-                                    f"{values.fmt(svm)}"))
+                                    f"{values.fmt(svm)}", reading=row))
     return checks
 
 
@@ -107,8 +108,10 @@ CLAIMS: tuple[TableClaim, ...] = (
     TableClaim("The energy classifier's results are very close to the "
                "multi-class SVM's on almost all data sets; we read 'very close' as PCA-LMNN's "
                f"energy test error within {TOL_2_1:g} points (the table's tolerance) of the "
-               "SVM test error, each SVM row (standardised and raw inputs: the thesis gives "
-               "no scaling) (2.1.6)", _energy_close_to_svm),
+               f"SVM test error and 'almost all' as all but at most {ALMOST_ALL_EXCEPTIONS} "
+               "of the table's data sets, each SVM row a reading of the thesis' SVM "
+               "(standardised and raw inputs: the thesis gives no scaling) (2.1.6)",
+               _energy_close_to_svm, coverage="almost all"),
     TableClaim("On MNIST, energy-based LMNN classification cuts the baseline "
                "kNN test error by over one third: PCA-LMNN's energy test error is below 2/3 "
                "of PCA's kNN test error (2.1.6)", _energy_cuts_mnist_by_a_third, ("mnist",)),
