@@ -33,6 +33,7 @@ class ResultActual:
     measured_cpu: float = 0.0  # the records' CPU of those same jobs
     unestimated_ran: int = 0  # jobs that ran with no estimate in the plan
     unestimated_cpu: float = 0.0
+    unavailable: int = 0  # jobs whose record says their data was missing (ran nothing)
 
     @property
     def ratio(self) -> float | None:
@@ -65,7 +66,10 @@ def plan_against_run(plan: Plan, run: str | Path) -> list[ResultActual]:
         row = ResultActual(result.name, len(result.jobs))
         for job in result.jobs:
             record = found.get(job.job)
-            if record is None or record.get("status") == "unavailable":
+            if record is None:
+                continue
+            if record.get("status") == "unavailable":
+                row.unavailable += 1
                 continue
             cpu = timing(record, "cpu_seconds")
             if cpu is None:
@@ -103,7 +107,10 @@ def render_actual(rows: list[ResultActual], run: str | Path) -> str:
                   f"{meas / est:.2f}" if est > 0 else "-",
                   sum(r.unestimated_ran for r in shown),
                   format_seconds(sum(r.unestimated_cpu for r in shown)), format_seconds(total)])
-    not_run = [r.name for r in rows if not r.ran]
+    no_data = [f"{r.name} ({r.unavailable} of {r.planned} jobs)" for r in rows
+               if not r.ran and r.unavailable]
+    no_jobs = [r.name for r in rows if not r.planned]
+    not_run = [r.name for r in rows if not r.ran and not r.unavailable and r.planned]
     out = [f"## The plan against the run at `{run}`", "",
            "Per result, the jobs of the plan that the run holds a record of; the plan's "
            "CPU and the records' CPU of the jobs that had an estimate (ratio: measured / "
@@ -113,6 +120,12 @@ def render_actual(rows: list[ResultActual], run: str | Path) -> str:
                                     "measured CPU", "ratio", "ran without estimate",
                                     "their CPU", "measured CPU, all"], tablefmt="github"),
            ""]
+    if no_data:
+        out += [f"Their data was not available (records `unavailable`): "
+                f"{', '.join(no_data)}.", ""]
+    if no_jobs:
+        out += [f"No jobs of their own (built from other results' records): "
+                f"{', '.join(no_jobs)}.", ""]
     if not_run:
         out += [f"Not in the run: {', '.join(not_run)}.", ""]
     return "\n".join(out)

@@ -45,6 +45,7 @@ def test_the_plan_beside_the_run(config, earlier, run):  # noqa: F811
     assert row.measured_cpu == pytest.approx(800 + 1000 + 300 + 16)
     assert row.ratio == pytest.approx(2116 / 2316)
     assert row.unestimated_ran == 0 and row.cpu_seconds == pytest.approx(2116)
+    assert row.unavailable == 1  # native/n100: counted apart, not as run
     text = render_actual([row], run)
     assert "| solver_table |" in text and "38.6 min" in text and "35.3 min" in text
     assert "0.91" in text
@@ -61,6 +62,22 @@ def test_jobs_without_an_estimate_are_apart(tmp_path, config, run):  # noqa: F81
     assert "Not in the run" not in text
     total = next(line for line in text.splitlines() if line.startswith("| total"))
     assert total.split("|")[5].strip() == "-" and total.split("|")[7].strip() == "-"
+
+
+def test_results_that_did_not_run_say_why():
+    """A result whose every record says its data was missing is named with that count,
+    one with no jobs of its own apart, and one with no record as not in the run."""
+    from harness.runs.plan_actual import ResultActual
+
+    rows = [ResultActual("table_3_3", 40, unavailable=40), ResultActual("fig_2_9_12", 0),
+            ResultActual("fig_3_28", 22), ResultActual("fig_2_10", 50, ran=50,
+                                                       unestimated_ran=50,
+                                                       unestimated_cpu=34.0)]
+    text = render_actual(rows, "runs/x")
+    assert "Their data was not available (records `unavailable`): table_3_3 (40 of 40 jobs)." \
+        in text
+    assert "No jobs of their own (built from other results' records): fig_2_9_12." in text
+    assert "Not in the run: fig_3_28." in text
 
 
 def test_the_cli_prints_both(tmp_path, config, earlier, run, capsys):  # noqa: F811
