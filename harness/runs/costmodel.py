@@ -14,7 +14,10 @@ that name a size or a replicate (letters then digits: ``n1000``, ``trial3``,
 **The model** (:class:`PowerModel`): ``log y = a_kind + sum_i b_i log x_i``, least
 squares over the measured jobs, one intercept per kind and one exponent per size
 feature shared by the kinds (fitted on the jobs above ``slope_from``, where the cost
-grows with the size rather than being fixed, if they tell it). A feature gets a
+grows with the size rather than being fixed, if they tell it); a kind measured at
+:data:`KIND_SLOPE_MIN_SIZES` or more sizes of the one fitted feature above
+``slope_from`` gets its own exponent (solvers of one table grow at different rates:
+an interior point's dense Schur matrix like m^3, a low-rank method slower). A feature gets a
 fitted exponent only if it varies within some kind (else its effect cannot be told
 from the kinds'); a feature in ``priors`` that does not (e.g. ``n_runs``: every run
 repeats the job's work, so CPU scales with it, exponent 1) scales from the value it
@@ -44,6 +47,9 @@ SIZE_KEYS = frozenset({"n", "n_samples", "n_train", "n_test", "subsample", "per_
 #: the measured jobs say otherwise
 LOOP_KEYS = frozenset({"n_runs", "runs", "repeats"})
 _REPLICATE = re.compile(r"^[A-Za-z]+\d+$")
+#: sizes (distinct values above ``slope_from``) a kind needs for an exponent of its own:
+#: two would give an exact line through two noisy timings
+KIND_SLOPE_MIN_SIZES = 3
 
 
 def size_features(params: dict, prefix: str = "") -> dict[str, float]:
@@ -87,6 +93,9 @@ class PowerModel:
         Root mean square residual in log space (0 for an exact fit).
     anchors : dict
         Kind -> its measured jobs as ``(size features, value)``.
+    kind_exponents : dict
+        Kind -> {feature: exponent} for the kinds measured at enough sizes
+        (:data:`KIND_SLOPE_MIN_SIZES`); used for those kinds instead of ``exponents``.
     """
 
     intercepts: dict[str, float]
@@ -96,6 +105,7 @@ class PowerModel:
     rms: float
     anchors: dict[str, list[tuple[dict[str, float], float]]] = dataclasses.field(
         default_factory=dict)
+    kind_exponents: dict[str, dict[str, float]] = dataclasses.field(default_factory=dict)
 
     def predict(self, kind: str, features: dict[str, float], unscaled: bool = False
                 ) -> tuple[float | None, str]:
@@ -112,12 +122,12 @@ class PowerModel:
                        else math.inf for f in set(old) | set(features))
 
         old, value = min(self.anchors[kind], key=distance)
-        return self.scale(value, old, features, unscaled)
+        return self.scale(value, old, features, unscaled, kind)
 
     def scale(self, value: float, old: dict[str, float], new: dict[str, float],
-              unscaled: bool = False) -> tuple[float | None, str]:
+              unscaled: bool = False, kind: str | None = None) -> tuple[float | None, str]:
         """A measured ``value`` at sizes ``old`` moved to sizes ``new`` by the model's
-        exponents (fitted or prior); None where a size of ``old`` is unknown in
+        exponents (``kind``'s own where it has one, else fitted or prior); None where a size of ``old`` is unknown in
         ``new`` or a size changed and has no exponent (moving it unscaled would be a
         guess; with ``unscaled`` it is carried unscaled and named in the note, e.g.
         a peak memory, a lower bound for a larger job). The note names sizes ``old``
@@ -131,7 +141,8 @@ class PowerModel:
             if f not in old:
                 ignored.append(f"{f} -> {new[f]:g}")
                 continue
-            b = self.exponents.get(f, self.priors.get(f, (None,))[0])
+            b = self.kind_exponents.get(kind, {}).get(
+                f, self.exponents.get(f, self.priors.get(f, (None,))[0]))
             if b is None and not unscaled:
                 return None, (f"{f}: {old[f]:g} -> {new[f]:g} has no exponent (no measured "
                               f"job of this result at two of its sizes)")
@@ -146,8 +157,12 @@ class PowerModel:
         """``n^1.52 (3 kinds, 13 jobs, rms x1.3)`` (``const`` without exponents)."""
         terms = [f"{f.rsplit('.', 1)[-1]}^{b:.2f}" for f, b in self.exponents.items()]
         terms += [f"{f.rsplit('.', 1)[-1]}^{b:g}*" for f, (b, _) in self.priors.items()]
-        return (f"{' '.join(terms) or 'const'} ({len(self.intercepts)} kinds, {self.points} "
-                f"jobs, rms x{math.exp(self.rms):.2g})")
+        own = [f"{kind or 'the only kind'} {f.rsplit('.', 1)[-1]}^{b:.2f}"
+               for kind, fs in self.kind_exponents.items() for f, b in fs.items()]
+        return (f"{' '.join(terms) or 'const'}"
+                + (f"; per kind: {', '.join(own)}" if own else "")
+                + f" ({len(self.intercepts)} kinds, {self.points} jobs, "
+                  f"rms x{math.exp(self.rms):.2g})")
 
 
 def _varies_within_a_kind(kinds: list[str], values: list[float]) -> bool:
@@ -234,7 +249,23 @@ def fit_power(kinds: list[str], features: list[dict[str, float]], values: list[f
     for kind, f, v in rows:
         anchors.setdefault(kind, []).append((f, v))
     return PowerModel(intercepts=intercepts, exponents=exponents, priors=prior,
-                      points=len(rows), rms=rms, anchors=anchors)
+                      points=len(rows), rms=rms, anchors=anchors,
+                      kind_exponents=_kind_slopes(kinds, columns, y, large, exponents))
+
+
+def _kind_slopes(kinds, columns, y, large, exponents) -> dict[str, dict[str, float]]:
+    """The kinds' own exponents of the one fitted feature: a least-squares line through
+    a kind's jobs in ``large`` where they hold :data:`KIND_SLOPE_MIN_SIZES` sizes of it."""
+    if len(exponents) != 1:
+        return {}
+    [name] = exponents
+    own = {}
+    for kind in sorted(set(kinds)):
+        index = [i for i in large if kinds[i] == kind]
+        x = np.array([columns[name][i] for i in index])
+        if len(set(x.tolist())) >= KIND_SLOPE_MIN_SIZES:
+            own[kind] = {name: float(np.polyfit(x, y[index], 1)[0])}
+    return own
 
 
 def lpt_makespan(durations: list[float], cores: int) -> float:

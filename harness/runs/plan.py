@@ -166,6 +166,7 @@ class Plan:
                 "cpu_seconds": r.cpu_seconds,
                 "cpu_model": r.cpu_model.describe() if r.cpu_model else None,
                 "cpu_exponents": r.cpu_model.exponents if r.cpu_model else {},
+                "cpu_kind_exponents": r.cpu_model.kind_exponents if r.cpu_model else {},
                 "memory_model": r.memory_model.describe() if r.memory_model else None,
                 "job_plans": [dataclasses.asdict(j) for j in r.jobs],
             } for r in self.results],
@@ -219,7 +220,7 @@ def _estimate(params: dict, anchor: dict | None, model: PowerModel | None, key: 
     features = size_features(params)
     if anchor is not None and value is not None:
         return model.scale(value, size_features(anchor.get("params") or {}), features,
-                           unscaled)
+                           unscaled, kind_of(key))
     return model.predict(kind_of(key), features, unscaled)
 
 

@@ -33,9 +33,42 @@ def test_the_exponent_is_recovered_across_kinds():
     assert model.exponents["n"] == pytest.approx(1.7, abs=0.05)
     assert math.exp(model.intercepts["b"] - model.intercepts["a"]) == pytest.approx(25, rel=0.1)
     # a new size: from the nearest measured job of its kind (n = 800), by n^1.7
+    # a kind measured at five sizes scales by its own exponent, the same up to the noise
+    assert model.kind_exponents["a"]["n"] == pytest.approx(1.7, abs=0.1)
     value, note = model.predict("a", {"n": 1600.0})
-    assert value == pytest.approx(values[4] * 2 ** model.exponents["n"]) and note == ""
+    assert value == pytest.approx(values[4] * 2 ** model.kind_exponents["a"]["n"])
+    assert note == ""
     assert model.predict("c", {"n": 100.0}) == (None, "no measured job of its kind (c)")
+
+
+def test_a_kind_measured_at_three_sizes_keeps_its_own_exponent():
+    """One solver grows like n^3, another like n^1.5: the shared exponent sits between
+    them; each kind at three sizes or more gets its own, and a kind at two sizes keeps
+    the shared one."""
+    kinds, features, values = [], [], []
+    for kind, b, sizes in (("cubic", 3.0, (100, 200, 400)), ("mild", 1.5, (100, 200, 400)),
+                           ("two", 2.0, (100, 200))):
+        for n in sizes:
+            kinds.append(kind)
+            features.append({"n": float(n)})
+            values.append(1e-4 * n ** b)
+    model = fit_power(kinds, features, values)
+    assert 1.5 < model.exponents["n"] < 3.0
+    assert model.kind_exponents["cubic"]["n"] == pytest.approx(3.0)
+    assert model.kind_exponents["mild"]["n"] == pytest.approx(1.5)
+    assert "two" not in model.kind_exponents
+    value, _ = model.predict("cubic", {"n": 800.0})
+    assert value == pytest.approx(1e-4 * 800 ** 3)
+    value, _ = model.predict("two", {"n": 400.0})
+    assert value == pytest.approx(1e-4 * 200 ** 2 * 2 ** model.exponents["n"])
+    assert "per kind: cubic n^3.00, mild n^1.50" in model.describe()
+    # small jobs (below slope_from) do not count as sizes of their kind: 200 and 400
+    # are the cubic kind's only ones above 150^3 x 1e-4 until it is measured at 800
+    model = fit_power(kinds, features, values, slope_from=1e-4 * 150 ** 3)
+    assert model.kind_exponents == {}
+    model = fit_power(kinds + ["cubic"], features + [{"n": 800.0}],
+                      values + [1e-4 * 800 ** 3], slope_from=1e-4 * 150 ** 3)
+    assert list(model.kind_exponents) == ["cubic"]
 
 
 def test_fixed_costs_of_small_jobs_stay_out_of_the_exponent():
