@@ -17,8 +17,8 @@ feature shared by the kinds (fitted on the jobs above ``slope_from``, where the 
 grows with the size rather than being fixed, if they tell it); a kind measured at
 :data:`KIND_SLOPE_MIN_SIZES` or more sizes of the one fitted feature above
 ``slope_from`` gets its own exponent (solvers of one table grow at different rates:
-an interior point's dense Schur matrix like m^3, a low-rank method slower). A feature gets a
-fitted exponent only if it varies within some kind (else its effect cannot be told
+an interior point's dense Schur matrix like m^3, a low-rank method slower). A
+feature gets a fitted exponent only if it varies within some kind (else its effect cannot be told
 from the kinds'); a feature in ``priors`` that does not (e.g. ``n_runs``: every run
 repeats the job's work, so CPU scales with it, exponent 1) scales from the value it
 had in the measured jobs. A job is estimated from the measured job of its kind
@@ -127,11 +127,12 @@ class PowerModel:
     def scale(self, value: float, old: dict[str, float], new: dict[str, float],
               unscaled: bool = False, kind: str | None = None) -> tuple[float | None, str]:
         """A measured ``value`` at sizes ``old`` moved to sizes ``new`` by the model's
-        exponents (``kind``'s own where it has one, else fitted or prior); None where a size of ``old`` is unknown in
-        ``new`` or a size changed and has no exponent (moving it unscaled would be a
-        guess; with ``unscaled`` it is carried unscaled and named in the note, e.g.
-        a peak memory, a lower bound for a larger job). The note names sizes ``old``
-        did not know (a null size there, e.g. the whole data set), left unscaled."""
+        exponents (``kind``'s own where it has one, else fitted or prior); None where a
+        size of ``old`` is unknown in ``new`` or a size changed and has no exponent
+        (moving it unscaled would be a guess; with ``unscaled`` it is carried unscaled
+        and named in the note, e.g. a peak memory, a lower bound for a larger job). The
+        note names sizes ``old`` did not know (a null size there, e.g. the whole data
+        set), left unscaled."""
         factor, ignored = 1.0, []
         for f in sorted(set(old) | set(new)):
             if old.get(f) == new.get(f):

@@ -217,11 +217,11 @@ def _estimate(params: dict, anchor: dict | None, model: PowerModel | None, key: 
     (``unscaled``: sizes without an exponent carried unscaled, :meth:`PowerModel.scale`)."""
     if model is None:
         return None, "no measured ok job of this result"
-    features = size_features(params)
+    features, kind = size_features(params), kind_of(key)
     if anchor is not None and value is not None:
         return model.scale(value, size_features(anchor.get("params") or {}), features,
-                           unscaled, kind_of(key))
-    return model.predict(kind_of(key), features, unscaled)
+                           unscaled, kind)
+    return model.predict(kind, features, unscaled)
 
 
 def _usable(runs: list[dict[str, dict]], job: str, params: dict) -> dict | None:
