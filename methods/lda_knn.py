@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from methods._metric_knn import MetricKNNClassifier
@@ -15,9 +16,25 @@ def lda_map(X, codes, n_components=None, shrinkage="auto"):
     scikit-learn's eigen solver with ``shrinkage`` of the within-class covariance
     (Ledoit-Wolf for ``"auto"``); ``scalings_`` transposed, so that ``X @ map.T`` is
     LDA's transform up to a shift (its centring moves all points alike).
+
+    With ``shrinkage=None`` this is the thesis' LDA as printed (2.27): the
+    eigenvectors of ``C_w^-1 C_b``, defined only where the within-class covariance
+    ``C_w`` is non-singular ("only well defined if C_w is non-singular", 2.2.1); a
+    singular one raises a ``ValueError`` naming the fix.
     """
     lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage=shrinkage,
-                                     n_components=n_components).fit(X, codes)
+                                     n_components=n_components)
+    try:
+        lda.fit(X, codes)
+    except np.linalg.LinAlgError as err:
+        if shrinkage is not None:
+            raise
+        n_classes = int(np.max(codes)) + 1
+        raise ValueError(
+            f"unshrunk LDA (shrinkage=None) needs a non-singular within-class covariance "
+            f"(thesis 2.2.1); {X.shape[0]} points of {n_classes} classes in "
+            f"{X.shape[1]} dimensions give a singular one ({err}). Use shrinkage='auto' "
+            f"(methods.lda_knn) or fewer input dimensions.") from err
     r = n_components or min(int(codes.max()), X.shape[1])  # n_classes - 1
     return lda.scalings_[:, :r].T
 
