@@ -49,3 +49,15 @@ def test_atomic_write_respects_the_umask(tmp_path, umask):
         os.umask(old)
     assert path.stat().st_mode & 0o777 == 0o666 & ~umask
     assert path.read_text() == "y\n"
+
+
+def test_csv_keeps_the_digits_a_markdown_prints(tmp_path):
+    """A table's Markdown prints deltas with two decimals (a CPU delta of -12081.64 s);
+    the CSV keeps them, so that harness.number_audit finds every printed number there."""
+    import pandas as pd
+
+    from harness.records import write_csv_atomic
+
+    frame = pd.DataFrame({"delta": [-12081.64, 1 / 3], "n": [1000, 2]})
+    text = write_csv_atomic(tmp_path / "t.csv", frame).read_text()
+    assert text.splitlines() == ["delta,n", "-12081.64,1000", "0.3333333333,2"]

@@ -50,9 +50,9 @@ __all__ = ["DEFAULT_TOLERANCE", "KEY_COLUMNS", "CellDiff", "ResultComparison",
            "Comparison", "compare_runs", "key_columns", "ignored_column", "tolerance_of",
            "render_markdown"]
 
-#: the CSVs are written with 6 significant digits (``float_format="%.6g"``): by
-#: default two runs agree when they print the same numbers (seeded jobs, one BLAS
-#: thread: a rerun reproduces them)
+#: the CSVs are written with 10 significant digits
+#: (:data:`harness.records.CSV_FLOAT_FORMAT`): by default two runs agree when their
+#: numbers agree to 6 (seeded jobs, one BLAS thread: a rerun reproduces them)
 DEFAULT_TOLERANCE = {"rtol": 1e-6, "atol": 1e-9}
 #: columns that identify a row (never values), in no particular order: a CSV's own
 #: order decides

@@ -15,7 +15,7 @@ import pandas as pd
 from harness import registry
 from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
-from harness.records import write_bytes_atomic, write_text_atomic
+from harness.records import write_bytes_atomic, write_csv_atomic, write_text_atomic
 from harness.results.common.formatting import certificate_text, fmt_number
 from harness.results.common.profile import thesis_column
 from harness.results.common.tables import GAP_MARKS
@@ -125,7 +125,7 @@ def write_figure_files(config: dict, figure: str, keys: list[str], frame, md: li
         records = [read_point(config, figure, key) for key in keys]
     md += [f"- `{point_line(r)}`" for r in records if r["status"] != "missing"]
     plot(frame, config, paths["png"])
-    write_text_atomic(paths["csv"], frame.to_csv(index=False, float_format="%.6g"))
+    write_csv_atomic(paths["csv"], frame)
     write_text_atomic(paths["md"], "\n".join(md) + "\n")
     body = [line for line in md[1:] if not line.startswith("![")]
     write_sidecar(paths["json"], {"title": md[0].removeprefix("# "),

@@ -22,7 +22,7 @@ from tabulate import tabulate
 
 from harness.jobs import Job, read_job_record, wall_cap
 from harness.outputs import output_paths, write_sidecar
-from harness.records import write_text_atomic
+from harness.records import write_csv_atomic, write_text_atomic
 from harness.results.common.solver_points import TABLE, TITLE, solver_points
 from harness.results.common.tables import GAP_MARKS, Footnotes
 from harness.solvers.mvu.ipm import IPM_MEMORY_BUDGET
@@ -321,7 +321,7 @@ def write_solver_table(config: dict) -> list[Path]:
 
     out = output_paths(config, TABLE, "table", sidecar=True)
     return [
-        write_text_atomic(out["csv"], frame.to_csv(index=False, float_format="%.6g")),
+        write_csv_atomic(out["csv"], frame),
         write_text_atomic(out["md"], "\n".join(md) + "\n"),
         write_text_atomic(out["tex"], "\n".join(tex) + "\n"),
         write_sidecar(out["json"], {"title": title,

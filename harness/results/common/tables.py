@@ -18,7 +18,7 @@ from tabulate import tabulate
 from harness import registry
 from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
-from harness.records import write_text_atomic
+from harness.records import write_csv_atomic, write_text_atomic
 from harness.reference import reference_value
 from harness.results.common.formatting import fmt_number, solve_summary
 from harness.results.common.grid import _summarise as summarise_runs
@@ -608,7 +608,7 @@ def write_table_files(config: dict, spec: TableSpec, frame: pd.DataFrame,
     tex += ["% " + line for line in all_notes]
 
     paths = [
-        write_text_atomic(out["csv"], frame.to_csv(index=False, float_format="%.6g")),
+        write_csv_atomic(out["csv"], frame),
         write_text_atomic(out["md"], "\n".join(md) + "\n"),
         write_text_atomic(out["tex"], "\n".join(tex) + "\n"),
     ]

@@ -16,7 +16,7 @@ from tabulate import tabulate
 from harness import registry
 from harness.claims import about_every, make_claim
 from harness.outputs import output_paths, write_sidecar
-from harness.records import write_text_atomic
+from harness.records import write_csv_atomic, write_text_atomic
 from harness.reference import load_reference
 from harness.results.common.formatting import fmt_number
 from harness.results.common.figure_files import gap_mark, point_line, read_point
@@ -316,7 +316,7 @@ def write(config: dict, name: str, title: str, keys: list[str], frame: pd.DataFr
     tex = [f"% {title}", "% cells: lecture / ours / delta (percent)",
            tabulate(grid.fillna(""), headers="keys", tablefmt="latex_booktabs")]
     tex += [f"% [{i + 1}] {t}" for i, t in enumerate(notes.texts)]
-    paths = [write_text_atomic(out["csv"], frame.to_csv(index=False, float_format="%.6g")),
+    paths = [write_csv_atomic(out["csv"], frame),
              write_text_atomic(out["md"], "\n".join(md) + "\n"),
              write_text_atomic(out["tex"], "\n".join(tex) + "\n")]
     return paths + [write_sidecar(out["json"], {"title": title,
