@@ -161,3 +161,18 @@ def test_thesis_columns_outside_the_profile_say_whether_a_plugin_exists(config, 
     frame = build_table(config, SPEC).set_index(["measure", "method", "dataset"])
     assert "without a data set plugin" in frame.loc[("test_knn_error", "pca_knn", "mnist"),
                                                     "reason"]
+
+
+@pytest.mark.parametrize("profile", ["quick", "full"])
+def test_a_second_reading_of_a_thesis_row_sits_right_after_it(repo_root, profile):
+    """methods: all puts the thesis' rows in its order, each second reading (its
+    reference_aliases give it the thesis row's numbers) right after its row."""
+    from harness.config import load_config
+
+    methods = load_config(repo_root / "config" / f"{profile}.yaml")["results"][
+        "table_2_1"]["methods"]
+    for row, reading in (("lda_knn", "lda_knn_unshrunk"), ("lda_lmnn", "lda_lmnn_unshrunk"),
+                         ("svm", "svm_raw")):
+        assert methods.index(reading) == methods.index(row) + 1
+    assert methods[:2] == ["pca_knn", "lda_knn"]
+    assert methods.index("spca_knn") > methods.index("svm_raw")  # no thesis row: last

@@ -68,19 +68,26 @@ def _check_readings(tconf: dict, plugins, where: str) -> None:
 
 def _in_thesis_order(config: dict, spec: TableSpec, names: list[str]) -> list[str]:
     """``names`` (methods: all) in the order of the thesis table's rows (the reference
-    CSV's), then the methods with no thesis row by name; the registry's order where
-    the table has no reference file or it is missing (that error is reported where it
-    is read)."""
+    CSV's), a second reading of a thesis row (its ``reference_aliases`` give it that
+    row's numbers, e.g. ``LDA (unshrunk)``) right after it, then the methods with no
+    thesis row by name; the registry's order where the table has no reference file or
+    it is missing (that error is reported where it is read)."""
     if spec.reference_file is None:
         return names
     try:
         rows = reference_methods(config["reference_dir"], spec.reference_file)
     except FileNotFoundError:
         return names
+    reading_of = {label: target for (_, label), (_, target) in spec.reference_aliases.items()
+                  if target in rows and target != label}
 
     def key(name):
         label = registry.method_info(name).thesis_label
-        return (rows.index(label), "") if label in rows else (len(rows), name)
+        if label in rows:
+            return (rows.index(label), 0, "")
+        if label in reading_of:
+            return (rows.index(reading_of[label]), 1, name)
+        return (len(rows), 0, name)
 
     return sorted(names, key=key)
 
