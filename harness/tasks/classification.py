@@ -112,20 +112,23 @@ def select_n_neighbors(method_cls: type, method_params: dict, X: np.ndarray, y: 
     Returns ``(k, {k: validation error in %})``.
     """
     inner, valid = split_indices(y, 1 - VALIDATION_FRACTION, seed)
-    errors = {}
+    errors, rejected = {}, {}
     for k in sorted(int(c) for c in candidates):
         est = method_cls(**{**method_params, "n_neighbors": k})
         if "random_state" in est.get_params():
             est.set_params(random_state=seed)
         try:
             est.fit(X[inner], y[inner])
-        except ValueError:
+        except ValueError as err:
+            rejected.setdefault(str(err), []).append(k)
             continue
         errors[k] = _percent_wrong(est.predict(X[valid]), y[valid])
     if not errors:
+        why = "; ".join(f"k = {', '.join(map(str, ks))}: {message}"
+                        for message, ks in rejected.items())
         raise ClassificationInputError(
             f"no candidate k in {sorted(candidates)} fits the validation split of "
-            f"{len(inner)} points; lower the candidates (n_neighbors_candidates)")
+            f"{len(inner)} points ({why})")
     best = min(errors.values())
     return min(k for k, e in errors.items() if e == best), errors
 

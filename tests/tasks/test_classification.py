@@ -137,6 +137,22 @@ def test_no_usable_candidate_k_is_a_marked_failure(iris):
         select_n_neighbors(PCAKNN, {}, iris.X[train], iris.y[train], [60, 40], seed=0)
 
 
+def test_a_failure_of_every_candidate_says_why_each_was_rejected():
+    """Unshrunk LDA on fewer points than dimensions fails for every k: the error
+    carries the method's own reason (and its fix), not a guess about the candidates."""
+    from methods.lda_knn_unshrunk import LDAKNNUnshrunk
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(60, 50)), np.repeat(np.arange(4), 15)
+    with pytest.raises(ClassificationInputError) as err:
+        select_n_neighbors(LDAKNNUnshrunk, {}, X, y, [1, 3], seed=0)
+    message = str(err.value)
+    assert message.startswith("no candidate k in [1, 3] fits the validation split of 42 "
+                              "points (k = 1, 3: unshrunk LDA (shrinkage=None) needs a "
+                              "non-singular within-class covariance")
+    assert "Use shrinkage='auto'" in message
+
+
 def test_svm_with_one_candidate_fits_it_without_cross_validation(iris, monkeypatch):
     import sklearn.model_selection
 
