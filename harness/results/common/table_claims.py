@@ -121,10 +121,11 @@ def compare(values: Values, d: str, a: tuple[str, str], b: tuple[str, str], *,
     return Check((d,), ok, f"{d} {what}{left} {values.fmt(va)} vs {right} {values.fmt(vb)}")
 
 
-def compare_pairs(values: Values, datasets, pairs, **kwargs) -> list[Check]:
-    """:func:`compare` for every data set and ``(a, b)`` pair, where measured."""
+def compare_pairs(values: Values, datasets, pairs, reading: str = "", **kwargs) -> list[Check]:
+    """:func:`compare` for every data set and ``(a, b)`` pair, where measured; each
+    check tagged with ``reading`` (:attr:`Check.reading`) where the claim has several."""
     found = (compare(values, d, a, b, **kwargs) for d in datasets for a, b in pairs)
-    return [c for c in found if c is not None]
+    return [c._replace(reading=reading) for c in found if c is not None]
 
 
 #: how much of a claim's data sets its verdict needs (:class:`TableClaim`)

@@ -26,6 +26,14 @@ SVM_ROWS = ("SVM", "SVM (raw inputs)")
 LDA_ROWS = {"LDA": ("LDA", "LDA (unshrunk)"),
             "LDA-LMNN": ("LDA-LMNN", "LDA-LMNN (unshrunk)")}
 
+
+def _reading_aliases(readings: dict, measures) -> dict:
+    """``reference_aliases`` giving each further reading of a thesis row (``readings``:
+    thesis row -> its rows, the thesis' own first) that row's numbers of ``measures``."""
+    return {(measure, row): (measure, thesis_row) for thesis_row, rows in readings.items()
+            for row in rows[1:] for measure in measures}
+
+
 SPEC = TableSpec(
     name="table_2_1",
     task="classification",
@@ -58,13 +66,11 @@ SPEC = TableSpec(
         ("fit_cpu_seconds", "MM-LMNN"): ("cpu_seconds_multiple_metrics", ""),
         ("n_active", "PCA-LMNN"): ("active_constraints_one_metric", ""),
         ("n_active", "MM-LMNN"): ("active_constraints_multiple_metrics", ""),
-        # the thesis gives no scaling for its SVMs: both readings get its SVM numbers
-        **{(measure, row): (measure, "SVM") for row in SVM_ROWS[1:]
-           for measure in ("train_svm_loo_error", "test_svm_error")},
-        # nor how it regularised LDA: both readings get its LDA numbers
-        **{(measure, row): (measure, thesis_row)
-           for thesis_row, rows in LDA_ROWS.items() for row in rows[1:]
-           for measure in ("train_knn_loo_error", "test_knn_error", "test_energy_error")},
+        # the thesis gives no scaling for its SVMs, nor how it regularised LDA: every
+        # reading gets the thesis row's numbers
+        **_reading_aliases({"SVM": SVM_ROWS}, ("train_svm_loo_error", "test_svm_error")),
+        **_reading_aliases(LDA_ROWS, ("train_knn_loo_error", "test_knn_error",
+                                      "test_energy_error")),
     },
     notes=(
         "Errors in percent, averaged over the runs (random stratified splits with "

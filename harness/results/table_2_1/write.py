@@ -49,11 +49,10 @@ LDA_READINGS = ("with Ledoit-Wolf shrinkage and unshrunk (eq. 2.27): the thesis 
 def _by_reading(values, datasets, reverse=False, **kwargs):
     """:func:`compare_pairs` of :data:`LDA_VS_PCA` (``reverse``: PCA's row first), each
     check tagged with its LDA reading."""
-    return [c._replace(reading=reading)
-            for reading, pairs in LDA_VS_PCA.items()
+    return [c for reading, pairs in LDA_VS_PCA.items()
             for c in compare_pairs(values, datasets,
                                    [(b, a) if reverse else (a, b) for a, b in pairs],
-                                   **kwargs)]
+                                   reading=reading, **kwargs)]
 
 
 def _lda_helps(values, datasets):
