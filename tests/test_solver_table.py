@@ -13,7 +13,7 @@ import pytest
 from harness import runner
 from harness.cli import main
 from harness.config import ConfigError, load_config, validate_config
-from harness.jobs import Job, record_path, result_jobs
+from harness.jobs import Job, cpu_budget, job_params, record_path, result_jobs
 from harness.records import read_record, write_json_atomic
 from harness.results.common.solver_points import SolverPoint, solver_points as points
 from harness.results.common.solver_frame import COLUMNS, build_solver_table, write_solver_table
@@ -141,6 +141,18 @@ def test_profile_section_defaults_and_points(tmp_path, repo_root, monkeypatch):
     assert [job.key for job in result_jobs(config, "solver_table")] == ids
 
 
+def test_a_backend_s_own_time_limit_replaces_the_section_s_at_each_of_its_n(tmp_path):
+    config = _config(tmp_path, time_limit_seconds=3600, grace_seconds=300,
+                     time_limit_per_backend={"clarabel": 600})
+    limit = {job.key: job_params(config, job)["time_limit_seconds"]
+             for job in result_jobs(config, "solver_table")}
+    assert limit["equality/clarabel/n40"] == limit["equality/clarabel/n100"] == 600
+    assert limit["equality/native/n100"] == limit["equality/scs/n40"] == 3600
+    # the job's CPU budget follows (its own limit plus the section's grace)
+    assert cpu_budget(job_params(config, _job("clarabel", 100))) == 900
+    assert cpu_budget(job_params(config, _job("native", 100))) == 3900
+
+
 @pytest.mark.parametrize("change, message", [
     ({"backends": ["native", "gurobi"]},
      r"results.solver_table.backends: unknown backend 'gurobi'; valid backends: native, "
@@ -153,6 +165,11 @@ def test_profile_section_defaults_and_points(tmp_path, repo_root, monkeypatch):
     ({"n_per_backend": {"sdpa": [40]}, "backends": ["native"]},
      r"results.solver_table.n_per_backend: backend 'sdpa' is not in "
      r"results.solver_table.backends"),
+    ({"time_limit_per_backend": {"sdpa": 60}, "backends": ["native"]},
+     r"results.solver_table.time_limit_per_backend: backend 'sdpa' is not in "
+     r"results.solver_table.backends"),
+    ({"time_limit_per_backend": {"native": 0}},
+     r"config entry results/solver_table/time_limit_per_backend/native"),
     ({"time_limit": 5}, r"config entry results/solver_table: .*'time_limit' was unexpected"),
     ({"tol_gap": 0}, r"config entry results/solver_table/tol_gap"),
 ])
@@ -302,3 +319,13 @@ def test_the_notes_name_the_blas_csdp_mapped():
     (line,) = _csdp_blas_line(records)
     assert f"mapped): {lib}, not recorded;" in line  # sorted
     assert _csdp_blas_line(records[2:]) == []
+
+
+def test_the_notes_state_each_backend_s_own_time_limit():
+    from harness.results.common.solver_frame import _own_limits_text
+
+    section = {"time_limit_seconds": 3600, "grace_seconds": 300,
+               "time_limit_per_backend": {"native_lowrank": 600}}
+    assert _own_limits_text(section) == (
+        " Backends with a limit of their own: native_lowrank 600 CPU-s (killed at 900).")
+    assert _own_limits_text({**section, "time_limit_per_backend": {}}) == ""

@@ -235,6 +235,16 @@ def _csdp_blas_line(records: list[dict]) -> list[str]:
             f"(harness.solvers.mvu.csdp, blas=)."]
 
 
+def _own_limits_text(section: dict) -> str:
+    """The backends with a time limit of their own (``time_limit_per_backend``)."""
+    own = section.get("time_limit_per_backend") or {}
+    if not own:
+        return ""
+    return " Backends with a limit of their own: " + ", ".join(
+        f"{backend} {limit:g} CPU-s (killed at {limit + section['grace_seconds']:g})"
+        for backend, limit in own.items()) + "."
+
+
 def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[str]) -> list[str]:
     s = config["results"][TABLE]
     budget = s["time_limit_seconds"] + s["grace_seconds"]
@@ -270,9 +280,10 @@ def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[st
         f"Time limit: {s['time_limit_seconds']:g} CPU seconds per solve (the solver's "
         f"own limit, on the CPU clock of its process, all threads: the verdict does not "
         f"depend on what else the machine runs); its process is killed at "
-        f"{budget:g} CPU-s, or as a runaway at a wall cap of {cap:g} s. The grids show "
-        f"wall time; the CSV also has CPU seconds. Dense "
-        f"cvxpy backends are skipped beyond their size cap (methods.mvu.DENSE_SOLVER_MAX_N).",
+        f"{budget:g} CPU-s, or as a runaway at a wall cap of {cap:g} s."
+        f"{_own_limits_text(s)} The grids show wall time; the CSV also has CPU seconds. "
+        f"Dense cvxpy backends are skipped beyond their size cap "
+        f"(methods.mvu.DENSE_SOLVER_MAX_N).",
         "Time relative to native: wall time / the native solver's wall time at the same "
         "variant and n, where both solves completed (optimal or inaccurate).",
         _threads_line(config, records),

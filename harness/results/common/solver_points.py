@@ -74,7 +74,7 @@ def _check_n(values, k: int, where: str) -> None:
 def check_solver_table(section: dict) -> None:
     """Check the ``solver_table:`` section beyond the schema (called by
     :func:`harness.config.validate_config`): backend and variant names, the keys of
-    ``n_per_backend``, and every n against k.
+    ``n_per_backend`` and ``time_limit_per_backend``, and every n against k.
 
     Raises
     ------
@@ -85,11 +85,12 @@ def check_solver_table(section: dict) -> None:
     MVU_SOLVERS, VARIANTS = _valid_names()
     check_names("backend", section["backends"], MVU_SOLVERS, f"{where}.backends")
     check_names("variant", section["variants"], VARIANTS, f"{where}.variants")
-    stray = [b for b in section["n_per_backend"] if b not in section["backends"]]
-    if stray:
-        raise ConfigError(
-            f"{where}.n_per_backend: backend {stray[0]!r} is not in "
-            f"{where}.backends ({', '.join(section['backends'])})")
+    for entry in ("n_per_backend", "time_limit_per_backend"):
+        stray = [b for b in section[entry] if b not in section["backends"]]
+        if stray:
+            raise ConfigError(
+                f"{where}.{entry}: backend {stray[0]!r} is not in "
+                f"{where}.backends ({', '.join(section['backends'])})")
     _check_n(section["n"], section["k"], f"{where}.n")
     for backend, sizes in section["n_per_backend"].items():
         _check_n(sizes, section["k"], f"{where}.n_per_backend.{backend}")
@@ -126,7 +127,8 @@ def point_params(config: dict, point: SolverPoint) -> dict[str, Any]:
         "backend": point.backend, "n": int(point.n), "variant": point.variant,
         "k": section["k"], "extra_noise_dims": section["extra_noise_dims"],
         "extra_noise_std": section["extra_noise_std"], "seed": config["seed"],
-        "time_limit_seconds": section["time_limit_seconds"],
+        "time_limit_seconds": section["time_limit_per_backend"].get(
+            point.backend, section["time_limit_seconds"]),
         "grace_seconds": section["grace_seconds"], "tol_gap": section["tol_gap"],
         "tol_violation": section["tol_violation"], "blas_threads": config["blas_threads"],
     }
