@@ -262,6 +262,24 @@ def test_dropped_edges_are_implied_by_the_kept_ones():
     assert set(first) <= set(red.kept)  # the same pivots, more of them
 
 
+def test_a_face_of_dimension_78_keeps_its_independent_edges_only():
+    # noise-free roll, n = 300, k = 4: a 78-dimensional face (3081 unknowns of Q, above
+    # the former cap of 2000, so every edge used to be kept and the face was not solved)
+    P = MVUProblem.from_points(_roll(300), 4)
+    red = fr.reduce(P)
+    assert red.face_dim == 78 and red.face_dim * (red.face_dim + 1) // 2 <= fr.QR_MAX_DIM
+    assert len(red.kept) < P.m / 2 and red.dropped_residual <= fr.DROPPED_IMPLIED
+    # the kept rows are independent: svec(u_e u_e^T) of the kept edges has full row rank
+    u = red.U[P.edges[red.kept, 0]] - red.U[P.edges[red.kept, 1]]
+    a, c = np.triu_indices(red.face_dim)
+    A = u[:, a] * u[:, c]
+    assert np.linalg.matrix_rank(A / np.linalg.norm(A, axis=1)[:, None], tol=1e-7) \
+        == len(red.kept)
+    # above the cap every edge is kept (residual NaN)
+    kept, res = fr.independent_edges(P, red.U, max_dim=3000)
+    assert len(kept) == P.m and np.isnan(res)
+
+
 @pytest.mark.parametrize("variant", ["equality", "min_trace"])
 def test_cross_term_removal_on_the_slack_null_space_certifies_a_7_dimensional_face(
         variant, monkeypatch):

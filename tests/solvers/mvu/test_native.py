@@ -33,7 +33,7 @@ def test_a_small_face_is_solved_on_the_face_and_certified_on_the_full_problem():
 
 
 def test_a_face_keeping_most_edges_goes_to_the_full_problem(monkeypatch):
-    P = _roll_problem(300, 4)
+    P = _roll_problem(800, 4)  # a face of dimension 183: above QR_MAX_DIM
     red = fr.reduce(P)
     assert red.face_dim < P.n - 1 and len(red.kept) > native.FACIAL_MAX_KEPT * P.m
 
