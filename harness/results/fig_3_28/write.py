@@ -303,7 +303,8 @@ def _choices(config: dict) -> list[str]:
         f"Solver: {conf['solver']} (the thesis used an off-the-shelf SDP solver, CSDP, "
         f"3.1.7); every solve is certified by the harness (solve_status, solve_gap).",
         "A second, exact reading of 'locks up' (native solver): the clique constraints "
-        "of noise-free data expose a face of the PSD cone that holds every feasible "
+        "of data whose dimension is below k (the noise-free roll: 3; the roll of 3.1.5: "
+        "8, so from k = 9 on) expose a face of the PSD cone that holds every feasible "
         "kernel (facial reduction, harness.problems.facial_reduction). 'face dim' is its "
         "dimension (n - 1 when nothing is exposed) and 'one point' says whether the "
         "constraints leave a single feasible kernel on it (then it is the input's own "
