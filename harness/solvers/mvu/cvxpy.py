@@ -32,9 +32,27 @@ from harness.solvers.mvu.result import SolveResult, judge, psd_factor
 from harness.solvers.mvu_names import CVXPY_NAMES
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
-__all__ = ["solve_cvxpy", "solve_in_child", "CVXPY_NAMES"]
+__all__ = ["solve_cvxpy", "solve_in_child", "raised_in", "CVXPY_NAMES"]
 
 
+
+
+#: Libraries whose frames do not say where an error comes from (they are called by it).
+_NUMERICS = ("scipy", "numpy")
+
+
+def raised_in(exc: BaseException) -> str:
+    """`` in module.function``: the innermost frame of ``exc``'s traceback outside
+    scipy and numpy (e.g. cvxpy's CVXOPT interface, whose redundant-row check calls
+    ARPACK: ``ArpackNoConvergence in cvxpy...cvxopt_conif.remove_redundant_rows``);
+    empty without a traceback."""
+    where, tb = "", exc.__traceback__
+    while tb is not None:
+        module = tb.tb_frame.f_globals.get("__name__", "?")
+        if module.split(".")[0] not in _NUMERICS:
+            where = f" in {module}.{tb.tb_frame.f_code.co_name}"
+        tb = tb.tb_next
+    return where
 
 
 def _solve_in_child(problem: MVUProblem, cvxpy_name: str,
@@ -53,7 +71,8 @@ def _solve_in_child(problem: MVUProblem, cvxpy_name: str,
         except cp.error.SolverError as exc:
             return {"error": f"SolverError: {exc}", "status": "failed"}
         except Exception as exc:  # mosek.Error and friends are not SolverErrors
-            return {"error": f"{type(exc).__name__}: {exc}", "status": "failed"}
+            return {"error": f"{type(exc).__name__}{raised_in(exc)}: {exc}",
+                    "status": "failed"}
         stats = cvx_problem.solver_stats
         out = _child_outcome(cvx_problem.status, K.value, edge.dual_value,
                              problem.maximize and cost is None)

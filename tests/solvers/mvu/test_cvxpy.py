@@ -277,3 +277,21 @@ def test_unlicensed_mosek_is_skipped_not_crashed(monkeypatch, tmp_path):
 def test_unknown_backend():
     with pytest.raises(ValueError, match="unknown cvxpy backend 'gurobi'"):
         solve_cvxpy(BANK["equality"], "gurobi")
+
+
+def _smallest_eigenvalue_in_one_step():
+    """ARPACK stopped after one iteration: raises ArpackNoConvergence from scipy."""
+    from scipy.sparse.linalg import eigsh
+
+    A = np.diag(np.arange(1.0, 201.0))
+    return eigsh(A, k=1, which="SM", maxiter=1, v0=np.ones(200))
+
+
+def test_a_failure_names_the_innermost_frame_outside_scipy_and_numpy():
+    from scipy.sparse.linalg import ArpackNoConvergence
+
+    with pytest.raises(ArpackNoConvergence) as caught:
+        _smallest_eigenvalue_in_one_step()
+    where = cvxpy_module.raised_in(caught.value)
+    assert where == f" in {__name__}._smallest_eigenvalue_in_one_step"
+    assert cvxpy_module.raised_in(ValueError("no traceback")) == ""
