@@ -36,7 +36,7 @@ import numpy as np
 from harness.problems.are import AREProblem, certify_are
 from harness.problems.mvu import MVUProblem
 from harness.solvers.backends import backend_status
-from harness.solvers.mvu.cvxpy import CVXPY_NAMES, solve_in_child
+from harness.solvers.mvu.cvxpy import CVXPY_NAMES, failure_text, solve_in_child
 from harness.solvers.mvu.result import SolveResult, judge, psd_factor
 
 __all__ = ["ARESolveResult", "solve_are", "ARE_SOLVERS", "DEFAULT_ARE_SOLVER"]
@@ -71,10 +71,8 @@ def _solve_in_child(problem: AREProblem, cvxpy_name: str) -> dict:
         cvx_problem, K, edge, action = problem.to_cvxpy()
         try:
             cvx_problem.solve(solver=cvxpy_name)
-        except cp.error.SolverError as exc:
-            return {"error": f"SolverError: {exc}", "status": "failed"}
-        except Exception as exc:  # mosek.Error and friends are not SolverErrors
-            return {"error": f"{type(exc).__name__}: {exc}", "status": "failed"}
+        except Exception as exc:  # SolverError, mosek.Error and friends
+            return {"error": failure_text(exc), "status": "failed"}
         out = {"solver_status": cvx_problem.status,
                "wall": time.perf_counter() - start}
         stats = cvx_problem.solver_stats

@@ -32,10 +32,7 @@ from harness.solvers.mvu.result import SolveResult, judge, psd_factor
 from harness.solvers.mvu_names import CVXPY_NAMES
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
-__all__ = ["solve_cvxpy", "solve_in_child", "raised_in", "CVXPY_NAMES"]
-
-
-
+__all__ = ["solve_cvxpy", "solve_in_child", "raised_in", "failure_text", "CVXPY_NAMES"]
 
 #: Libraries whose frames do not say where an error comes from (they are called by it).
 _NUMERICS = ("scipy", "numpy")
@@ -55,6 +52,17 @@ def raised_in(exc: BaseException) -> str:
     return where
 
 
+def failure_text(exc: BaseException) -> str:
+    """The failure of a cvxpy solve as a record gives it: cvxpy's ``SolverError`` as
+    ``SolverError: ...``; any other exception (``mosek.Error`` and friends) by its
+    type and where it was raised (:func:`raised_in`)."""
+    import cvxpy as cp
+
+    if isinstance(exc, cp.error.SolverError):
+        return f"SolverError: {exc}"
+    return f"{type(exc).__name__}{raised_in(exc)}: {exc}"
+
+
 def _solve_in_child(problem: MVUProblem, cvxpy_name: str,
                     cost: LinearCost | None = None) -> dict:
     import cvxpy as cp
@@ -68,11 +76,8 @@ def _solve_in_child(problem: MVUProblem, cvxpy_name: str,
                                      cvx_problem.constraints)
         try:
             cvx_problem.solve(solver=cvxpy_name)
-        except cp.error.SolverError as exc:
-            return {"error": f"SolverError: {exc}", "status": "failed"}
-        except Exception as exc:  # mosek.Error and friends are not SolverErrors
-            return {"error": f"{type(exc).__name__}{raised_in(exc)}: {exc}",
-                    "status": "failed"}
+        except Exception as exc:  # SolverError, mosek.Error and friends
+            return {"error": failure_text(exc), "status": "failed"}
         stats = cvx_problem.solver_stats
         out = _child_outcome(cvx_problem.status, K.value, edge.dual_value,
                              problem.maximize and cost is None)

@@ -295,3 +295,9 @@ def test_a_failure_names_the_innermost_frame_outside_scipy_and_numpy():
     where = cvxpy_module.raised_in(caught.value)
     assert where == f" in {__name__}._smallest_eigenvalue_in_one_step"
     assert cvxpy_module.raised_in(ValueError("no traceback")) == ""
+    # the record's text: the type, where, the message; cvxpy's SolverError as it is
+    assert cvxpy_module.failure_text(caught.value).startswith(
+        f"ArpackNoConvergence in {__name__}._smallest_eigenvalue_in_one_step: ARPACK error")
+    import cvxpy as cp
+
+    assert cvxpy_module.failure_text(cp.error.SolverError("boom")) == "SolverError: boom"
