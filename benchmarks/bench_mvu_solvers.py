@@ -55,6 +55,7 @@ in one run: native 0.33 / 0.57 s, Clarabel 27.5 / 41.4 s (72-83x)::
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS, MVU_BACKENDS, MVU_SIZES, MVU_TIME_LIMIT, OneSample
+from harness.config import validate_config
 from harness.jobs import Job, job_params
 from harness.results.common.mvu_solve_point import build_problem
 from harness.results.common.solver_points import SolverPoint
@@ -68,7 +69,9 @@ SIZES = list(MVU_SIZES)
 # largest n per dense backend; beyond it, one solve takes minutes and gigabytes
 DENSE_MAX_N = {"clarabel": 100, "sdpa": 100, "mosek": 100, "scs": 60, "cvxopt": 60}
 TIME_LIMIT = MVU_TIME_LIMIT
-CONFIG = {
+# validated: the schema's defaults fill every key this dict leaves out (a key added to
+# the solver table's section later needs no change here)
+CONFIG = validate_config({
     "profile": "asv", "seed": 0, "blas_threads": BLAS_THREADS, "results_dir": "",
     "results": {"solver_table": {
         "backends": BACKENDS, "n": SIZES, "n_per_backend": {}, "variants": ["equality"],
@@ -76,7 +79,7 @@ CONFIG = {
         "time_limit_seconds": TIME_LIMIT, "grace_seconds": 60.0,
         "tol_gap": 1e-3, "tol_violation": 1e-4,
     }},
-}
+})
 
 
 def skip_reason(backend, n):

@@ -1,7 +1,8 @@
 """The asv suite's own logic, outside asv (CI's `asv run --dry-run` does not run
 setup_cache, so a bug there shows only in a recorded run)."""
 
-from benchmarks.bench_mvu_solvers import DENSE_MAX_N, skip_reason
+from benchmarks.bench_mvu_solvers import BACKENDS, CONFIG, DENSE_MAX_N, SIZES, _job, skip_reason
+from harness.jobs import job_params
 from harness.solvers.mvu import MVU_SOLVERS, NATIVE_METHODS
 
 
@@ -15,3 +16,15 @@ def test_every_mvu_backend_gets_a_skip_decision():
         assert skip_reason(backend, 10_000) is None
     for backend, cap in DENSE_MAX_N.items():
         assert f"up to n = {cap}" in skip_reason(backend, cap + 1)
+
+
+def test_every_benchmarked_solve_resolves_its_job_parameters():
+    """setup_cache's jobs resolve from the suite's own profile (a key added to the
+    solver table's section with a default raised KeyError there, failing the class)."""
+    for backend in BACKENDS:
+        for n in SIZES:
+            params = job_params(CONFIG, _job(backend, n))
+            assert (params["backend"], params["n"], params["variant"]) == (
+                backend, n, "equality")
+            assert params["time_limit_seconds"] == CONFIG["results"]["solver_table"][
+                "time_limit_seconds"]
