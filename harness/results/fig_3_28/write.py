@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import textwrap
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -26,7 +27,7 @@ from harness.results.common.tables import Footnotes
 from harness.results.fig_3_28 import NAME, TITLE, _conf, keys, reading_ks, reading_solver
 
 __all__ = ["THESIS_LOCK_K", "THESIS_BEST_K", "THESIS_N", "CLAIM", "PROVENANCE", "build",
-           "lock_verdict", "claims", "write"]
+           "LockTest", "lock_verdict", "reading_counted", "claims", "write"]
 
 THESIS_LOCK_K = 7
 THESIS_BEST_K = (4, 5, 6)
@@ -59,6 +60,14 @@ PROVENANCE = {
 
 
 # ---- aggregation -----------------------------------------------------------------
+def reading_counted(conf: dict, reading: str) -> str:
+    """Which k of ``reading`` count in its claims: ``certified`` (the default: only a
+    solve certified optimal) or ``as_returned`` (every measured kernel, as the solver
+    returned it: a reading of a solving procedure). Aggregation only, so it is read
+    here and not in the declaration (one of the jobs' source files)."""
+    return conf["readings"][reading].get("counted", "certified")
+
+
 def build(config: dict) -> pd.DataFrame:
     """One row per reading and k: metrics, harmonic mean, normalised eigenvalues, lock
     test, the solve's status, and the n and solver used; the verdict columns repeat per
@@ -73,11 +82,13 @@ def _reading_frame(config: dict, reading: str) -> pd.DataFrame:
     threshold = conf["lock_threshold"]
     frame = pd.DataFrame([_row(conf, reading, k, read_point(config, NAME, f"{reading}/k{k}"))
                           for k in reading_ks(conf, reading)])
-    ours, text = lock_verdict(frame, threshold)
+    lock = lock_verdict(frame, threshold)
     frame["lock_threshold"] = threshold
-    frame["our_lock_k"] = ours
+    frame["our_lock_k"] = lock.k
+    frame["lock_k_candidates"] = " ".join(map(str, lock.candidates))
+    frame["lock_check"] = lock.check
     frame["thesis_lock_k"] = THESIS_LOCK_K
-    frame["verdict"] = text
+    frame["verdict"] = lock.text
     return frame
 
 
@@ -99,6 +110,8 @@ def _row(conf: dict, reading: str, k: int, record: dict) -> dict:
     for i in range(3):
         row[f"input_pca_ev{i + 1}"] = pca[i] if i < len(pca) else math.nan
     row["locked"] = bool(row["ev3"] > conf["lock_threshold"]) if ok else pd.NA
+    row["counted"] = ok and (reading_counted(conf, reading) == "as_returned"
+                             or solve.get("status") == "optimal")
     face = solve.get("face") or {}
     row.update(kernel_trace=record.get("trace", math.nan),
                solve_status=solve.get("status"), solve_gap=solve.get("gap"),
@@ -110,31 +123,95 @@ def _row(conf: dict, reading: str, k: int, record: dict) -> dict:
     return row
 
 
-def lock_verdict(frame: pd.DataFrame, threshold: float) -> tuple[float, str]:
-    """The first measured k whose third normalised eigenvalue exceeds ``threshold``
-    (NaN if none), and a sentence comparing it with the thesis' k = 7."""
+class LockTest(NamedTuple):
+    """The lock-up test of one reading (:func:`lock_verdict`).
+
+    ``candidates`` are the k at which the roll may first lock: the first counted k
+    whose third normalised eigenvalue exceeds the threshold, after every measured k
+    before it that is not counted (its solve not certified: its optimum may be locked
+    or not). ``k`` is the lock-up k where that leaves one (NaN otherwise), ``check``
+    whether it is the thesis' k = 7 (None when the candidates hold 7 and others).
+    """
+
+    k: float
+    candidates: list[int]
+    text: str
+    check: bool | None
+
+
+def lock_verdict(frame: pd.DataFrame, threshold: float) -> LockTest:
+    """The first k whose third normalised eigenvalue exceeds ``threshold``, from the
+    measured rows (``status`` ok) that are ``counted`` (a column of :func:`build`: the
+    solve certified optimal, or the reading's ``counted: as_returned``; every measured
+    row when the column is absent), and a sentence comparing it with the thesis' k = 7.
+
+    A measured k that is not counted is an uncertified iterate: it neither locks nor
+    unfolds the roll, so a counted lock-up after it leaves a range of k (every such k
+    before it, and it). The claim "locks at k = 7" holds only when the range is k = 7
+    alone, does not hold when 7 is outside it, and is not decided otherwise.
+    """
     measured = frame[frame["status"] == "ok"].sort_values("k")
     if measured.empty:
-        return math.nan, "no k measured yet"
-    locked = measured[measured["locked"].astype(bool)]
+        return LockTest(math.nan, [], "no k measured yet", None)
+    counted = (measured["counted"].astype(bool) if "counted" in measured
+               else pd.Series(True, index=measured.index))
+    locked = measured[counted & measured["locked"].astype(bool)]
     gaps = sorted(frame.loc[frame["status"] != "ok", "k"])
     caveat = f" (k = {', '.join(map(str, gaps))} not measured)" if gaps else ""
+    loose = measured[~counted]
     if "solve_status" in measured:
-        loose = measured[measured["solve_status"] != "optimal"]
-        if len(loose):
-            caveat += " (" + ", ".join(
-                f"k = {int(r.k)}" + (f": certified {r.solve_certificate}"
-                                     if isinstance(r.solve_certificate, str) else "")
-                for r in loose.itertuples()) + " from solves not certified optimal)"
-    if locked.empty:
-        return math.nan, (f"no lock-up for k = {', '.join(map(str, measured['k']))}: "
-                          f"third normalised eigenvalue <= {threshold:g}; thesis: locks at "
-                          f"k = {THESIS_LOCK_K}{caveat}")
-    k = int(locked["k"].iloc[0])
-    agree = "agrees with" if k == THESIS_LOCK_K else "differs from"
-    return float(k), (f"locks at k = {k} (first measured k with third normalised "
-                      f"eigenvalue > {threshold:g}); {agree} the thesis' k = "
-                      f"{THESIS_LOCK_K}{caveat}")
+        uncertified = measured["solve_status"] != "optimal"
+        caveat += _listed(measured[uncertified & ~counted],
+                          "not certified optimal, not counted")
+        caveat += _listed(measured[uncertified & counted],
+                          "not certified optimal, counted as the solver returned them")
+    first = int(locked["k"].iloc[0]) if len(locked) else None
+    open_ks = [int(k) for k in loose["k"] if first is None or k < first]
+    candidates = open_ks + ([first] if first is not None else [])
+    if first is None and not open_ks:
+        return LockTest(math.nan, [], (
+            f"no lock-up for k = {', '.join(map(str, measured['k']))}: third normalised "
+            f"eigenvalue <= {threshold:g}; thesis: locks at k = {THESIS_LOCK_K}{caveat}"),
+            False)
+    if first is None:  # no certified lock: it may lock at an open k, or never
+        agree = (f"cannot tell whether that is the thesis' k = {THESIS_LOCK_K}"
+                 if THESIS_LOCK_K in open_ks else
+                 f"differs from the thesis' k = {THESIS_LOCK_K}")
+        check = None if THESIS_LOCK_K in open_ks else False
+    elif THESIS_LOCK_K in candidates and len(candidates) > 1:
+        agree, check = f"cannot tell whether that is the thesis' k = {THESIS_LOCK_K}", None
+    elif candidates == [THESIS_LOCK_K]:
+        agree, check = f"agrees with the thesis' k = {THESIS_LOCK_K}", True
+    else:
+        agree, check = f"differs from the thesis' k = {THESIS_LOCK_K}", False
+    if first is None:
+        return LockTest(math.nan, candidates, (
+            f"no certified lock-up: third normalised eigenvalue <= {threshold:g} at every "
+            f"certified k ({', '.join(str(int(k)) for k in measured.loc[counted, 'k'])}); "
+            f"it may lock at k = {_or(open_ks)} or later; {agree}{caveat}"), check)
+    if open_ks:
+        return LockTest(math.nan, candidates, (
+            f"locks at k = {_or(candidates)} (k = {first} is the first certified k with "
+            f"third normalised eigenvalue > {threshold:g}); {agree}{caveat}"), check)
+    return LockTest(float(first), candidates, (
+        f"locks at k = {first} (first measured k with third normalised eigenvalue > "
+        f"{threshold:g}); {agree}{caveat}"), check)
+
+
+def _listed(rows: pd.DataFrame, what: str) -> str:
+    """`` (WHAT: k = 8, inaccurate (<certificate>); k = 9, ...)`` for ``rows``, or ''."""
+    if rows.empty:
+        return ""
+    return f" ({what}: " + "; ".join(
+        f"k = {int(r.k)}" + (f", {r.solve_status} ({r.solve_certificate})"
+                             if isinstance(r.solve_certificate, str) else "")
+        for r in rows.itertuples()) + ")"
+
+
+def _or(ks: list[int]) -> str:
+    """``8``, ``8 or 9``, ``8, 9 or 10``."""
+    words = [str(k) for k in ks]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
@@ -174,23 +251,29 @@ def _reading_name(config: dict, reading: str) -> str:
 
 def _lock_reading(config: dict, reading: str, rows: pd.DataFrame, size: str) -> Reading:
     """The lock-up statement on one reading's rows: its first locked k is 7."""
-    measured = (rows["status"] == "ok").any()
-    lock_k = rows["our_lock_k"].iloc[0] if len(rows) else math.nan
+    check = rows["lock_check"].iloc[0] if len(rows) else None
     verdict = rows["verdict"].iloc[0] if len(rows) else "no k measured yet"
     return Reading(_reading_name(config, reading),
-                   [lock_k == THESIS_LOCK_K] if measured else [], f"{verdict} ({size})")
+                   [] if check is None or pd.isna(check) else [bool(check)],
+                   f"{verdict} ({size})")
 
 
 def _best_reading(config: dict, reading: str, rows: pd.DataFrame, size: str) -> Reading:
-    """The best-k statement on one reading's rows: its highest harmonic mean is at one
-    of k = 4, 5, 6."""
+    """The best-k statement on one reading's rows: its highest harmonic mean, among the
+    counted k (a measured k whose solve is not certified is left out, and named), is
+    at one of k = 4, 5, 6."""
     measured = rows[(rows["status"] == "ok") & rows["harmonic_mean"].notna()]
-    if measured.empty:
+    counted = measured[measured["counted"].astype(bool)]
+    if counted.empty:
         return Reading(_reading_name(config, reading), [], f"no k measured yet ({size})")
-    top = measured.loc[measured["harmonic_mean"].idxmax()]
+    top = counted.loc[counted["harmonic_mean"].idxmax()]
     best = (f"highest harmonic mean at k = {int(top['k'])} ({top['harmonic_mean']:.3f}); "
             + ", ".join(f"k = {int(r.k)}: {r.harmonic_mean:.3f}"
-                        for r in measured.itertuples()))
+                        for r in counted.itertuples()))
+    left_out = measured[~measured["counted"].astype(bool)]
+    if len(left_out):
+        best += (f" (k = {', '.join(str(int(k)) for k in left_out['k'])} not counted: "
+                 f"solves not certified optimal)")
     return Reading(_reading_name(config, reading), [int(top["k"]) in THESIS_BEST_K],
                    f"{best} ({size})")
 
@@ -316,6 +399,16 @@ def _choices(config: dict) -> list[str]:
         "resolves their eigenvalues only to ~4e-3, so the certificate proves them in "
         "extended precision on the exact sum (harness.problems.extended_precision; "
         "there, gap ~1e-6).",
+        "Which k count (results.fig_3_28.readings.<reading>.counted): the claims are about "
+        "the SDP's solution, so by default a k counts only where its solve is certified "
+        "optimal (`counted: certified`). A k whose solve is not certified is shown, "
+        "marked '(not counted)', and left out: its kernel is an iterate, not the optimum, "
+        "and the optimum may be locked or not. So a lock-up after such a k is a range "
+        "('locks at k = 8, 9 or 10'), the claim 'locks at k = 7' is decided only when "
+        "the range is k = 7 alone or leaves it out, and the best k is the best counted "
+        "k. A reading of how the thesis solved its SDP (`counted: as_returned`, e.g. "
+        "sde.m's 50 CSDP iterations) measures that procedure: its kernels count as the "
+        "solver returned them, certified or not.",
         "A k whose solve is still not certified optimal on an exact face (the cliques' "
         "null eigenvalues are zero to rounding, so the full SDP has no interior) keeps "
         "the face's feasible solution and the gap its multipliers certify.",
@@ -357,7 +450,8 @@ def _table(rows: pd.DataFrame, conf: dict, notes: Footnotes) -> str:
         cells.update({q.split("_")[-1]: f"{getattr(row, q):.3f}" for q in MEASURES})
         cells["λ/Σλ"] = " ".join(f"{getattr(row, f'ev{i + 1}'):.3f}"
                                   for i in range(conf["n_eigenvalues"]))
-        cells["locked"] = "yes" if row.locked else "no"
+        cells["locked"] = ("yes" if row.locked else "no") + ("" if row.counted
+                                                             else " (not counted)")
         cells["face dim"] = ("-" if pd.isna(row.face_dimension)
                              else f"{int(row.face_dimension)}")
         cells["one point"] = ("-" if pd.isna(row.single_point)
@@ -377,9 +471,10 @@ def _reading_markdown(conf: dict, reading: str, rows: pd.DataFrame,
     if pca is not None:
         md += [f"PCA spectrum of the input (first three, normalised): "
                f"{' '.join(f'{v:.3f}' for v in pca)}.", ""]
-    if rows["harmonic_mean"].notna().any():
-        best = rows.loc[rows["harmonic_mean"].idxmax()]
-        md += [f"Best harmonic mean: k = {int(best['k'])} ({best['harmonic_mean']:.3f}); "
+    counted = rows[rows["counted"].astype(bool) & rows["harmonic_mean"].notna()]
+    if len(counted):
+        best = counted.loc[counted["harmonic_mean"].idxmax()]
+        md += [f"Best harmonic mean (counted k): k = {int(best['k'])} ({best['harmonic_mean']:.3f}); "
                f"thesis: k = {', '.join(map(str, THESIS_BEST_K))} are the best choices.", ""]
     return md + [_table(rows, conf, notes), ""]
 
