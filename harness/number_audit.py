@@ -72,6 +72,8 @@ CONSTANTS: tuple[tuple[str, str, str], ...] = (
      "constant of the code (harness.results.common.balltree_point._EXACT_RTOL)"),
     ("table_3_2", "255", "the 8-bit pixel scale the olivetti loader divides by "
      "(datasets.olivetti), a constant named in a note"),
+    ("fig_2_20", "3600", "the grid of directions the maxima of the variance and the "
+     "Fisher ratio are checked against (harness.results.fig_2_20.work.GRID)"),
 )
 #: Every exception of the audit, for review
 WHITELIST = CITED + CONSTANTS
@@ -235,7 +237,8 @@ def known_numbers(*sources, texts: tuple[str, ...] = ()) -> np.ndarray:
 
 def result_known_numbers(config: dict, result: str) -> np.ndarray:
     """Everything a result's Markdown may show: its input records (its own jobs' and
-    those of the results it reads), its CSV, the profile and the thesis' reference
+    those of the results it reads), its CSV and the CSVs of the results it reads
+    (their frames, built from those records), the profile and the thesis' reference
     CSVs."""
     from harness.jobs import result_input_records
     from harness.outputs import result_outputs
@@ -243,10 +246,12 @@ def result_known_numbers(config: dict, result: str) -> np.ndarray:
 
     records = [json.loads(p.read_text()) for p in result_input_records(config, result)
                if p.exists()]
+    module = get_result(result)
     texts = []
-    csv = result_outputs(config, get_result(result)).get("csv")
-    if csv is not None and Path(csv).exists():
-        texts.append(Path(csv).read_text())
+    for name in [result, *(module.reads(config) if hasattr(module, "reads") else ())]:
+        csv = result_outputs(config, get_result(name)).get("csv")
+        if csv is not None and Path(csv).exists():
+            texts.append(Path(csv).read_text())
     reference = Path(config.get("reference_dir") or "results/reference")
     texts += [p.read_text() for p in sorted(reference.glob("*.csv"))]
     return known_numbers(records, config, texts=tuple(texts))
