@@ -51,6 +51,10 @@ reproduce: $(STAMP_RUN)
 	@$(BIN)/python -m harness plan --config config/$(PROFILE).yaml $(foreach r,$(wildcard results/reference_runs/*/records.csv),--records $(dir $(r))) --cores $(CORES) || true
 	$(BIN)/snakemake --workflow-profile profiles/local --configfile config/$(PROFILE).yaml --cores $(CORES)
 	@echo
+	@echo "Numbers in the generated text (harness audit: each must come from this run's records,"
+	@echo "the results' CSVs, the profile or the thesis; the run fails naming any that does not):"
+	@$(BIN)/python -m harness audit --config config/$(PROFILE).yaml
+	@echo
 	@echo "Tables written to results/$(PROFILE)/tables/:"
 	@ls -1 results/$(PROFILE)/tables/ | sed 's/^/  /'
 	@if [ -d results/$(PROFILE)/figures ]; then echo "Figures written to results/$(PROFILE)/figures/:"; \

@@ -143,6 +143,20 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_audit(args) -> int:
+    from harness.number_audit import audit_lines, audit_profile
+
+    config = _config(args)
+    found = audit_profile(config, args.results or None)
+    if not found:
+        print(f"harness: error: no result of profile {config['profile']!r} is written yet: "
+              f"run `harness write` (or snakemake) first", file=sys.stderr)
+        return 2
+    for line in audit_lines(found):
+        print(line)
+    return 1 if any(found.values()) else 0
+
+
 def cmd_verify(args) -> int:
     import json
 
@@ -318,6 +332,13 @@ def build_parser() -> argparse.ArgumentParser:
         "report", help="write results/<profile>/report.html and report.md from the "
                        "generated tables and figures"))
     p.set_defaults(func=cmd_report)
+    p = with_config(sub.add_parser(
+        "audit", help="check that every number in the results' generated Markdown comes "
+                      "from this run's records, their CSVs, the profile or the thesis' "
+                      "reference (harness.number_audit); exit 1 naming any other"))
+    p.add_argument("results", nargs="*", metavar="RESULT",
+                   help="e.g. table_3_2 (default: every written result of the profile)")
+    p.set_defaults(func=cmd_audit)
     p = sub.add_parser("verify", help="re-check the certificate a record keeps beside "
                                       "it (KEY.certificate.npz) from its arrays alone")
     p.add_argument("records", nargs="+", metavar="RECORD",

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 
+import markupsafe
 import numpy as np
 import pandas as pd
 import pytest
@@ -322,6 +323,9 @@ def test_provenance_and_wall_time(generated):
     assert facts["BLAS threads"] == "blas_threads = 1 in the profile; seen during the runs: 1"
     assert "numpy 2.0" in facts["packages (records)"]
     assert '<section id="provenance">' in page and "report written at commit" in page
+    # the number audit of the written results, one line each way (harness.number_audit)
+    assert report.audit and "<h3>Numbers in the generated text</h3>" in page
+    assert all(str(markupsafe.escape(line)) in page for line in report.audit)
 
 
 def test_a_missing_output_is_a_marked_section(generated, tmp_path):

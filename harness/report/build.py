@@ -12,6 +12,7 @@ import dataclasses
 
 from harness.claims import VERDICTS
 from harness.jobs import profile_results, result_record_paths
+from harness.number_audit import audit_lines, audit_profile
 from harness.result_claims import result_claims
 from harness.report.runinfo import RunInfo, provenance_summary, run_info
 from harness.report.sections import Section, result_section
@@ -64,6 +65,10 @@ class Report:
     provenance : list of (str, str)
     not_in_profile : list of str
         Results the harness can regenerate that this profile does not list.
+    audit : list of str
+        :func:`harness.number_audit.audit_lines` of the written results: one line when
+        every number of their Markdown is traced, else one per result naming the
+        numbers nothing explains.
     """
 
     profile: str
@@ -73,6 +78,7 @@ class Report:
     runs: dict[str, RunInfo]
     provenance: list[tuple[str, str]]
     not_in_profile: list[str]
+    audit: list[str] = dataclasses.field(default_factory=list)
 
     def parts(self) -> list[tuple[str, str, list[Section]]]:
         """``(group, heading, sections)`` per part of the report, the thesis' results
@@ -137,4 +143,5 @@ def build_report(config: dict) -> Report:
               for name, module in result_modules().items() if name not in config["results"]]
     return Report(profile=config["profile"], description=config.get("description", ""),
                   sections=sections, claims=collect_claims(config), runs=runs,
-                  provenance=provenance_summary(records, config), not_in_profile=others)
+                  provenance=provenance_summary(records, config), not_in_profile=others,
+                  audit=audit_lines(audit_profile(config)))

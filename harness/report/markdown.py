@@ -69,6 +69,8 @@ def render_markdown(report: Report) -> str:
             out += _section(section, report.runs[section.key].line())
     out += ["## Provenance", "", "### Records and time per table and figure", ""]
     out += [f"- {s.key}: {report.runs[s.key].line()}" for s in report.sections]
+    out += ["", "### Numbers in the generated text", ""]
+    out += [f"- {line}" for line in report.audit]
     out += ["", "### Commits, packages, machine, threads", ""]
     out += [f"- {what}: {value}" for what, value in report.provenance]
     return "\n".join(out) + "\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import yaml
 
 from harness.number_audit import WHITELIST, audit_result
 from harness.results import get_result, hook
@@ -107,3 +108,38 @@ def test_every_number_of_the_markdown_is_explained(profile, result):
 def test_the_whitelist_gives_reasons():
     for result, number, reason in WHITELIST:
         assert get_result(result) and float(number) == float(number) and len(reason) > 20
+
+
+def test_the_audit_of_a_profile_names_each_unexplained_number(profile, capsys, tmp_path):
+    """`harness audit` and the report's line: clean, then a number nobody measured is
+    written into a result's Markdown and named, with exit status 1."""
+    from harness.cli import main
+    from harness.number_audit import audit_lines, audit_profile
+    from harness.outputs import result_outputs
+
+    config = _fig_2_13(profile)
+    hook(get_result("fig_2_13"), "write")(config)
+    found = audit_profile(config)
+    assert list(found) == ["fig_2_13"] and found["fig_2_13"] == []
+    (line,) = audit_lines(found)
+    assert line.startswith("Every number in the generated text of the 1 results written is "
+                           "traced to this run's records")
+    md = result_outputs(config, get_result("fig_2_13"))["md"]
+    md.write_text(md.read_text() + "\nA stale speed-up of 14.3x.\n")
+    (line,) = audit_lines(audit_profile(config))
+    assert line.startswith("fig_2_13: 1 number(s) that no record") and "14.3 in" in line
+    path = tmp_path / "profile.yaml"
+    path.write_text(yaml.safe_dump(config))
+    assert main(["audit", "--config", str(path)]) == 1
+    assert "fig_2_13: 1 number(s)" in capsys.readouterr().out
+    assert main(["audit", "--config", str(path), "table_3_2"]) == 2  # not written
+
+
+def test_a_gap_s_reason_may_show_its_own_numbers():
+    from harness.number_audit import known_numbers, unexplained
+
+    record = {"status": "failed", "reason": "process died after 123.4 CPU-s (exit code -9)"}
+    assert unexplained("failed[1] [1] process died after 123.4 CPU-s", known_numbers(
+        record)) == []
+    assert [t.text for t in unexplained("after 123.5 CPU-s", known_numbers(record))] == [
+        "123.5"]

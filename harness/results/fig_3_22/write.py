@@ -85,9 +85,29 @@ def build(config: dict) -> pd.DataFrame:
                               missing_column_reason(NAME, column, label))
     frame = pd.DataFrame(rows)
     frame["certified"] = frame["solve_status"] == "optimal"
+    _add_assessment(frame, conf)
     first = ["dataset", "r", *MEASURES, "eigenvalue", "normalised_eigenvalue", "status",
              "reason"]
     return frame[first + [c for c in frame.columns if c not in first]]
+
+
+def _add_assessment(frame: pd.DataFrame, conf: dict) -> None:
+    """Per measured data set, :func:`assess`'s numbers as columns (the same on each of
+    its rows): ``<measure>_largest_drop``, ``plateau_r`` and ``<measure>_plateau_rise``,
+    the numbers the claims' evidence shows."""
+    for column in ["plateau_r", *(f"{q}_{what}" for q in MEASURES
+                                  for what in ("largest_drop", "plateau_rise"))]:
+        frame[column] = math.nan
+    measured = frame[frame["status"] == "ok"]
+    for dataset, part in measured.groupby("dataset", sort=False):
+        a = assess(part, conf)
+        rows = part.index
+        frame.loc[rows, "plateau_r"] = (math.nan if a["plateau_r"] is None
+                                        else a["plateau_r"])
+        for q in MEASURES:
+            frame.loc[rows, f"{q}_largest_drop"] = a["monotone"][q][1]
+            if q in a["plateau"]:
+                frame.loc[rows, f"{q}_plateau_rise"] = a["plateau"][q][1]
 
 
 def assess(part: pd.DataFrame, conf: dict) -> dict:

@@ -253,10 +253,10 @@ def _choices(config: dict) -> list[str]:
         f"k = {conf['n_neighbors']} for both SDPs: 3.1.11 does not say; 3.1.9 runs MVU with "
         f"k = 5 (set results.{NAME}.n_neighbors).",
         "Dimensions evaluated: the leading 2 eigenvectors (scaled by the square roots of "
-        "their eigenvalues, 3.21) for the Swiss roll and the teapot, the leading 10 for "
+        "their eigenvalues, Eq. 3.21) for the Swiss roll and the teapot, the leading 10 for "
         "digits and faces, as 3.1.11 says; the metrics compare them with the full input.",
         "Data set sizes: the thesis prints only n = 500 for MNIST fives (Fig. 3.25). "
-        "config/full.yaml uses the teapot's 400 frames, the 1965 Frey faces (3.1.5 says "
+        "config/full.yaml uses the teapot's 400 frames, the 1965 Frey faces (3.1.6 says "
         "1960, Table 3.2 1965) and a noise-free Swiss roll of n = 1000 (the size of "
         "Fig. 3.28); smaller profiles take seeded subsamples (n_samples).",
         "Max trace = MVU with equality constraints (3.1.4, variant 'equality'); min trace = "

@@ -363,7 +363,7 @@ def _choices(config: dict) -> list[str]:
     conf = _conf(config)
     return [
         "The text refers to this experiment as 'Figure 3.29'; the caption and the "
-        "figure are Fig. 3.28 (3.29 is the bad-edges figure).",
+        "figure are Fig. 3.28 (Fig. 3.29 is the bad-edges figure).",
         f"Data: a Swiss roll (scikit-learn's make_swiss_roll, as in Table 3.2) of n = "
         f"{conf['n_samples']}; the thesis says n = 1000 and that the roll is synthetic, "
         f"not whether it had noise (3.1.6 shows noise-free rolls lock up more easily). "
@@ -393,12 +393,14 @@ def _choices(config: dict) -> list[str]:
         "constraints leave a single feasible kernel on it (then it is the input's own "
         "centred Gram: the SDP has nothing to unfold). Columns face_dimension and "
         "single_point in the CSV.",
-        "A face whose dual is not attained (weakly rigid directions, where the exposing "
-        "matrix has eigenvalues ~1e-11 of its largest: measured at n = 1000, k = 5, a "
-        "4-dimensional face) needs lifted multipliers w + t w_Y with t ~ 1e12; float64 "
-        "resolves their eigenvalues only to ~4e-3, so the certificate proves them in "
-        "extended precision on the exact sum (harness.problems.extended_precision; "
-        "there, gap ~1e-6).",
+        "A face whose dual is not attained (weakly rigid directions) needs lifted "
+        "multipliers w + t w_Y with a large t, whose eigenvalues float64 resolves only "
+        "to eps t lambda_max, so the certificate proves them in extended precision on "
+        "the exact sum (harness.problems.extended_precision) (cited earlier measurement: "
+        "`harness job fig_3_28/noise_free/k5`, the noise-free roll at n = 1000, k = 5, "
+        "a 4-dimensional face, commit adbab07: the exposing matrix has eigenvalues "
+        "~1e-11 of its largest, t ~ 1e12, float64 resolves the gap to ~4e-3, extended "
+        "precision certifies ~1e-6).",
         "Which k count (results.fig_3_28.readings.<reading>.counted): the claims are about "
         "the SDP's solution, so by default a k counts only where its solve is certified "
         "optimal (`counted: certified`). A k whose solve is not certified is shown, "

@@ -251,21 +251,22 @@ def _choices(config: dict, frame: pd.DataFrame) -> list[str]:
         f"scikit-learn's roll (results.{NAME}.dataset_params.swiss_roll.noise).",
         "sigma = 'auto' (footnote 4, 'the estimated standard deviation within neighborhoods "
         "of size k = 4') is read as the RMS distance of each point to its 4 nearest "
-        "neighbours: on the roll this reproduces the thesis' 1.45 (1.42-1.46 for noise 0-0.2), "
-        "the other readings do not (the same / sqrt 2: 1.00; RMS distance to the "
-        f"neighbourhood centroid: 1.11; k-th neighbour distance: 1.71). Measured estimates"
-        f"{auto or ': none yet'}.",
+        "neighbours (harness.kernels.neighbourhood_scale), the reading that gives the "
+        "thesis' sigma = 1.45 on its roll (cited earlier measurement: `python "
+        "scripts/sigma_readings.py`, the Swiss roll at n = 800 with noise 0, 0.1 and 0.2, "
+        "2026-11-28: this reading 1.42-1.44; the same / sqrt 2: 1.00-1.02; the RMS "
+        "distance of a neighbourhood's members to their centroid: 1.11-1.12; the mean "
+        f"k-th neighbour distance: 1.71-1.73). Measured estimates{auto or ': none yet'}.",
         "Swiss roll: the thesis' sigma = 1.45. Teapot: the thesis' sigma = 1541 is in grey "
-        "levels 0-255; the teapot plugin scales pixels to [0, 1], so 1541 / 255 = 6.043 "
-        "(the stand-in's 400 frames give a k = 4 estimate of 3.87, i.e. 988 grey levels: "
-        "the same order). The teapot stand-in and the digits use the k = 4 estimate "
-        "(footnote 4), since 1541 is the real images' scale.",
+        "levels 0-255; the teapot plugin scales pixels to [0, 1], so 1541 / 255 = 6.043. "
+        "The teapot stand-in and the digits use the k = 4 estimate (footnote 4; measured "
+        "estimates above), since 1541 is the real images' scale.",
         f"Polynomial degree: p = 4 as the thesis for the roll and the teapot; for the "
         f"digits (Fig. 3.35) the thesis gives no p: we use p = {conf['default_degree']} too "
         f"(results.{NAME}.degree).",
         "Digits: N = 953 twos and threes is a seeded subsample (profile seed) of the twos "
-        "and threes of the listed data set (USPS: both libsvm files, 1753 such images; the "
-        "thesis does not say which 953). The stand-in draws them from MNIST's training "
+        "and threes of the listed data set (USPS: both libsvm files; the thesis does not "
+        "say which 953). The stand-in draws them from MNIST's training "
         "twos and threes at 16 x 16.",
         "Centring: (3.49) as derived from centring the features, K <- J K J (the printed "
         "formula is not symmetric); the MVU kernel is centred too (a no-op up to its "

@@ -106,6 +106,7 @@ def _cell(config, reference, dataset, task, kernel, records) -> dict:
         "kernel_type": _conf(config)["kernels"][kernel]["type"],
         "C_chosen": _chosen_C(records, kernel) if errors else "",
         "mvu_solve_seconds_mean": float(np.mean(seconds)) if seconds else math.nan,
+        **_scale_summary(config, dataset, kernel),
     }
 
 
@@ -150,31 +151,55 @@ def build(config: dict) -> pd.DataFrame:
 NEAR_IDENTITY = 0.01  # a Gaussian kernel whose mean off-diagonal value is below this
 
 
+def _scale_summary(config: dict, dataset: str, kernel: str | None = None) -> dict:
+    """The distances between a data set's drawn images over all its tasks' records
+    (``scale_*``: min, median and median k-th neighbour distance) and, for a kernel
+    with a width, its median sigma and its off-diagonal values (``kernel_*``); {}
+    without a record. Columns of the CSV and the numbers of :func:`_scale_notes`."""
+    conf = _conf(config)
+    records = [r for t in conf["tasks"] for r in _records(config, dataset, t)
+               if r["status"] == "ok"]
+    if not records:
+        return {}
+    scales = [r["scale"] for r in records]
+    summary = {
+        "scale_k": scales[0]["k"],
+        "scale_min_distance": min(s["min_distance"] for s in scales),
+        "scale_median_distance": float(np.median([s["median_distance"] for s in scales])),
+        "scale_median_kth_distance": float(np.median(
+            [s["median_kth_neighbour_distance"] for s in scales]))}
+    infos = [r["kernels"][kernel] for r in records
+             if kernel and r["kernels"].get(kernel, {}).get("sigma") is not None]
+    if infos:
+        summary.update(
+            kernel_sigma_median=float(np.median([i["sigma"] for i in infos])),
+            kernel_offdiagonal_mean=float(np.mean([i["offdiagonal_mean"] for i in infos])),
+            kernel_offdiagonal_max=max(i["offdiagonal_max"] for i in infos))
+    return summary
+
+
 def _scale_notes(config: dict) -> list[str]:
     """Per data set, the measured distances between the drawn images beside the
     Gaussian kernels' widths: is sigma = 1 a sensible scale for these pixels?"""
     lines = []
     conf = _conf(config)
     for dataset in conf["datasets"]:
-        records = [r for t in conf["tasks"] for r in _records(config, dataset, t)
-                   if r["status"] == "ok"]
-        if not records:
+        scale = _scale_summary(config, dataset)
+        if not scale:
             continue
-        scales = [r["scale"] for r in records]
         text = (f"Measured on {dataset} (pixels as loaded): distances between the drawn "
-                f"images min {min(s['min_distance'] for s in scales):.2f}, median "
-                f"{np.median([s['median_distance'] for s in scales]):.2f}; median distance "
-                f"to the {scales[0]['k']}th nearest neighbour "
-                f"{np.median([s['median_kth_neighbour_distance'] for s in scales]):.2f}")
+                f"images min {scale['scale_min_distance']:.2f}, median "
+                f"{scale['scale_median_distance']:.2f}; median distance to the "
+                f"{scale['scale_k']}th nearest neighbour "
+                f"{scale['scale_median_kth_distance']:.2f}")
         for kernel in conf["kernels"]:
-            infos = [r["kernels"][kernel] for r in records
-                     if r["kernels"].get(kernel, {}).get("sigma") is not None]
-            if not infos:
+            width = _scale_summary(config, dataset, kernel)
+            if "kernel_sigma_median" not in width:
                 continue
-            mean = float(np.mean([i["offdiagonal_mean"] for i in infos]))
-            text += (f"; {kernel}: sigma {np.median([i['sigma'] for i in infos]):.3g}, mean "
+            mean = width["kernel_offdiagonal_mean"]
+            text += (f"; {kernel}: sigma {width['kernel_sigma_median']:.3g}, mean "
                      f"off-diagonal kernel value {mean:.1e} (largest "
-                     f"{max(i['offdiagonal_max'] for i in infos):.2f})")
+                     f"{width['kernel_offdiagonal_max']:.2f})")
             if mean < NEAR_IDENTITY:
                 text += (" -- nearly the identity matrix: every image almost orthogonal to "
                          "every other in feature space, a width too small for these "
