@@ -9,7 +9,7 @@ import pytest
 from harness.config import validate_config
 from harness.jobs import Job, record_path
 from harness.records import write_json_atomic
-from harness.results import get_result
+from harness.results import get_result, hook
 from harness.results.common.tables import build_table, write_table
 
 SPEC = get_result("table_3_2").SPEC
@@ -114,6 +114,41 @@ def test_uncertified_sdp_solves_are_marked(config):
     assert frame.loc[("local_trust", "mvu/native", "teapot_standin"), "solver_note"] == ""
     md = write_table(config, SPEC)[1].read_text()
     assert "0.900 / " in md and "§[" in md and "not certified optimal" in md
+    certified = frame.xs("local_trust")["certified"]
+    assert certified[("mvu/native", "swiss_roll")] == False  # noqa: E712
+    assert certified[("mvu/native", "teapot_standin")] == True  # noqa: E712
+    assert pd.isna(certified[("mvu/native", "olivetti")])  # no record: no SDP known
+
+
+def test_a_claim_leaves_an_uncertified_cell_out(config):
+    """The uncertified Swiss roll cell does not count: "MVU scores almost perfectly on
+    the Swiss roll and the teapot" is not measured there (it would fail at 0.5), and
+    the evidence says why; a certified cell counts."""
+    from harness.results.common.table_claims import Values, uncertified
+
+    config["results"]["table_3_2"]["methods"] = ["isomap", "mvu"]
+    _write(config, "swiss_roll", "mvu/native", value=0.5,
+           solve_info={"status": "inaccurate", "solver": "native", "gap": 1.0,
+                       "violation": 3e-5})
+    frame = build_table(config, SPEC)
+    loose = frame[uncertified(frame)]
+    assert sorted(loose["dataset"]) == ["average"] * 3 + ["swiss_roll"] * 3  # and its mean
+    values = Values(frame, "ours")
+    assert values.get("local_trust", "MVU", "swiss_roll") is None
+    assert Values(frame, "thesis").get("local_trust", "MVU", "swiss_roll") is not None
+    write_table(config, SPEC)
+    claim = next(c for c in hook(get_result("table_3_2"), "claims")(config)
+                 if "almost perfect" in c["claim"])
+    assert claim["verdict"] == "not measured"
+    assert ("swiss_roll (not run; not certified: the SDP solve of mvu/native is not "
+            "certified optimal)") in claim["evidence"]  # isomap's cell has not run
+    _write(config, "swiss_roll", "mvu/native", value=0.5,
+           solve_info={"status": "optimal", "solver": "native", "gap": 1e-6,
+                       "violation": 1e-9})
+    write_table(config, SPEC)
+    claim = next(c for c in hook(get_result("table_3_2"), "claims")(config)
+                 if "almost perfect" in c["claim"])
+    assert claim["verdict"] == "does not hold"  # 0.5 is far from perfect, certified
 
 
 def test_a_transposed_layout_needs_its_columns_and_no_average(config):

@@ -183,9 +183,30 @@ def test_claims_count_usps_only_and_report_the_stand_in(config):
     first, linear = table_3_3_write.claims(config)
     assert first["verdict"] == "holds" and linear["verdict"] == "holds"
     assert "usps/8vs9 test error (%) MVU 2.27 vs Gaussian 1.29" in first["evidence"]
+    # the stand-in's only measured MVU cell is an uncertified solve: not even shown
+    assert "usps_standin/1vs2" not in first["evidence"]
+    assert "Scaled down: 2 experiment(s)" in first["evidence"]
+    write_point(config, "table_3_3/usps_standin/1vs2/draw0", **_body(
+        {"linear": 2.0, "polynomial_p2": 2.0, "gaussian_sigma1": 20.0, "mvu_k4": 1.0}))
+    table_3_3_write.write(config)
+    first, _ = table_3_3_write.claims(config)
+    assert first["verdict"] == "holds"
     assert "usps_standin/1vs2 test error (%) MVU 1.00 vs Linear 2.00" in first["evidence"]
     assert "On the stand-in (usps_standin; not counted): does not hold" in first["evidence"]
-    assert "Scaled down: 2 experiment(s)" in first["evidence"]
+
+
+def test_a_cell_whose_mvu_solve_is_not_certified_is_not_measured(config):
+    """An uncertified SDP iterate's error is not MVU's: the task is 'not measured'."""
+    write_point(config, "table_3_3/usps/1vs2/draw0", **_body(
+        {"linear": 1.0, "polynomial_p2": 1.0, "gaussian_sigma1": 1.0, "mvu_k4": 0.5},
+        solve_status="timeout"))
+    frame = table_3_3_write.build(config).set_index(["dataset", "method"])
+    assert frame.loc[("usps/1vs2", "mvu_k4"), "certified"] == False  # noqa: E712
+    assert pd_isna(frame.loc[("usps/1vs2", "linear"), "certified"])  # no SDP
+    table_3_3_write.write(config)
+    first, _ = table_3_3_write.claims(config)
+    assert "usps/1vs2 test error (%) MVU" not in first["evidence"]  # would fail it
+    assert "usps/8vs9 test error (%) MVU 2.27 vs Gaussian 1.29" in first["evidence"]
 
 
 def test_a_failing_claim(profile):

@@ -32,7 +32,7 @@ from harness.claims import (
 from harness.results.common.table_spec import TableSpec
 from harness.results.common.tables import AVERAGE, GAP_MARKS, ColumnReading, column_readings
 
-__all__ = ["Values", "Check", "TableClaim", "SHORT", "compare", "compare_pairs", "table_claims",
+__all__ = ["Values", "uncertified", "Check", "TableClaim", "SHORT", "compare", "compare_pairs", "table_claims",
            "thesis_labels"]
 
 
@@ -47,9 +47,19 @@ class Check(NamedTuple):
     reading: str = ""
 
 
+def uncertified(rows: pd.DataFrame) -> pd.Series:
+    """The rows whose SDP solves are not certified optimal (``certified`` False; a row
+    without an SDP, or a frame without the column, is not one of them)."""
+    if "certified" not in rows:
+        return pd.Series(False, index=rows.index)
+    return rows["certified"].astype("boolean").eq(False).fillna(False).astype(bool)
+
+
 class Values:
     """One column (``ours`` or ``thesis``) of a table's long frame, by ``(measure,
-    thesis row label, thesis data set)``; stand-in rows are left out.
+    thesis row label, thesis data set)``; stand-in rows are left out, and so are ours
+    where a cell's SDP solve is not certified optimal (:func:`uncertified`: the
+    numbers of an iterate are not the method's; such a data set is "not measured").
 
     Parameters
     ----------
@@ -76,8 +86,8 @@ class Values:
         rows = frame[~frame["stand_in"].astype(bool)]
         if columns is not None:
             rows = rows[rows["dataset"].isin(set(columns))]
-        if column == "ours":
-            rows = rows[rows["status"] == "ok"]
+        if column == "ours":  # measured, and not an uncertified SDP iterate
+            rows = rows[(rows["status"] == "ok") & ~uncertified(rows)]
         if labels is not None:
             rows = rows[rows["thesis_label"].isin(set(labels))]
         self._values: dict[tuple[str, str, str], float] = {}
@@ -171,13 +181,18 @@ def _unmeasured(frame: pd.DataFrame, datasets: list[str]) -> str:
     for d in datasets:
         rows = frame[(frame["thesis_dataset"] == d) & ~frame["stand_in"].astype(bool)]
         bad = rows[rows["status"] != "ok"]
-        if bad.empty:
-            mark = "not in this profile" if rows.empty else "a row not in this profile"
-        else:
-            mark = GAP_MARKS.get(bad["status"].iloc[0], bad["status"].iloc[0])
+        loose = rows[uncertified(rows) & (rows["status"] == "ok")]
+        marks = []
+        if len(bad):
+            marks.append(GAP_MARKS.get(bad["status"].iloc[0], bad["status"].iloc[0]))
             if d == AVERAGE and bad["reason"].iloc[0]:  # short: which data sets it lacks
-                mark += f": {bad['reason'].iloc[0]}"
-        parts.append(f"{d} ({mark})")
+                marks[-1] += f": {bad['reason'].iloc[0]}"
+        if len(loose):
+            marks.append("not certified: the SDP solve of " + ", ".join(
+                dict.fromkeys(loose["method"])) + " is not certified optimal")
+        if not marks:
+            marks.append("not in this profile" if rows.empty else "a row not in this profile")
+        parts.append(f"{d} ({'; '.join(marks)})")
     return ", ".join(parts)
 
 

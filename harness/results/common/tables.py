@@ -39,7 +39,7 @@ AVERAGE = "average"
 #: The columns of a table's long CSV, in order.
 LONG_COLUMNS = ["measure", "method", "thesis_label", "dataset", "thesis_dataset", "stand_in",
                 "thesis", "ours", "ours_std", "delta", "within_tolerance", "deviation_note",
-                "n_runs", "status", "reason", "solver_note"]
+                "n_runs", "status", "reason", "solver_note", "certified"]
 GAP_MARKS = {"unavailable": "n/a", "failed": "failed", "skipped": "skipped",
              "timeout": "timeout", "missing": "not run", "incomplete": "incomplete"}
 
@@ -136,6 +136,7 @@ def build_table(config: dict, spec: TableSpec) -> pd.DataFrame:
                 "status": record["status"],
                 "reason": record.get("reason", ""),
                 "solver_note": _solver_note(record),
+                "certified": _certified(record),
             })
     rows += _uncovered_thesis_datasets(rows, spec, ref_dir)
     rows += _ratio_rows(rows, spec)
@@ -170,6 +171,8 @@ def compare_with_thesis(frame: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
     ``solver_note``), in place; return it. A stand-in's delta is shown but never
     compared; so are the measures outside ``spec.compared``."""
     frame["solver_note"] = frame["solver_note"].fillna("")
+    frame["certified"] = (frame["certified"] if "certified" in frame
+                          else pd.Series(pd.NA, index=frame.index)).astype("boolean")
     frame["delta"] = frame["ours"] - frame["thesis"]
     within = (frame["delta"].abs() <= spec.tolerance).astype("boolean")
     # a stand-in is other data: its delta is shown, but it is no reproduction claim
@@ -237,6 +240,19 @@ def _uncovered_thesis_datasets(rows: list[dict], spec: TableSpec, ref_dir) -> li
     return gaps
 
 
+def _certified(record: dict):
+    """Whether a cell's SDP solves are certified optimal: True when every run's
+    ``solve_info`` says so, False when one does not, ``pd.NA`` for a cell without an
+    SDP solve. A claim counts a cell marked False as not measured
+    (:class:`harness.results.common.table_claims.Values`): its numbers are those of an
+    iterate, not of the SDP's solution."""
+    infos = [run.get("info", {}).get("solve_info") for run in record.get("runs", [])]
+    infos = [info for info in infos if info]
+    if not infos:
+        return pd.NA
+    return all(info.get("status") == "optimal" for info in infos)
+
+
 def _solver_note(record: dict) -> str:
     """Why a cell's optimisation is not certified optimal (MVU SDP solves record a
     ``solve_info`` with the harness' verdict), or ``""``."""
@@ -276,6 +292,8 @@ def _average_row(group: pd.DataFrame, reading: ColumnReading, spec: TableSpec, c
     missing = [d for d in spec.thesis_datasets
                if d not in values.index or not np.isfinite(values.get(d, np.nan))]
     ok = not missing
+    certified = real["certified"] if "certified" in real else pd.Series(dtype=object)
+    certified = certified[certified.notna()]
     return {
         "measure": measure, "method": method, "thesis_label": label,
         "dataset": reading.average, "thesis_dataset": AVERAGE, "stand_in": False,
@@ -285,6 +303,8 @@ def _average_row(group: pd.DataFrame, reading: ColumnReading, spec: TableSpec, c
         "status": "ok" if ok else "incomplete",
         "reason": "" if ok else "needs all of the thesis' data sets; missing: "
                   + ", ".join(missing),
+        # an average over a cell whose SDP solve is not certified is not certified
+        "certified": bool(certified.astype(bool).all()) if len(certified) else pd.NA,
     }
 
 

@@ -102,6 +102,8 @@ def _cell(config, reference, dataset, task, kernel, records) -> dict:
         (0.0 if errors else math.nan),
         "n_runs": len(errors), "status": status, "reason": reason,
         "solver_note": _solver_note(records, kernel),
+        "certified": (all(s.get("status") == "optimal" for s in solves if s)
+                      if any(solves) else pd.NA),
         "task": task, "source_dataset": dataset,
         "kernel_type": _conf(config)["kernels"][kernel]["type"],
         "C_chosen": _chosen_C(records, kernel) if errors else "",
