@@ -90,6 +90,31 @@ def test_harmonic_mean_over_trials_and_marked_gaps(config):
     assert gap.status == "unavailable" and math.isnan(gap.ratio_harmonic_mean)
 
 
+def test_a_trial_with_an_uncertified_solve_is_left_out(config):
+    """A trial whose MVU solve (or an extension's SDP) is not certified gives the
+    ratio of an iterate: shown as left out, not averaged, not counted."""
+    write_point(config, "fig_3_23/teapot/trial1", **{
+        **_ok({"oos_sdp": 3.0, "oos_sdp_cg": 0.9, "oos_lle": 0.5}), "mvu_certified": False})
+    write_point(config, "fig_3_23/swiss_roll/trial1", **{
+        **_ok({"oos_sdp": 12.0, "oos_sdp_cg": 6.0, "oos_lle": 4.5}),
+        "extension_info": {"oos_sdp": [{"n_optimal": 59, "n_points": 60}]}})
+    frame = fig_3_23_write.build(config).set_index(["dataset", "extension"])
+    tea = frame.loc[("teapot", "oos_sdp")]
+    assert (tea.ratio_harmonic_mean, tea.n_trials, tea.n_trials_not_certified) == (0.8, 1, 1)
+    assert "trial1: an MVU or extension SDP solve not certified optimal" in tea.reason
+    assert frame.loc[("swiss_roll", "oos_sdp"), "n_trials"] == 1  # one point uncertified
+    assert frame.loc[("swiss_roll", "oos_lle"), "n_trials"] == 2  # no SDP of its own
+    verdicts = {c["claim"].split(" (3.1.10)")[0]: c for c in fig_3_23_write.claims(config)}
+    assert verdicts["On teapot all three ratios are below 1"]["verdict"] == "holds"  # not 3.0
+    for t in (0, 1):
+        write_point(config, f"fig_3_23/teapot/trial{t}", **{
+            **_ok({"oos_sdp": 0.8, "oos_sdp_cg": 0.9, "oos_lle": 0.5}), "mvu_certified": False})
+    frame = fig_3_23_write.build(config).set_index(["dataset", "extension"])
+    assert frame.loc[("teapot", "oos_lle"), "status"] == "incomplete"
+    verdicts = {c["claim"].split(" (3.1.10)")[0]: c for c in fig_3_23_write.claims(config)}
+    assert verdicts["On teapot all three ratios are below 1"]["verdict"] == "not measured"
+
+
 def test_claims_get_verdicts_and_stand_ins_never_count(config):
     verdicts = {c["claim"].split(" (3.1.10)")[0]: c for c in fig_3_23_write.claims(config)}
     below2 = verdicts["On real data (MNIST fives, frey, teapot) every ratio is below 2"]
