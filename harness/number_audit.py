@@ -90,6 +90,8 @@ CONSTANTS: tuple[tuple[str, str, str], ...] = (
      "default (methods.peer_metric_learn_lmnn's note)"),
     ("table_2_1_peers", "1e-5", "the tol NCA and pylmnn are run with, their defaults "
      "(methods.nca_knn's and methods.peer_pylmnn's notes)"),
+    ("fig_3_28", "2004", "the year of Weinberger's public sde.m (v1.3), whose CSDP "
+     "call the sde_csdp50 reading follows"),
     ("fig_3_20", "1e-10", "the relative gain below which the preconditioned CG stops "
      "its line searches, the default ftol of methods._variational_refine.pcg"),
     ("fig_2_20", "3600", "the grid of directions the maxima of the variance and the "
@@ -103,6 +105,8 @@ THESIS: tuple[tuple[str, str, str], ...] = (
      "(28 x 20 pixels), where Table 3.2's 'input dim' row says 650"),
     ("fig_3_24", "1960", "3.1.6 (Fig. 3.13): 'a data set of n = 1960 images of faces'"),
     ("fig_3_32_35", "1541", "3.1.9: the teapot's 'Gaussian (sigma = 1541)' kernel"),
+    *[("table_3_3", number, "3.1.9 (Table 3.3): each experiment's 810 training and 90 "
+       "test images") for number in ("810", "90")],
     *[(name, "536", "375 + 161, the training and test sizes the thesis' Table 2.1 "
        "lists for balance (whose '# inputs' it gives as 535); the data set's note "
        "(datasets.balance_scale)")

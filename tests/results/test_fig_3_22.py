@@ -183,6 +183,28 @@ def test_a_dip_or_a_late_rise_fails_and_stand_ins_never_count(profile):
     assert "after r = 4; rise beyond it: continuity 0.1000" in plateau["evidence"]
 
 
+def test_an_uncertified_data_set_is_left_out_and_named(profile):
+    # olivetti's solve is inaccurate and its curves dip by 0.05 at r = 3 and rise late:
+    # before, both claims did not hold on that iterate; now frey's certified curves decide
+    dip_late = [0.50, 0.70, 0.65, 0.86, 0.90, 0.93, 0.96]
+    config = _config(profile)
+    write_point(config, "fig_3_22/olivetti", **_sweep_body(
+        {q: dip_late for q in MEASURES}, solve_status="inaccurate"))
+    frame = fig_3_22_write.build(config)
+    assert frame.loc[frame.dataset == "olivetti", "solve_certificate"].iloc[0] == "gap 1.0e-05"
+    mono, plateau = fig_3_22_write.claims(config, frame)
+    assert mono["verdict"] == "holds" and plateau["verdict"] == "holds"
+    left_out = ("olivetti: MVU solve not certified optimal (inaccurate, gap 1.0e-05), "
+                "not counted")
+    assert left_out in mono["evidence"] and left_out in plateau["evidence"]
+    assert "largest drop 0.0500" not in mono["evidence"]
+    # frey not measured: the uncertified olivetti alone decides nothing
+    write_point(config, "fig_3_22/frey", status="timeout", reason="killed")
+    mono, plateau = fig_3_22_write.claims(config)
+    assert mono["verdict"] == plateau["verdict"] == "not measured"
+    assert left_out in mono["evidence"] and "not measured: frey (timeout)" in mono["evidence"]
+
+
 def test_monotone_tolerance_and_untestable_plateau(profile):
     wobble = [0.50, 0.70, 0.85, 0.849, 0.94, 0.945, 0.946]  # a step of -0.001 at r = 4
     config = profile(fig_3_22={**SECTION, "datasets": ["frey"]})

@@ -123,6 +123,34 @@ def test_uncertified_solves_are_flagged(profile):
     assert "0.500 (0.450 / 0.900)†" in md
 
 
+def test_an_uncertified_data_set_is_left_out_of_the_claim_and_named(profile):
+    # the Swiss roll's min-trace solve is inaccurate and its intersection ratio 1.2
+    # above 1: before, it made the claim 'partly holds'; now only frey's certified
+    # ratios (all below 1) count, and a claim about every data set is not decided by
+    # one of four (harness.claims.about_every)
+    config = profile(fig_3_24={"datasets": ["swiss_roll", "frey"], "solver": "native"})
+    write_point(config, "fig_3_24/swiss_roll/max_trace", **ok_body(MAX))
+    write_point(config, "fig_3_24/swiss_roll/min_trace", **ok_body(
+        {"local_continuity": 0.45, "local_trust": 0.4, "neighborhood_intersection": 0.6},
+        solve_status="inaccurate"))
+    write_point(config, "fig_3_24/frey/max_trace", **ok_body(MAX))
+    write_point(config, "fig_3_24/frey/min_trace", **ok_body(
+        {"local_continuity": 0.6, "local_trust": 0.4, "neighborhood_intersection": 0.25}))
+    (claim,) = fig_3_24_write.claims(config)
+    assert claim["verdict"] == "not measured"
+    assert "frey: continuity 0.667, trust 0.500, intersection 0.500" in claim["evidence"]
+    assert "no verdict: the claim is about every one of" in claim["evidence"]
+    assert "1 of 4 measured" in claim["evidence"]
+    assert ("swiss_roll: min-trace MVU solve not certified optimal (inaccurate, gap "
+            "1.0e-06), not counted") in claim["evidence"]
+    assert "1.200" not in claim["evidence"] and "max-trace" not in claim["evidence"]
+    # the uncertified data set alone: no verdict, not the 'partly holds' of its iterate
+    write_point(config, "fig_3_24/frey/min_trace", status="timeout", reason="killed")
+    (claim,) = fig_3_24_write.claims(config)
+    assert claim["verdict"] == "not measured"
+    assert "swiss_roll: min-trace MVU solve not certified optimal" in claim["evidence"]
+
+
 def test_a_thesis_column_without_a_plugin_asks_for_one():
     from harness.results.common.figure_files import missing_column_reason
 

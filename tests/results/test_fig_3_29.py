@@ -109,7 +109,7 @@ def _rolls(noise, hits):
             for s, h in enumerate(hits)]
 
 
-def _mvu_body(spectrum, truth, cut=None):
+def _mvu_body(spectrum, truth, cut=None, solve_status="optimal"):
     total = sum(spectrum)
     return {"n_samples": 5, "normalised_eigenvalues": [v / total for v in spectrum],
             "measures": {"local_continuity": 0.5, "local_trust": 0.5,
@@ -118,7 +118,7 @@ def _mvu_body(spectrum, truth, cut=None):
                                         "neighborhood_intersection"), truth)),
             "embedding": [[0, 0], [1, 0], [0, 1], [1, 1], [2, 2]],
             "bad_edges": None if cut is None else {"n_cut": len(cut), "cut_edges": cut},
-            "solve": {"status": "optimal", "gap": 1e-4, "violation": 0.0}}
+            "solve": {"status": solve_status, "gap": 1e-4, "violation": 0.0}}
 
 
 def profile_with_records(profile):
@@ -164,6 +164,30 @@ def test_claim_verdicts(config):
     write_point(config, "fig_3_29/before", status="timeout", reason="killed")
     _, before, after = fig_3_29_write.claims(config)
     assert before["verdict"] == after["verdict"] == "not measured"
+
+
+def test_uncertified_mvu_solves_are_left_out_of_the_claims(config):
+    # the before solve is inaccurate and its roll unfolded (top-2 share 0.98 >= 0.95):
+    # before, 'cannot unfold' did not hold on that iterate; now no verdict
+    write_point(config, "fig_3_29/before", **_mvu_body([9, 0.8, 0.2], (0.8, 0.3, 0.5),
+                                                       solve_status="inaccurate"))
+    _, before, after = fig_3_29_write.claims(config)
+    left_out = "before: MVU solve not certified optimal (inaccurate, gap 1.0e-04), not counted"
+    assert before["verdict"] == "not measured"
+    assert before["evidence"] == f"inequality MVU, k = 7: {left_out}"
+    # the certified after solve still decides its own share (0.999); the rise in
+    # harmonic mean needs both solves
+    assert after["verdict"] == "holds"
+    assert "top-2 share not counted -> 0.999" in after["evidence"]
+    assert "coordinates not counted -> 0.792" in after["evidence"]  # HM of 0.8, 0.9, 0.7
+    assert after["evidence"].endswith(f"2 edges cut; {left_out}")
+    # an uncertified after solve that does not unfold (share 0.9) decides nothing
+    write_point(config, "fig_3_29/after", **_mvu_body([5, 4, 1], (0.8, 0.2, 0.3), cut=[],
+                                                      solve_status="timeout"))
+    _, _, after = fig_3_29_write.claims(config)
+    assert after["verdict"] == "not measured"
+    assert ("after: MVU solve not certified optimal (timeout, gap 1.0e-04), not counted"
+            in after["evidence"])
 
 
 def test_files_gaps_and_consistency(config):

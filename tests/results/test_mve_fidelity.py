@@ -80,9 +80,12 @@ def test_claims_count_real_columns_and_show_stand_ins(profile):
     # about every data set, no verdict (the stand-ins, USPS' and the network's, not counted)
     assert first["verdict"] == "not measured"
     assert "(no verdict: the claim is about every one of" in first["evidence"]
-    assert "star/star, swiss_roll/swiss_roll, faces/frey, 2 of 3 measured" in first["evidence"]
+    # the roll's MVE run is not certified: not counted, so 1 of the 3 real columns
+    assert "star/star, swiss_roll/swiss_roll, faces/frey, 1 of 3 measured" in first["evidence"]
     assert "Stand-ins, not counted: twos/usps_standin: MVE 80.0% vs SDE 90.0%" in first["evidence"]
-    assert "(MVE SDP not certified)" in first["evidence"]
+    assert ("swiss_roll/swiss_roll: MVE SDPs not certified optimal (not all certified, "
+            "largest gap 3.0e-03), not counted (n = 60)") in first["evidence"]
+    assert "MVE 99.0% vs SDE 97.0%" not in first["evidence"]
     assert "Not measured: faces/frey, network/small_world" in first["evidence"]
     assert second["verdict"] == "holds" and "SDE 29.0%" in second["evidence"]
 
@@ -94,6 +97,31 @@ def test_claims_fail_when_the_numbers_say_so(profile):
     assert second["verdict"] == "does not hold"
     config = _config(profile, star=(0.99, 0.2, 0.9))
     assert mve_fidelity_write.claims(config)[1]["verdict"] == "partly holds"
+
+
+def test_uncertified_columns_are_left_out_of_both_claims(profile):
+    # every real column measured; the roll's MVE run (not all certified) has MVE 90% <
+    # SDE 99%: before, that iterate made the first claim 'partly holds'
+    config = _config(profile, roll=(0.4, 0.99, 0.9))
+    write_point(config, "mve_fidelity/faces/frey", n_samples=60, n_edges=200,
+                methods=_methods(0.5, 0.8, 0.85))
+    first, second = mve_fidelity_write.claims(config)
+    assert first["verdict"] == "not measured"
+    assert first["evidence"].startswith(
+        "star/star: MVE 100.0% vs SDE 29.0% (n = 81); faces/frey: MVE 85.0% vs SDE 80.0% (n = 60). "
+        "swiss_roll/swiss_roll: MVE SDPs not certified optimal (not all certified, largest "
+        "gap 3.0e-03), not counted (n = 60).")
+    assert "2 of 3 measured" in first["evidence"] and "MVE 90.0%" not in first["evidence"]
+    assert second["verdict"] == "holds"
+    # the star's SDE solve inaccurate: the star claim is not decided by its iterate
+    methods = _methods(0.99, 0.29, 1.0)
+    methods["sde"]["solve"] = {"status": "inaccurate", "gap": 2e-2}
+    write_point(config, "mve_fidelity/star/star", n_samples=81, n_edges=300, methods=methods)
+    first, second = mve_fidelity_write.claims(config)
+    assert second["verdict"] == "not measured"
+    assert second["evidence"] == ("star/star: SDE solve not certified optimal (inaccurate, "
+                                  "gap 2.0e-02), not counted (n = 81).")
+    assert first["verdict"] == "not measured" and "1 of 3 measured" in first["evidence"]
 
 
 def test_files_hold_the_grid_gaps_iterations_and_choices(profile):

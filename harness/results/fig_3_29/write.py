@@ -6,12 +6,14 @@ sidecar (and the figure, for a figure) and the verdicts on the thesis' statement
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from harness.claims import make_claim
 from harness.results.fig_3_29.outputs import write_outputs
+from harness.results.common.certified import certified, not_counted
 from harness.results.common.formatting import certificate_text
 from harness.results.common.figure_files import harmonic_mean, read_point
 from harness.results.common.mvu_point import MEASURES
@@ -138,36 +140,79 @@ def _claim_detection(config: dict, frame: pd.DataFrame) -> dict:
     return make_claim(NAME, text, checks, "; ".join(parts) + "." if parts else "")
 
 
-def _claim_unfold(config: dict, frame: pd.DataFrame) -> list[dict]:
-    conf = _conf(config)
-    threshold = conf["unfold_threshold"]
-    before, after = _part(frame, "mvu", "before"), _part(frame, "mvu", "after")
-    measured = [r for r in (before, after) if r is not None and r["status"] == "ok"]
-    shares = {r["stage"]: r["top2_share"] for r in measured}
-    hms = {r["stage"]: r["truth_harmonic_mean"] for r in measured}
-    certified = {r["stage"]: r["solve_status"] == "optimal" for r in measured}
-    note = "" if all(certified.values()) else " (a solve not certified optimal: " + ", ".join(
-        s for s, c in certified.items() if not c) + ")"
-    variant = f"{conf['variant']} MVU, k = {conf['n_neighbors']}"
-    out = []
+class _Stages(NamedTuple):
+    """The MVU stages (``before``, ``after``) measured, those whose solve is certified
+    optimal (``counted``), and the words naming each measured one that is not."""
+
+    measured: dict
+    counted: dict
+    left_out: dict
+
+
+def _stages(frame: pd.DataFrame) -> _Stages:
+    """The MVU rows by stage: measured, counted (:func:`certified`), left out."""
+    measured = {r["stage"]: r for r in (_part(frame, "mvu", "before"),
+                                        _part(frame, "mvu", "after"))
+                if r is not None and r["status"] == "ok"}
+    counted = {s: r for s, r in measured.items() if certified(r["solve_status"])}
+    left_out = {s: not_counted(s, r["solve_status"], r["solve_certificate"])
+                for s, r in measured.items() if s not in counted}
+    return _Stages(measured, counted, left_out)
+
+
+def _shown(stages: _Stages, stage: str, column: str) -> str:
+    """A counted stage's number (three decimals), else ``not counted``."""
+    row = stages.counted.get(stage)
+    return "not counted" if row is None else f"{row[column]:.3f}"
+
+
+def _claim_before(variant: str, threshold: float, stages: _Stages) -> dict:
+    """With bad edges MVU cannot unfold: the before solve's top-2 share is below
+    ``threshold`` (no check when that solve is not certified optimal)."""
     text = ("With bad edges MVU preserves their lengths and cannot unfold the data (3.1.12, "
             "Fig. 3.29)")
-    evidence = (f"{variant}: top-2 eigenvalue share {shares['before']:.3f} before the cut "
-                f"(unfolded means >= {threshold:g}){note}" if "before" in shares else "")
-    out.append(make_claim(NAME, text, [shares["before"] < threshold] if "before" in shares
-                          else [], evidence))
+    if "before" not in stages.measured:
+        return make_claim(NAME, text, [], "")
+    if "before" in stages.left_out:
+        return make_claim(NAME, text, [], f"{variant}: {stages.left_out['before']}")
+    share = stages.counted["before"]["top2_share"]
+    return make_claim(NAME, text, [share < threshold],
+                      f"{variant}: top-2 eigenvalue share {share:.3f} before the cut "
+                      f"(unfolded means >= {threshold:g})")
+
+
+def _claim_after(variant: str, threshold: float, stages: _Stages) -> dict:
+    """After the cut MVU unfolds: the after solve's top-2 share reaches ``threshold``
+    (needs that solve certified) and the harmonic mean against the true coordinates
+    rises (needs both solves certified)."""
     text = ("After the bad edges are cut, MVU unfolds the roll (implied by 3.1.12, "
             "Fig. 3.29)")
-    checks, evidence = [], ""
-    if len(shares) == 2:
-        checks = [shares["after"] >= threshold, hms["after"] > hms["before"]]
-        evidence = (f"{variant}: top-2 share {shares['before']:.3f} -> {shares['after']:.3f} "
-                    f"(>= {threshold:g} counts as unfolded); harmonic mean of continuity, "
-                    f"trust and intersection against the roll's true 2-D coordinates "
-                    f"{hms['before']:.3f} -> {hms['after']:.3f}; {int(after['n_cut'])} edges "
-                    f"cut{note}")
-    out.append(make_claim(NAME, text, checks, evidence))
-    return out
+    if len(stages.measured) < 2:
+        return make_claim(NAME, text, [], "")
+    counted = stages.counted
+    checks = [counted["after"]["top2_share"] >= threshold] if "after" in counted else []
+    if len(counted) == 2:
+        checks.append(counted["after"]["truth_harmonic_mean"]
+                      > counted["before"]["truth_harmonic_mean"])
+    return make_claim(NAME, text, checks, "; ".join([
+        f"{variant}: top-2 share {_shown(stages, 'before', 'top2_share')} -> "
+        f"{_shown(stages, 'after', 'top2_share')} (>= {threshold:g} counts as unfolded)",
+        f"harmonic mean of continuity, trust and intersection against the roll's true "
+        f"2-D coordinates {_shown(stages, 'before', 'truth_harmonic_mean')} -> "
+        f"{_shown(stages, 'after', 'truth_harmonic_mean')}",
+        f"{int(stages.measured['after']['n_cut'])} edges cut",
+        *stages.left_out.values()]))
+
+
+def _claim_unfold(config: dict, frame: pd.DataFrame) -> list[dict]:
+    """The two MVU claims (:func:`_claim_before`, :func:`_claim_after`). Each check
+    reads only solves certified optimal: a stage whose solve is not is left out and
+    named (its kernel is an iterate, not MVU's solution)."""
+    conf = _conf(config)
+    variant = f"{conf['variant']} MVU, k = {conf['n_neighbors']}"
+    stages = _stages(frame)
+    return [_claim_before(variant, conf["unfold_threshold"], stages),
+            _claim_after(variant, conf["unfold_threshold"], stages)]
 
 
 def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
