@@ -96,8 +96,8 @@ def spearman_trend(m, values, increasing: bool, alpha: float) -> tuple[list[bool
 def _step_text(values, tolerance: float, increasing: bool) -> str:
     checks = trend_checks(values, tolerance, increasing)
     bad = sum(not c for c in checks[:-1])
-    bound = (f"at least {1 - tolerance:g} times the previous" if increasing else
-             f"at most {1 + tolerance:g} times the previous")
+    bound = (f"at least (1 - {tolerance:g}) times the previous" if increasing else
+             f"at most (1 + {tolerance:g}) times the previous")
     return (f"{bad} of {len(checks) - 1} steps break 'each next m {bound}', largest m "
             f"{'above' if increasing else 'below'} smallest: "
             f"{'yes' if checks and checks[-1] else 'no'}")
@@ -160,7 +160,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         ", ".join(f"m = {r.m}: {r.loss_326:.3e}" for r in counted.itertuples()),
         *_left_out(ok)]))
     column, clock = _time_column(ok)
-    times = ", ".join(f"m = {r.m}: {getattr(r, column) * 1e3:.0f} ms" for r in ok.itertuples())
+    times = ", ".join(f"m = {r.m}: {getattr(r, column):.3g} s" for r in ok.itertuples())
     alpha = conf["trend_alpha"]
 
     def claim(text, readings, numbers, after):
@@ -246,9 +246,9 @@ def _choices(config: dict) -> list[str]:
         f"stated, 'partly holds' when they disagree: trend = Spearman's rank correlation "
         f"with m negative (loss) / positive (time) at one-sided p < "
         f"{conf['trend_alpha']:g}, and the largest m's value below / above the smallest's; "
-        f"every step = each next m's loss at most {1 + conf['loss_tolerance']:g} times the "
-        f"previous, each next m's CPU time at least {1 - conf['time_tolerance']:g} times the "
-        f"previous (timing noise, not a trend), and the same end condition.",
+        f"every step = each next m's loss at most (1 + {conf['loss_tolerance']:g}) times "
+        f"the previous, each next m's CPU time at least (1 - {conf['time_tolerance']:g}) "
+        f"times the previous (timing noise, not a trend), and the same end condition.",
         "Certified solves: the loss claim is about the SDP's solution, so an m whose SDP "
         "solve is not certified optimal is left out of it and named (its output is an "
         "iterate's); the time claim measures the procedure and counts every measured m.",
