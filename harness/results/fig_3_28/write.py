@@ -319,7 +319,14 @@ def _plot_harmonic_means(ax, rows: pd.DataFrame) -> None:
     """Bars of one reading's harmonic means per k, its gaps marked."""
     ks = rows["k"].to_numpy()
     ok = (rows["status"] == "ok").to_numpy()
-    ax.bar(ks, np.where(ok, rows["harmonic_mean"].fillna(0.0), 0.0), color="tab:blue")
+    bars = ax.bar(ks, np.where(ok, rows["harmonic_mean"].fillna(0.0), 0.0), color="tab:blue")
+    for bar, counted in zip(bars, rows["counted"].astype(bool)):
+        if not counted:  # an uncertified iterate: shown, not counted
+            bar.set_hatch("//")
+            bar.set_alpha(0.5)
+    if not rows.loc[rows["status"] == "ok", "counted"].astype(bool).all():
+        ax.text(0.01, 0.98, "hatched: solve not certified optimal, not counted",
+                transform=ax.transAxes, fontsize=7, va="top", color="dimgray")
     for k, status in zip(ks, rows["status"]):
         if status != "ok":
             ax.text(k, 0.02, gap_mark(status), rotation=90, ha="center", va="bottom",
