@@ -123,6 +123,21 @@ def test_failing_verdicts_and_gaps(small):
     assert "partly holds" in md_path.read_text()
 
 
+def test_what_holds_by_construction_is_shown_not_counted(small):
+    """PCA's variance at the grid's maximum (and PCA's angle to Bayes, the data's
+    design) cannot come out against the thesis: a trial where they fail but LDA
+    separates better still passes; only the leave-one-out comparison decides."""
+    for key in fig.keys(small):
+        body = _record_body(small, key)
+        body["directions"]["pca"]["projected_variance"] *= 0.5  # far below the maximum
+        body["directions"]["pca"]["angle_to_bayes_degrees"] = 1.0
+        write_point(small, f"fig_2_20/{key}", **body)
+    second = written.claims(small)[1]
+    assert second["verdict"] == "holds"
+    assert "shown, not counted (they hold by construction and by the data's design): " \
+           "variance / grid maximum 0.500000" in second["evidence"]
+
+
 def test_no_records_is_not_measured(small):
     assert [c["verdict"] for c in written.claims(small)] == ["not measured"] * 3
     paths = written.write(small)  # a figure of gaps, no crash

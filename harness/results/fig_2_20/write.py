@@ -120,22 +120,25 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         f"chunklets{gaps}." if len(rca) else f"no trial measured{gaps}.")
 
     both = pca.merge(lda, left_index=True, right_index=True, suffixes=("_pca", "_lda"))
-    separates = [(r.projected_variance_pca >= (1 - 1e-9) * r.max_grid_variance_pca
-                  and r.fisher_ratio_lda >= (1 - 1e-9) * r.max_grid_fisher_ratio_lda
-                  and r.loo_error_lda < r.loo_error_pca
-                  and r.angle_to_bayes_degrees_pca > deg) for r in both.itertuples()]
+    # what can come out against the thesis: LDA's direction separates the classes
+    # better than PCA's. PCA's variance and LDA's Fisher ratio being the grid's maxima
+    # hold by construction (each is its criterion's maximiser) and PCA's angle to the
+    # Bayes direction by the data's design: shown, not counted (harness.claims' rules)
+    separates = [bool(r.loo_error_lda < r.loo_error_pca) for r in both.itertuples()]
+    by_construction = (
+        f"shown, not counted (they hold by construction and by the data's design): "
+        f"variance / grid maximum {_span(both['variance_share_pca'], '.6f')}, Fisher ratio "
+        f"/ grid maximum {_span(both['fisher_share_lda'], '.6f')}, PCA's angle to the "
+        f"Bayes direction {_span(both['angle_to_bayes_degrees_pca'])} degrees"
+    ) if len(both) else ""
     second = make_claim(
         NAME, "The principal component of PCA maximises the projected variance, the "
-              "projection direction of LDA best separates the two classes: PCA's variance "
-              f"and LDA's Fisher ratio (2.26) are the maxima over {GRID} directions, "
-              "LDA's leave-one-out error is below PCA's, whose direction is more than "
-              f"{deg:g} degrees from the Bayes direction (2.2.1, Fig. 2.20)", separates,
+              "projection direction of LDA best separates the two classes: LDA's "
+              "leave-one-out error along its first direction is below PCA's (2.2.1, "
+              "Fig. 2.20)", separates,
         f"LOO {conf['n_neighbors']}-NN error along the first direction: PCA "
         f"{_span(both['loo_error_pca'])} %, LDA {_span(both['loo_error_lda'])} % (Bayes error "
-        f"{_span(pca['bayes_error'])} %); PCA's angle to the Bayes direction "
-        f"{_span(both['angle_to_bayes_degrees_pca'])} degrees; variance / grid maximum "
-        f"{_span(both['variance_share_pca'], '.6f')}, Fisher ratio / grid maximum "
-        f"{_span(both['fisher_share_lda'], '.6f')}; "
+        f"{_span(pca['bayes_error'])} %); {by_construction} (over {GRID} directions); "
         f"{len(both)} trials{gaps}." if len(both) else f"no trial measured{gaps}.")
 
     third = make_claim(
