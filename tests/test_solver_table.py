@@ -329,3 +329,14 @@ def test_the_notes_state_each_backend_s_own_time_limit():
     assert _own_limits_text(section) == (
         " Backends with a limit of their own: native_lowrank 600 CPU-s (killed at 900).")
     assert _own_limits_text({**section, "time_limit_per_backend": {}}) == ""
+
+
+def test_the_notes_state_each_backend_s_own_sizes():
+    """A blank cell of a backend with sizes of its own is explained, not a silent gap."""
+    from harness.results.common.solver_frame import _own_sizes_text
+
+    config = {"results": {"solver_table": {"n_per_backend": {"cvxopt": [100, 40, 60]}}}}
+    assert _own_sizes_text(config) == (
+        " Backends with sizes of their own (the profile's n_per_backend; a blank cell is a "
+        "size the profile does not run, its file says why): cvxopt n = 40, 60, 100.")
+    assert _own_sizes_text({"results": {"solver_table": {"n_per_backend": {}}}}) == ""

@@ -245,6 +245,18 @@ def _own_limits_text(section: dict) -> str:
         for backend, limit in own.items()) + "."
 
 
+def _own_sizes_text(config: dict) -> str:
+    """The backends with sizes of their own (``n_per_backend``): a blank cell is a size
+    the profile does not run for that backend, not a gap."""
+    own = config["results"][TABLE].get("n_per_backend") or {}
+    if not own:
+        return ""
+    return (" Backends with sizes of their own (the profile's n_per_backend; a blank cell "
+            "is a size the profile does not run, its file says why): "
+            + ", ".join(f"{backend} n = {', '.join(map(str, sorted(ns)))}"
+                        for backend, ns in own.items()) + ".")
+
+
 def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[str]) -> list[str]:
     s = config["results"][TABLE]
     budget = s["time_limit_seconds"] + s["grace_seconds"]
@@ -283,7 +295,7 @@ def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[st
         f"{budget:g} CPU-s, or as a runaway at a wall cap of {cap:g} s."
         f"{_own_limits_text(s)} The grids show wall time; the CSV also has CPU seconds. "
         f"Dense cvxpy backends are skipped beyond their size cap "
-        f"(methods.mvu.DENSE_SOLVER_MAX_N).",
+        f"(methods.mvu.DENSE_SOLVER_MAX_N).{_own_sizes_text(config)}",
         "Time relative to native: wall time / the native solver's wall time at the same "
         "variant and n, where both solves completed (optimal or inaccurate).",
         _threads_line(config, records),
