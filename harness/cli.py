@@ -92,9 +92,12 @@ def _numbers(record: dict) -> list[str]:
     if summary:
         parts.append(", ".join(f"{k}={v['mean']:.3f}" for k, v in summary.items()))
     cert = record.get("certificate")
-    if cert:
-        parts.append(f"objective={cert['value']:.6g} gap={cert['gap']:.2e} "
-                     f"violation={cert['violation']:.2e}")
+    if cert:  # a solve stopped short may lack a value or a gap: shown as "-"
+        from harness.results.common.formatting import fmt_number
+
+        parts.append(f"objective={fmt_number(cert.get('value'), '.6g')} "
+                     f"gap={fmt_number(cert.get('gap'), '.2e')} "
+                     f"violation={fmt_number(cert.get('violation'), '.2e')}")
     solve = record.get("solve") or {}
     if solve:
         parts.append(f"solve={solve.get('status')}")

@@ -82,3 +82,14 @@ def test_a_job_the_profile_does_not_list_is_refused(capsys, tmp_path, repo_root)
         "'cli' (its keys: trial0, trial1, trial2, trial3, trial4); to run it, change the "
         "profile's results.fig_2_20 section so that it lists it\n")
     assert not (tmp_path / "r").exists()
+
+
+def test_a_job_line_shows_a_certificate_without_a_value_or_gap():
+    """A solve stopped at its limit may certify no gap: the one-line report says '-'
+    (it raised TypeError after the record was written, and Snakemake then deleted the
+    record as the output of a failed job: 600 CPU-s of a full-profile solve lost)."""
+    from harness.cli import _numbers
+
+    record = {"certificate": {"value": None, "gap": None, "violation": 1.4e-3},
+              "timing": {"wall_seconds": 612.0}}
+    assert _numbers(record) == ["objective=- gap=- violation=1.40e-03", "wall=612.00s"]
