@@ -20,6 +20,7 @@ from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_csv_atomic, write_text_atomic
 from harness.reference import reference_value
+from harness.results.common.certified import certified
 from harness.results.common.formatting import fmt_number, solve_summary
 from harness.results.common.grid import _summarise as summarise_runs
 from harness.results.common.grid_profile import column_dataset, grid_cells
@@ -250,7 +251,7 @@ def _certified(record: dict):
     infos = [info for info in infos if info]
     if not infos:
         return pd.NA
-    return all(info.get("status") == "optimal" for info in infos)
+    return all(certified(info.get("status")) for info in infos)
 
 
 def _solver_note(record: dict) -> str:

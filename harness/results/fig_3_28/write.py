@@ -18,6 +18,7 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness.claims import Reading, make_claim, readings_claim
+from harness.results.common.certified import CERTIFIED
 from harness.results.common.formatting import certificate_text
 from harness.results.common.figure_files import (
     gap_mark, harmonic_mean, read_point, save_png, write_figure_files,
@@ -111,7 +112,7 @@ def _row(conf: dict, reading: str, k: int, record: dict) -> dict:
         row[f"input_pca_ev{i + 1}"] = pca[i] if i < len(pca) else math.nan
     row["locked"] = bool(row["ev3"] > conf["lock_threshold"]) if ok else pd.NA
     row["counted"] = ok and (reading_counted(conf, reading) == "as_returned"
-                             or solve.get("status") == "optimal")
+                             or solve.get("status") == CERTIFIED)
     face = solve.get("face") or {}
     row.update(kernel_trace=record.get("trace", math.nan),
                solve_status=solve.get("status"), solve_gap=solve.get("gap"),

@@ -15,6 +15,7 @@ from harness.claims import verdict_of
 from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths
 from harness.report.sections import read_long_table
+from harness.results.common.certified import certified
 from harness.results.common.formatting import certificate_text, fmt_number, solve_summary
 from harness.results.common.figure_files import point_line
 from harness.results.common.table_claims import (
@@ -102,7 +103,7 @@ def _cell(config, reference, dataset, task, kernel, records) -> dict:
         (0.0 if errors else math.nan),
         "n_runs": len(errors), "status": status, "reason": reason,
         "solver_note": _solver_note(records, kernel),
-        "certified": (all(s.get("status") == "optimal" for s in solves if s)
+        "certified": (all(certified(s.get("status")) for s in solves if s)
                       if any(solves) else pd.NA),
         "task": task, "source_dataset": dataset,
         "kernel_type": _conf(config)["kernels"][kernel]["type"],
