@@ -125,7 +125,8 @@ from harness.solvers.mvu._dense_kernels import float32_plus, reflected, symmetri
 from harness.solvers.mvu._schur_kernel import (edge_traces, numba_threads_like_blas,
                                                schur_matrix)
 from harness.solvers.mvu.edge_constraints import EdgeConstraints
-from harness.solvers.mvu.result import NativeResult, final_status, judge
+from harness.solvers.mvu.result import (NativeResult, better_certificate, final_status,
+                                       judge)
 from harness.timelimit import Deadline
 
 __all__ = ["solve_ipm", "solve_certified", "run_ipm", "IPMRun", "IPM_VARIANTS",
@@ -160,6 +161,15 @@ CG_RATE_AFTER = 6
 #: the noisy roll, k = 5, 1 thread (iterations to the certified 1e-3): n = 500
 #: 23 -> 17, n = 1000 23 -> 18 with (0.1, 10); (1, 10) gave 18 and 19.
 START_SCALES = (0.1, 10.0)
+#: the certificate is checked from ``TRACK_FROM`` times the iteration's stopping gap on
+#: (``check_gap``), so that the best certified iterate is known before the end game
+TRACK_FROM = 4.0
+#: after this many checked iterates in a row that certify less than the best one so far
+#: (:func:`~harness.solvers.mvu.result.better_certificate`), the iteration stops
+#: ("diverging"): on problems without an interior (noise-free rolls, k = 4) the
+#: multipliers then grow without bound along an exposing direction while the primal
+#: infeasibility stops falling (measured, issue 50: |w| 1e7 -> 3e8 in 5 iterations)
+DIVERGING_CHECKS = 4
 _STEP_FRACTION = 0.9  # fraction of the distance to the cone boundary (+ 0.09 x the
 # predictor's shorter step, as SDPT3)
 
@@ -672,8 +682,9 @@ class IPMRun:
         ``K = F F^T`` (``V X V^T``, every positive eigenvalue kept).
     w : ndarray of shape (m,)
         The certificate multipliers (``-y`` for maximum, ``y`` for minimum trace).
-    status : {"converged", "accepted", "timeout", "stalled", "max_iter"}
-        Why the iteration stopped (``"accepted"``: the ``accept`` callback said so).
+    status : {"converged", "accepted", "timeout", "stalled", "diverging", "max_iter"}
+        Why the iteration stopped (``"accepted"``: the ``accept`` callback said so;
+        ``"diverging"``: the ``give_up`` callback did).
     iterations : int
     history : list of dict
     """
@@ -718,7 +729,9 @@ def run_ipm(problem: MVUProblem | EdgeConstraints, basis: np.ndarray | None = No
             accept: Callable[[np.ndarray, np.ndarray], bool] | None = None,
             check_gap: float = 5e-4, check_infeasibility: float = 1e-4,
             check_below: float | None = None, schur_precision: str = "auto",
-            cost: LinearCost | None = None, verbose: bool = False) -> IPMRun:
+            cost: LinearCost | None = None, verbose: bool = False,
+            give_up: Callable[[], bool] | None = None,
+            track_gap: float | None = None) -> IPMRun:
     """Iterate the interior-point method on ``problem`` restricted to ``basis``.
 
     Parameters
@@ -754,6 +767,12 @@ def run_ipm(problem: MVUProblem | EdgeConstraints, basis: np.ndarray | None = No
         Step 6 (:mod:`methods._mve_core`).
     verbose : bool
         Print one line per iteration.
+    give_up : callable ``() -> bool``, optional
+        Asked after every call of ``accept``: ``True`` stops the iteration (status
+        ``"diverging"``), e.g. when the last checks certify less and less.
+    track_gap : float, optional
+        ``accept`` is asked from this iteration relative gap on (at least
+        ``check_gap``), so a caller can keep the best certified iterate.
 
     Returns
     -------
@@ -769,6 +788,7 @@ def run_ipm(problem: MVUProblem | EdgeConstraints, basis: np.ndarray | None = No
     mixed = _precision(system.m, schur_precision) == "mixed"
     if check_below is not None:
         check_gap = check_infeasibility = check_below
+    track_gap = check_gap if track_gap is None else max(track_gap, check_gap)
     t0 = time.perf_counter()  # the history's times are wall seconds
     deadline = Deadline(time_limit)
     ops = _Operators(system.n, system.atoms, basis, system.combination)
@@ -825,10 +845,13 @@ def run_ipm(problem: MVUProblem | EdgeConstraints, basis: np.ndarray | None = No
             if max(rel_gap, pinf, dinf) < tol:
                 status = "converged"
                 break
-            if accept is not None and rel_gap < check_gap and pinf < check_infeasibility:
+            if accept is not None and rel_gap < track_gap and pinf < check_infeasibility:
                 entry["checked"] = True
                 if accept(_factor_of(ops, X, scale), multipliers()):
                     status = "accepted"
+                    break
+                if give_up is not None and give_up():
+                    status = "diverging"
                     break
             if deadline.expired():
                 status = "timeout"
@@ -947,18 +970,32 @@ def solve_certified(problem: MVUProblem | EdgeConstraints,
                          f"{memory_budget / 2**30:.1f} GiB; raise memory_budget or use "
                          f"the low-rank native solver")
     t0 = time.perf_counter()
+    best, worse_in_a_row = [], [0]  # the best checked (certificate, F, w)
 
     def accept(F, w):
-        return judge(judged(F, w), tol_gap, tol_violation)[0] == "optimal"
+        certificate = judged(F, w)
+        if not best or better_certificate(certificate, best[0], tol_gap, tol_violation):
+            best[:] = [certificate, F, w]
+            worse_in_a_row[0] = 0
+        else:
+            worse_in_a_row[0] += 1
+        return judge(certificate, tol_gap, tol_violation)[0] == "optimal"
+
+    def give_up():
+        return worse_in_a_row[0] >= DIVERGING_CHECKS
 
     run = run_ipm(problem, time_limit=time_limit, max_iter=max_iter, tol=tol,
                   accept=accept, check_gap=0.5 * tol_gap, check_infeasibility=tol_violation,
+                  track_gap=TRACK_FROM * 0.5 * tol_gap, give_up=give_up,
                   schur_precision=schur_precision, cost=cost, verbose=verbose)
-    final = judged(run.F, run.w)
+    final, F, w, returned = judged(run.F, run.w), run.F, run.w, "last"
+    if best and better_certificate(best[0], final, tol_gap, tol_violation):
+        # a step that left the iterate worse than one already checked: the better one
+        final, F, w, returned = best[0], best[1], best[2], "best checked"
     status = final_status(final, "timeout" if run.status == "timeout" else "inaccurate",
                           tol_gap, tol_violation)
-    return NativeResult(F=run.F, w=run.w, status=status, certificate=final,
+    return NativeResult(F=F, w=w, status=status, certificate=final,
                         iterations=run.iterations, seconds=time.perf_counter() - t0,
                         history=run.history,
                         details={"method": "ipm", "schur_precision": precision,
-                                 "stopped": run.status})
+                                 "stopped": run.status, "iterate": returned})

@@ -29,7 +29,7 @@ from harness.solvers.mvu.facial import FACIAL_VARIANTS, solve_facial
 from harness.solvers.mvu.ipm import (IPM_MEMORY_BUDGET, IPM_VARIANTS, MIXED_FROM_M,
                                      schur_bytes, solve_ipm)
 from harness.solvers.mvu.lowrank import solve_lowrank
-from harness.solvers.mvu.result import NativeResult
+from harness.solvers.mvu.result import NativeResult, better_certificate
 from harness.timelimit import Deadline
 
 __all__ = ["NativeResult", "solve_native", "starts_lowrank", "SUPPORTED_VARIANTS",
@@ -46,17 +46,13 @@ FACIAL_MAX_KEPT = 0.5
 METHODS = ("auto", "lowrank", "ipm")
 
 
-def _better_result(a: NativeResult, other: NativeResult, tol_violation: float) -> bool:
-    """``a`` is the better certified answer: optimal first, then feasible to
-    tolerance, then the smaller certified gap (else the smaller violation)."""
+def _better_result(a: NativeResult, other: NativeResult, tol_gap: float,
+                   tol_violation: float) -> bool:
+    """``a`` is the better certified answer (:func:`~harness.solvers.mvu.result.
+    better_certificate`; a status other than "optimal" never outranks "optimal")."""
     if (a.status == "optimal") != (other.status == "optimal"):
         return a.status == "optimal"
-    ok, ok_other = (r.certificate.violation <= tol_violation for r in (a, other))
-    if ok != ok_other:
-        return ok
-    if ok:
-        return a.certificate.gap < other.certificate.gap
-    return a.certificate.violation < other.certificate.violation
+    return better_certificate(a.certificate, other.certificate, tol_gap, tol_violation)
 
 
 def face_details(problem: MVUProblem, reduction: FacialReduction) -> dict:
@@ -197,7 +193,7 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
                             max_inner=max_inner, segment=segment, method=method,
                             memory_budget=memory_budget, facial="off")
         full.details["face"] = face
-        if reduced is None or _better_result(full, reduced, tol_violation):
+        if reduced is None or _better_result(full, reduced, tol_gap, tol_violation):
             return full
         return reduced
     if not starts_lowrank(problem, method, memory_budget):
@@ -216,7 +212,7 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
                                 verbose=verbose, n_basis=n_basis, sigma0=sigma0,
                                 max_outer=max_outer, init=init, extra_columns=extra_columns,
                                 max_inner=max_inner, segment=segment)
-        return lowrank if _better_result(lowrank, ipm, tol_violation) else ipm
+        return lowrank if _better_result(lowrank, ipm, tol_gap, tol_violation) else ipm
     return solve_lowrank(problem, rank=rank, tol_gap=tol_gap, tol_violation=tol_violation,
                          time_limit=time_limit, seed=seed, verbose=verbose, n_basis=n_basis,
                          sigma0=sigma0, max_outer=max_outer, init=init,

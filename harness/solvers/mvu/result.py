@@ -23,7 +23,8 @@ import numpy as np
 
 from harness.problems.mvu_certificate import Certificate
 
-__all__ = ["STATUSES", "SolveResult", "NativeResult", "judge", "final_status", "psd_factor"]
+__all__ = ["STATUSES", "SolveResult", "NativeResult", "judge", "final_status", "psd_factor",
+           "better_certificate"]
 
 STATUSES = ("optimal", "inaccurate", "infeasible", "failed", "timeout", "skipped")
 
@@ -120,6 +121,34 @@ def judge(certificate: Certificate, tol_gap: float, tol_violation: float) -> tup
                               f"{certificate.violation:.2e} (tol {tol_violation:g})")
     return "inaccurate", (f"certified gap {certificate.gap:.2e} (tol {tol_gap:g}), "
                           f"violation {certificate.violation:.2e} (tol {tol_violation:g})")
+
+
+def better_certificate(a: Certificate, other: Certificate, tol_gap: float,
+                       tol_violation: float) -> bool:
+    """Whether ``a`` certifies more than ``other``: optimal (:func:`judge`) first, then
+    feasible to ``tol_violation`` with a consistent certificate, then the smaller
+    certified gap (else the smaller violation). An inconsistent certificate (a value
+    beyond its dual bound) has ``gap = inf`` and so ranks below every consistent one.
+
+    Parameters
+    ----------
+    a, other : Certificate
+    tol_gap, tol_violation : float
+        As for :func:`judge`.
+
+    Returns
+    -------
+    bool
+    """
+    optimal = [judge(c, tol_gap, tol_violation)[0] == "optimal" for c in (a, other)]
+    if optimal[0] != optimal[1]:
+        return optimal[0]
+    ok, ok_other = (c.violation <= tol_violation for c in (a, other))
+    if ok != ok_other:
+        return ok
+    if ok:
+        return a.gap < other.gap
+    return a.violation < other.violation
 
 
 def psd_factor(K: np.ndarray, rel_tol: float = 1e-9) -> np.ndarray:
