@@ -19,13 +19,15 @@ COMMITS ?= 3
 BENCH  ?= MVUSolvers
 PORT   ?= 8080
 
-.PHONY: help venv reproduce reproduce-full test bench-check bench bench-assets bench-history bench-show clean dry-run
+.PHONY: help venv reproduce reproduce-full test solver-regression bench-check bench bench-assets bench-history bench-show clean dry-run
 
 help:
 	@echo "make reproduce   set up .venv, fetch $(FETCH) and regenerate every table of the '$(PROFILE)' profile"
 	@echo "make reproduce-full  the same at the thesis' sizes (config/full.yaml), its plan printed first"
 	@echo "make test        set up .venv with the test extras and run the test suite ($(TEST_WORKERS) processes)"
 	@echo "make dry-run     list the jobs Snakemake would run"
+	@echo "make solver-regression  the native MVU solver's regression suite (TIER=$(TIER), JOBS=$(JOBS)"
+	@echo "                 processes of one BLAS thread) against benchmarks/solver_regression_baseline.csv"
 	@echo "make bench-check asv check + a quick dry run of the benchmarks (as CI does)"
 	@echo "make bench-history  asv over the last COMMITS=$(COMMITS) commits (BENCH=$(BENCH)), published"
 	@echo "                    to .asv/html with its scripts from verified npm packages"
@@ -75,10 +77,17 @@ dry-run: $(STAMP_RUN)
 test: $(STAMP_TEST)
 	$(BIN)/python -m pytest $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
 
+# the native MVU solver's regression suite: run it before and after every solver change;
+# exit 1 on an instance that lost its certificate or became > 1.5x slower (CPU)
+TIER ?= full
+JOBS ?= 1
+solver-regression: $(STAMP_RUN)
+	$(BIN)/python -m harness.solvers.mvu.regression --tier $(TIER) --jobs $(JOBS) --out results/solver_regression_$(TIER).csv
+
 bench-check: $(STAMP_TEST)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv machine --yes > /dev/null
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv check --python=same
-	PATH=$(abspath $(BIN)):$$PATH HARNESS_BENCH_SIZES=300 HARNESS_BENCH_MVU_SIZES=30 HARNESS_BENCH_MVU_BACKENDS=native,clarabel,mosek HARNESS_BENCH_LMNN_SIZES=1000 HARNESS_BENCH_KSWEEP_N=60 HARNESS_BENCH_EXT_SIZES=200 HARNESS_BENCH_MVE_SIZES=40 HARNESS_BENCH_SENSOR_N=2000 HARNESS_BENCH_BAD_EDGE_SIZES=600 HARNESS_BENCH_IMPOSTOR_SIZES=1000 HARNESS_BENCH_IMPOSTOR_DIMS=5,30 $(BIN)/asv run --python=same --quick --dry-run --show-stderr
+	PATH=$(abspath $(BIN)):$$PATH HARNESS_BENCH_SIZES=300 HARNESS_BENCH_MVU_SIZES=30 HARNESS_BENCH_MVU_BACKENDS=native,clarabel,mosek HARNESS_BENCH_LMNN_SIZES=1000 HARNESS_BENCH_KSWEEP_N=60 HARNESS_BENCH_EXT_SIZES=200 HARNESS_BENCH_MVE_SIZES=40 HARNESS_BENCH_SENSOR_N=2000 HARNESS_BENCH_BAD_EDGE_SIZES=600 HARNESS_BENCH_IMPOSTOR_SIZES=1000 HARNESS_BENCH_IMPOSTOR_DIMS=5,30 HARNESS_BENCH_REGRESSION=helix/n60/k4/s0,roll_clean/n300/k5/s0 $(BIN)/asv run --python=same --quick --dry-run --show-stderr
 
 bench: $(STAMP_TEST)
 	$(ASV) machine --yes > /dev/null

@@ -69,7 +69,8 @@ class VerifyReport:
     consistent : bool
         False when the value lies beyond the bound (then ``gap`` is ``inf``).
     certified : bool
-        Consistent, ``gap <= tol_gap`` and ``violation <= tol_violation``.
+        Consistent, ``gap <= tol_gap``, ``violation <= tol_violation`` and ``own_gap
+        <= tol_gap`` (:meth:`~harness.problems.mvu_certificate.Certificate.shortfalls`).
     extended_precision : bool
         Whether the multipliers had a low part (then ``b . w`` and mu were computed
         in extended precision).
@@ -189,6 +190,9 @@ def verify_certificate(edges, sq_lengths, kernel_factor, dual, dual_low=None, *,
         problems.append(f"gap {cert.gap:.3e} above {tol_gap:g}")
     if cert.violation > tol_violation:
         problems.append(f"violation {cert.violation:.3e} above {tol_violation:g}")
+    if "own_gap" in cert.shortfalls(tol_gap, tol_violation):
+        problems.append(f"own gap {cert.own_gap:.3e} above {tol_gap:g} (the residuals "
+                        f"move the bound to {cert.candidate_bound:.8g})")
     certified = not problems
     agrees = None
     if claimed is not None:

@@ -154,7 +154,10 @@ def test_a_flexible_face_gives_the_full_problems_optimum(variant):
     cert = mc.certify(P, res.F, res.w)
     assert res.history[-1]["face_dim"] == 4
     assert res.status == "optimal" and cert.gap <= 1e-6 and cert.violation <= 1e-6
-    full = solve_ipm(P, tol_gap=1e-6, tol_violation=1e-6)
+    # the full problem has no interior: its iterates meet the distances to 1e-9 yet
+    # their own gap (the bound for the distances they meet) stays near 1e-5, so the
+    # reference is certified to 1e-4 (measured: gap 3.0e-7, own gap 1.0e-5 at 1e-6)
+    full = solve_ipm(P, tol_gap=1e-4, tol_violation=1e-6)
     assert full.status == "optimal"
     assert cert.value == pytest.approx(full.certificate.value, rel=1e-4)
     gram = np.sum((X - X.mean(axis=0)) ** 2)

@@ -94,7 +94,8 @@ class SolveResult:
 
 
 def judge(certificate: Certificate, tol_gap: float, tol_violation: float) -> tuple[str, str]:
-    """Status from the recomputed certificate alone.
+    """Status from the recomputed certificate alone
+    (:meth:`~harness.problems.mvu_certificate.Certificate.shortfalls`).
 
     Parameters
     ----------
@@ -108,10 +109,20 @@ def judge(certificate: Certificate, tol_gap: float, tol_violation: float) -> tup
     status : {"optimal", "inaccurate"}
     reason : str
         Empty for ``optimal``; else the gap and violation against their tolerances,
-        or why the certificate is inconsistent (a value beyond its dual bound).
+        why the certificate is inconsistent (a value beyond its dual bound), or the
+        candidate's own gap (:attr:`~harness.problems.mvu_certificate.Certificate.
+        own_gap`: its residuals, times the multipliers, move the bound by more than
+        the tolerance).
     """
-    if certificate.gap <= tol_gap and certificate.violation <= tol_violation:
+    short = certificate.shortfalls(tol_gap, tol_violation)
+    if not short:
         return "optimal", ""
+    if short == ["own_gap"]:
+        return "inaccurate", (f"the candidate's own residuals move its dual bound to "
+                              f"{certificate.candidate_bound:.6g} (own gap "
+                              f"{certificate.own_gap:.2e}, tol {tol_gap:g}): its certified "
+                              f"gap {certificate.gap:.2e} holds only for the distances it "
+                              f"meets, violation {certificate.violation:.2e}")
     if not certificate.consistent:
         side = "above" if certificate.value > certificate.bound else "below"
         return "inaccurate", (f"inconsistent certificate: value {certificate.value:.6g} "
@@ -126,8 +137,8 @@ def judge(certificate: Certificate, tol_gap: float, tol_violation: float) -> tup
 def better_certificate(a: Certificate, other: Certificate, tol_gap: float,
                        tol_violation: float) -> bool:
     """Whether ``a`` certifies more than ``other``: optimal (:func:`judge`) first, then
-    feasible to ``tol_violation`` with a consistent certificate, then the smaller
-    certified gap (else the smaller violation). An inconsistent certificate (a value
+    feasible to ``tol_violation``, then the smaller of the larger of the certified gap
+    and the candidate's own gap (else the smaller violation). An inconsistent certificate (a value
     beyond its dual bound) has ``gap = inf`` and so ranks below every consistent one.
 
     Parameters
@@ -147,7 +158,7 @@ def better_certificate(a: Certificate, other: Certificate, tol_gap: float,
     if ok != ok_other:
         return ok
     if ok:
-        return a.gap < other.gap
+        return max(a.gap, a.own_gap) < max(other.gap, other.own_gap)
     return a.violation < other.violation
 
 
