@@ -182,17 +182,13 @@ def verify_certificate(edges, sq_lengths, kernel_factor, dual, dual_low=None, *,
     if low is not None and not np.any(low):
         low = None
     cert = certify(problem, F, w, w_low=low)
-    problems = []
-    if not cert.consistent:
-        problems.append(f"inconsistent: value {cert.value:.8g} beyond the bound "
-                        f"{cert.bound:.8g}")
-    if cert.gap > tol_gap:
-        problems.append(f"gap {cert.gap:.3e} above {tol_gap:g}")
-    if cert.violation > tol_violation:
-        problems.append(f"violation {cert.violation:.3e} above {tol_violation:g}")
-    if "own_gap" in cert.shortfalls(tol_gap, tol_violation):
-        problems.append(f"own gap {cert.own_gap:.3e} above {tol_gap:g} (the residuals "
-                        f"move the bound to {cert.candidate_bound:.8g})")
+    says = {"inconsistent": lambda: f"inconsistent: value {cert.value:.8g} beyond the "
+                                    f"bound {cert.bound:.8g}",
+            "gap": lambda: f"gap {cert.gap:.3e} above {tol_gap:g}",
+            "violation": lambda: f"violation {cert.violation:.3e} above {tol_violation:g}",
+            "own_gap": lambda: f"own gap {cert.own_gap:.3e} above {tol_gap:g} (the "
+                               f"residuals move the bound to {cert.candidate_bound:.8g})"}
+    problems = [says[name]() for name in cert.shortfalls(tol_gap, tol_violation)]
     certified = not problems
     agrees = None
     if claimed is not None:

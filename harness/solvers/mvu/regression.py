@@ -286,14 +286,12 @@ def read_rows(path: Path) -> list[dict]:
 
 
 def write_rows(rows: list[dict], path: Path) -> None:
-    """Write rows as CSV, atomically."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=COLUMNS)
-        writer.writeheader()
-        writer.writerows({c: r.get(c, "") for c in COLUMNS} for r in rows)
-    os.replace(tmp, path)
+    """Write rows as CSV, atomically (:func:`harness.records.write_csv_atomic`)."""
+    import pandas as pd
+
+    from harness.records import write_csv_atomic
+    write_csv_atomic(path, pd.DataFrame([{c: r.get(c, "") for c in COLUMNS} for r in rows],
+                                        columns=list(COLUMNS)))
 
 
 def _worker_init() -> None:
