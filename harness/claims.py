@@ -58,16 +58,39 @@ import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 
-__all__ = ["VERDICTS", "KEYS", "STAND_IN", "NOT_COMPARABLE", "Reading", "verdict_of",
-           "make_claim", "readings_claim", "stand_in_claim", "not_comparable_claim",
+from harness.register import QUANTIFIERS
+
+__all__ = ["VERDICTS", "DECIDED", "KEYS", "HOLDS", "PARTLY", "FAILS", "UNDECIDED",
+           "NOT_MEASURED", "STAND_IN", "NOT_COMPARABLE", "NOT_YET_BUILT", "QUANTIFIERS",
+           "WITHIN_NOISE", "beyond_noise", "Reading", "verdict_of", "combined_verdict",
+           "make_claim", "linked", "readings_claim", "parts_claim", "stand_in_claim",
+           "not_comparable_claim",
            "check_claim", "claim_ids", "structured_claims", "about_every",
            "about_almost_every", "ALMOST_ALL_EXCEPTIONS"]
 
+HOLDS, PARTLY, FAILS = "holds", "partly holds", "does not hold"
+UNDECIDED = "undecided (within noise)"
+NOT_MEASURED = "not measured"
 STAND_IN = "not measured (stand-in)"
 NOT_COMPARABLE = "not comparable"
-VERDICTS = ("holds", "partly holds", "does not hold", "not measured", STAND_IN,
-            NOT_COMPARABLE)
+#: a register claim no result of the harness decides yet (counted apart, never a pass)
+NOT_YET_BUILT = "not yet built"
+VERDICTS = (HOLDS, PARTLY, FAILS, UNDECIDED, NOT_MEASURED, STAND_IN, NOT_COMPARABLE,
+            NOT_YET_BUILT)
+#: the verdicts that decide a claim one way or the other
+DECIDED = (HOLDS, PARTLY, FAILS)
 KEYS = ("source", "claim", "verdict", "evidence")
+#: optional keys: ``register`` (the id of the claims-register entry the claim decides,
+#: :mod:`harness.register`) and ``counted`` (``False``: a check of the harness itself,
+#: shown beside the thesis' claims but never counted among them)
+OPTIONAL_KEYS = ("register", "counted")
+
+
+def _tri(check):
+    """A check as ``True``, ``False`` or :data:`WITHIN_NOISE`."""
+    if check is WITHIN_NOISE:
+        return WITHIN_NOISE
+    return bool(check)
 
 
 def about_every(checks: Sequence[bool], named: Sequence[str], measured: Iterable[str],
@@ -94,8 +117,8 @@ def about_every(checks: Sequence[bool], named: Sequence[str], measured: Iterable
     """
     named = list(dict.fromkeys(named))
     seen = set(measured) & set(named)
-    checks = [bool(c) for c in checks]
-    if len(seen) == len(named) or (failure_decides and not all(checks)):
+    checks = [_tri(c) for c in checks]
+    if len(seen) == len(named) or (failure_decides and any(c is False for c in checks)):
         return checks, ""
     return [], (f"no verdict: the claim is about {what} {', '.join(named)}, "
                 f"{len(seen)} of {len(named)} measured")
@@ -139,39 +162,210 @@ def about_almost_every(passed: dict[str, bool], named: Sequence[str],
     return [], text + ": no verdict"
 
 
-def verdict_of(checks: Iterable[bool]) -> str:
-    """``holds`` if every check passes, ``does not hold`` if none does, ``partly
-    holds`` in between, ``not measured`` without checks."""
-    checks = [bool(c) for c in checks]
+class _WithinNoise:
+    """The check of a case whose difference lies inside the measured noise: neither a
+    pass nor a counterexample (:data:`WITHIN_NOISE`)."""
+
+    _instance = None
+
+    def __new__(cls):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __bool__(self) -> bool:
+        raise TypeError("WITHIN_NOISE is neither a pass nor a failure; compare it with "
+                        "'is WITHIN_NOISE' instead of using it as a bool")
+
+    def __repr__(self) -> str:
+        return "WITHIN_NOISE"
+
+
+#: a check whose difference is inside the noise (timing band, standard error over runs,
+#: a named test): it decides nothing (:func:`verdict_of`)
+WITHIN_NOISE = _WithinNoise()
+
+def beyond_noise(difference: float, noise: float):
+    """The check that ``difference`` (the claim's side minus the other, in the claim's
+    favour when positive) is positive beyond ``noise`` (>= 0): ``True`` above
+    ``noise``, ``False`` below ``-noise``, :data:`WITHIN_NOISE` in between (and for a
+    NaN difference or noise, which measure nothing).
+
+    Examples
+    --------
+    >>> beyond_noise(0.5, 0.1), beyond_noise(-0.5, 0.1), beyond_noise(0.05, 0.1)
+    (True, False, WITHIN_NOISE)
+    """
+    if not (difference == difference and noise == noise):
+        return WITHIN_NOISE
+    if noise < 0:
+        raise ValueError(f"beyond_noise: the noise {noise!r} must be >= 0")
+    if difference > noise:
+        return True
+    if difference < -noise:
+        return False
+    return WITHIN_NOISE
+
+
+def verdict_of(checks: Iterable, quantifier: str = "every") -> str:
+    """The verdict of a claim from its per-case checks (``True`` a pass, ``False`` a
+    counterexample beyond the tolerance, :data:`WITHIN_NOISE` inside the noise), under
+    the claim's ``quantifier`` (:data:`QUANTIFIERS`). One semantics for every claim:
+
+    - ``every`` (and ``mean``, ``trend``, ``number``): one counterexample and the claim
+      ``does not hold``; else a case inside the noise leaves it ``undecided (within
+      noise)``; else it ``holds``.
+    - ``some``: one pass and it ``holds``; else a case inside the noise leaves it
+      undecided; else it ``does not hold``.
+    - ``most``: it ``holds`` when the passes are more than half of the cases, ``does
+      not hold`` when they cannot be (counting every case inside the noise as a pass),
+      else undecided.
+    - no checks: ``not measured``.
+
+    "Partly holds" never comes from here: it is for readings that disagree
+    (:func:`readings_claim`) or a claim of separate parts (:func:`parts_claim`).
+
+    Examples
+    --------
+    >>> verdict_of([True, False])
+    'does not hold'
+    >>> verdict_of([True, False], "some")
+    'holds'
+    >>> verdict_of([True, WITHIN_NOISE])
+    'undecided (within noise)'
+    >>> verdict_of([True, True, False], "most")
+    'holds'
+    """
+    if quantifier not in QUANTIFIERS:
+        raise ValueError(f"verdict_of: quantifier {quantifier!r} is not one of "
+                         f"{', '.join(QUANTIFIERS)}")
+    checks = [_tri(c) for c in checks]
     if not checks:
-        return "not measured"
-    if all(checks):
-        return "holds"
-    return "partly holds" if any(checks) else "does not hold"
+        return NOT_MEASURED
+    passes = sum(c is True for c in checks)
+    fails = sum(c is False for c in checks)
+    noisy = len(checks) - passes - fails
+    if quantifier == "some":
+        return HOLDS if passes else (UNDECIDED if noisy else FAILS)
+    if quantifier == "most":
+        if 2 * passes > len(checks):
+            return HOLDS
+        return FAILS if 2 * (passes + noisy) <= len(checks) else UNDECIDED
+    return FAILS if fails else (UNDECIDED if noisy else HOLDS)
 
 
-def make_claim(source: str, claim: str, checks: Iterable[bool], evidence: str) -> dict:
-    """A claim dict whose verdict is :func:`verdict_of` the checks."""
-    return check_claim({"source": source, "claim": claim, "verdict": verdict_of(checks),
-                        "evidence": evidence or "no measured value"})
+def _quantifier(quantifier: str | None, register: str | None) -> str:
+    """The quantifier a claim is judged under: the one given, else its register
+    entry's, else ``every``."""
+    if quantifier:
+        return quantifier
+    if register:
+        return _entry(register).quantifier
+    return "every"
+
+
+def _entry(register: str):
+    from harness.register import load_register
+
+    entries = load_register()
+    if register not in entries:
+        raise ValueError(f"claim names register entry {register!r}, which is not in the "
+                         f"claims register (harness/claims_register/*.yaml); add the entry "
+                         f"(from the thesis' text) or fix the id")
+    return entries[register]
+
+
+def _registered(claim: dict, register: str | None) -> dict:
+    if register:
+        claim["register"] = register
+    return check_claim(claim)
+
+
+def linked(claim: dict, register: str) -> dict:
+    """``claim`` naming the claims-register entry it decides (a copy; checked, so an id
+    not in the register raises). For a result whose claim is made in several places."""
+    return _registered(dict(claim), register)
+
+
+def make_claim(source: str, claim: str, checks: Iterable, evidence: str,
+               quantifier: str | None = None, register: str | None = None) -> dict:
+    """A claim dict whose verdict is :func:`verdict_of` the checks under
+    ``quantifier`` -- by default the quantifier of the ``register`` entry the claim
+    decides (:mod:`harness.register`), else ``every`` (a universal claim: one
+    counterexample refutes it)."""
+    return _registered({"source": source, "claim": claim,
+                        "verdict": verdict_of(checks, _quantifier(quantifier, register)),
+                        "evidence": evidence or "no measured value"}, register)
 
 
 @dataclasses.dataclass(frozen=True)
 class Reading:
-    """One defensible reading of a claim: its name (``"over brute force"``), the checks
-    it makes and the evidence (numbers) it rests on."""
+    """One defensible reading of a claim, or one part of a claim of separate parts: its
+    name (``"over brute force"``), the checks it makes, the evidence (numbers) it rests
+    on and its quantifier (:data:`QUANTIFIERS`; ``None``: the claim's register entry's,
+    else ``every``)."""
 
     name: str
-    checks: Sequence[bool]
+    checks: Sequence
     evidence: str
+    quantifier: str | None = None
+
+    def verdict_under(self, register: str | None = None) -> str:
+        """:func:`verdict_of` the checks under the reading's quantifier (or that of the
+        ``register`` entry)."""
+        return verdict_of(self.checks, _quantifier(self.quantifier, register))
+
+    @property
+    def verdict(self) -> str:
+        """:func:`verdict_of` the checks under the reading's quantifier (``every`` when
+        it has none)."""
+        return self.verdict_under()
 
 
-def readings_claim(source: str, claim: str, readings: Sequence[Reading]) -> dict:
-    """A claim read in two or more defensible ways, each fixed from the thesis' text.
+def combined_verdict(verdicts: Sequence[str]) -> str:
+    """The verdict of two or more readings (or parts) from theirs: the common verdict
+    when every measured one agrees, ``partly holds`` when they disagree (one holds,
+    another does not or is undecided), ``not measured`` when none is measured.
 
-    Each reading's verdict is :func:`verdict_of` its checks. The claim's verdict is the
-    readings' common verdict when the measured ones agree, ``"partly holds"`` when they
-    disagree, ``"not measured"`` when none is measured. The evidence states every
+    Examples
+    --------
+    >>> combined_verdict(["holds", "not measured"])
+    'holds'
+    >>> combined_verdict(["holds", "does not hold"])
+    'partly holds'
+    """
+    measured = set(verdicts) - {NOT_MEASURED}
+    if not measured:
+        return NOT_MEASURED
+    return measured.pop() if len(measured) == 1 else PARTLY
+
+
+def _named(source: str, readings: Sequence[Reading], what: str) -> None:
+    names = [r.name for r in readings]
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise ValueError(f"{what} from {source} needs two or more {what.split('_')[0]}s "
+                         f"with distinct names, got {names}; use make_claim for one")
+
+
+def _combined(source: str, claim: str, readings: Sequence[Reading], word: str,
+              register: str | None) -> dict:
+    _named(source, readings, f"{word}_claim")
+    verdicts = [r.verdict_under(register) for r in readings]
+    evidence = "; ".join(f"{word} {r.name} ({v}): {r.evidence}"
+                         for r, v in zip(readings, verdicts))
+    return _registered({"source": source, "claim": claim,
+                        "verdict": combined_verdict(verdicts), "evidence": evidence},
+                       register)
+
+
+def readings_claim(source: str, claim: str, readings: Sequence[Reading],
+                   register: str | None = None) -> dict:
+    """A claim read in two or more defensible ways, each fixed from the thesis' text
+    (the ``register`` entry's readings, :mod:`harness.register`).
+
+    Each reading's verdict is :func:`verdict_of` its checks under its quantifier (the
+    register entry's by default); the claim's is :func:`combined_verdict` theirs
+    (``"partly holds"`` when the measured readings disagree). The evidence states every
     reading with its own verdict: ``reading A (holds): ...; reading B (does not hold):
     ...``.
 
@@ -180,41 +374,43 @@ def readings_claim(source: str, claim: str, readings: Sequence[Reading]) -> dict
     ValueError
         Fewer than two readings, or two with the same name.
     """
-    names = [r.name for r in readings]
-    if len(names) < 2 or len(set(names)) != len(names):
-        raise ValueError(f"readings_claim from {source} needs two or more readings with "
-                         f"distinct names, got {names}; use make_claim for one reading")
-    verdicts = [verdict_of(r.checks) for r in readings]
-    measured = {v for v in verdicts if v != "not measured"}
-    if not measured:
-        verdict = "not measured"
-    elif len(measured) == 1:
-        verdict = measured.pop()
-    else:
-        verdict = "partly holds"
-    evidence = "; ".join(f"reading {r.name} ({v}): {r.evidence}"
-                         for r, v in zip(readings, verdicts))
-    return check_claim({"source": source, "claim": claim, "verdict": verdict,
-                        "evidence": evidence})
+    return _combined(source, claim, readings, "reading", register)
 
 
-def stand_in_claim(source: str, claim: str, stand_ins: Iterable[str], evidence: str) -> dict:
+def parts_claim(source: str, claim: str, parts: Sequence[Reading],
+                register: str | None = None) -> dict:
+    """A claim of separate parts (two statements in one sentence, e.g. "A is faster and
+    B is more accurate"): each part is decided on its own, the claim is
+    :func:`combined_verdict` theirs -- ``"partly holds"`` when one part holds and
+    another does not. The evidence states every part with its verdict.
+
+    Raises
+    ------
+    ValueError
+        Fewer than two parts, or two with the same name.
+    """
+    return _combined(source, claim, parts, "part", register)
+
+
+def stand_in_claim(source: str, claim: str, stand_ins: Iterable[str], evidence: str,
+                   register: str | None = None) -> dict:
     """A claim whose only measurements are on stand-in data: shown, never counted.
 
     The verdict is ``"not measured (stand-in)"``; the evidence names the stand-in data
     sets and carries the numbers (what the verdict would rest on, for the reader)."""
     names = ", ".join(dict.fromkeys(stand_ins)) or "stand-in data"
-    return check_claim({"source": source, "claim": claim, "verdict": STAND_IN,
+    return _registered({"source": source, "claim": claim, "verdict": STAND_IN,
                         "evidence": f"measured on the stand-in {names} only, which does not "
-                                    f"count: {evidence or 'no measured value'}"})
+                                    f"count: {evidence or 'no measured value'}"}, register)
 
 
-def not_comparable_claim(source: str, claim: str, evidence: str) -> dict:
+def not_comparable_claim(source: str, claim: str, evidence: str,
+                         register: str | None = None) -> dict:
     """A claim about a number measured on the thesis' hardware (a 2007 wall time) that
     ours cannot confirm or refute: verdict ``"not comparable"``, the evidence gives our
     number and the ratio."""
-    return check_claim({"source": source, "claim": claim, "verdict": NOT_COMPARABLE,
-                        "evidence": evidence or "no measured value"})
+    return _registered({"source": source, "claim": claim, "verdict": NOT_COMPARABLE,
+                        "evidence": evidence or "no measured value"}, register)
 
 
 def check_claim(claim: dict, where: str = "") -> dict:
@@ -236,6 +432,11 @@ def check_claim(claim: dict, where: str = "") -> dict:
     if claim["verdict"] not in VERDICTS:
         raise ValueError(f"claim{origin}: verdict {claim['verdict']!r} is not one of "
                          f"{', '.join(VERDICTS)}")
+    if claim.get("register") is not None:
+        _entry(claim["register"])
+    if not isinstance(claim.get("counted", True), bool):
+        raise ValueError(f"claim{origin}: 'counted' must be a bool (False: a check of the "
+                         f"harness shown but not counted among the thesis' claims)")
     return claim
 
 
@@ -284,5 +485,6 @@ def structured_claims(claims: Sequence[dict], where: str = "") -> list[dict]:
         A malformed claim (``where`` names who made it).
     """
     checked = [check_claim(c, where) for c in claims]
-    return [{"id": cid, **{key: c[key] for key in KEYS}}
+    return [{"id": cid, **{key: c[key] for key in KEYS},
+             "register": c.get("register") or "", "counted": c.get("counted", True)}
             for cid, c in zip(claim_ids(checked), checked)]

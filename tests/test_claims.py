@@ -3,16 +3,67 @@
 import pytest
 
 from harness.claims import (
-    NOT_COMPARABLE, STAND_IN, VERDICTS, Reading, check_claim, make_claim,
-    not_comparable_claim, readings_claim, stand_in_claim, verdict_of,
+    NOT_COMPARABLE, STAND_IN, UNDECIDED, VERDICTS, WITHIN_NOISE, Reading, beyond_noise,
+    check_claim, make_claim, not_comparable_claim, parts_claim, readings_claim,
+    stand_in_claim, verdict_of,
 )
 
 
 def test_verdict_of_counts_checks():
     assert verdict_of([]) == "not measured"
     assert verdict_of([True, True]) == "holds"
-    assert verdict_of([True, False]) == "partly holds"
     assert verdict_of([False]) == "does not hold"
+
+
+def test_a_universal_claim_with_one_counterexample_does_not_hold():
+    # issue 51 defect 2: "every ratio below 1" with 4 of 9 below was "partly holds"
+    assert verdict_of([True] * 4 + [False] * 5) == "does not hold"
+    assert verdict_of([True] * 8 + [False]) == "does not hold"
+    assert make_claim("fig_3_24", "every ratio below 1", [True, False], "x")["verdict"] \
+        == "does not hold"
+
+
+def test_an_existential_claim_holds_on_one_example():
+    assert verdict_of([False, False, True], "some") == "holds"
+    assert verdict_of([False, False], "some") == "does not hold"
+    assert verdict_of([False, WITHIN_NOISE], "some") == UNDECIDED
+
+
+@pytest.mark.parametrize("checks, verdict", [
+    ([True, True, False], "holds"), ([True, False], "does not hold"),
+    ([True, WITHIN_NOISE, False], UNDECIDED), ([True, True, True, WITHIN_NOISE, False], "holds"),
+])
+def test_most_is_a_strict_majority_with_noise_undecided(checks, verdict):
+    assert verdict_of(checks, "most") == verdict
+
+
+def test_noise_is_neither_a_counterexample_nor_a_confirmation():
+    # issue 51 defect 3: a difference inside the timing band counted as a failure
+    assert verdict_of([True] * 7 + [WITHIN_NOISE]) == UNDECIDED == "undecided (within noise)"
+    assert verdict_of([WITHIN_NOISE, False]) == "does not hold"
+    assert [beyond_noise(d, 0.3) for d in (0.31, -0.31, 0.3, -0.2)] == \
+        [True, False, WITHIN_NOISE, WITHIN_NOISE]
+    assert beyond_noise(float("nan"), 0.1) is WITHIN_NOISE
+    with pytest.raises(TypeError, match="neither a pass nor a failure"):
+        bool(WITHIN_NOISE)
+    with pytest.raises(ValueError, match="quantifier 'all'"):
+        verdict_of([True], "all")
+
+
+def test_parts_that_disagree_partly_hold():
+    claim = parts_claim("fig", "A is faster and B is better",
+                        [Reading("faster", [True], "2x"), Reading("better", [False], "-1 %")])
+    assert claim["verdict"] == "partly holds"
+    assert claim["evidence"] == "part faster (holds): 2x; part better (does not hold): -1 %"
+    with pytest.raises(ValueError, match="two or more parts"):
+        parts_claim("fig", "c", [Reading("a", [True], "x")])
+
+
+def test_a_reading_inside_the_noise_disagrees_with_one_that_holds():
+    claim = readings_claim("fig", "c", [Reading("a", [True], "x"),
+                                        Reading("b", [WITHIN_NOISE], "y")])
+    assert claim["verdict"] == "partly holds"
+    assert "reading b (undecided (within noise)): y" in claim["evidence"]
 
 
 def test_two_readings_that_disagree_partly_hold_and_state_both():

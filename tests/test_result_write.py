@@ -49,7 +49,8 @@ def test_the_sidecar_holds_the_claims_the_report_shows(profile):
     expected = hook(FIG, "claims")(config)
     assert len(sidecar["claims"]) == len(expected) >= 2
     for stored, claim in zip(sidecar["claims"], expected):
-        assert set(stored) == {"id", "source", "claim", "verdict", "evidence"}
+        assert set(stored) == {"id", "source", "claim", "verdict", "evidence", "register",
+                               "counted"}
         assert stored["source"] == "fig_3_28"
         assert (stored["claim"], stored["verdict"], stored["evidence"]) == (
             claim["claim"], claim["verdict"], claim["evidence"])
@@ -83,4 +84,5 @@ def test_claim_ids_are_stable_across_sizes_and_unique():
     stated = structured_claims([{"source": "f", "claim": "A holds (1.2)", "verdict": "holds",
                                  "evidence": "3 of 3", "extra": 1}])
     assert stated == [{"id": "f/a-holds", "source": "f", "claim": "A holds (1.2)",
-                       "verdict": "holds", "evidence": "3 of 3"}]
+                       "verdict": "holds", "evidence": "3 of 3", "register": "",
+                       "counted": True}]

@@ -117,7 +117,7 @@ def test_a_claim_on_the_roll_partly_holds_when_its_readings_disagree(config):
     claims = _claims(config)
     perfect = next(c for text, c in claims.items() if text.startswith("MVU obtains almost"))
     assert perfect["verdict"] == "partly holds"
-    assert perfect["evidence"].startswith("reading swiss_roll (partly holds): the 3-D "
+    assert perfect["evidence"].startswith("reading swiss_roll (does not hold): the 3-D "
                                           "roll: swiss_roll continuity 0.400")
     assert "reading roll_p8 (holds): the roll of 3.1.5: swiss_roll continuity 0.990" in \
         perfect["evidence"]

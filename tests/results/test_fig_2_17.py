@@ -161,15 +161,17 @@ SECTION = {"dimensions": [15, 25, 35], "baseline_input": "deskewed"}
 
 def test_figure_and_verdicts_that_hold(profile):
     config = profile(fig_2_17=SECTION)
-    _write_all(config, base=2.30, pca={15: 3.0, 25: 2.5, 35: 2.2},
-               rec={15: 2.45, 25: 1.80, 35: 1.70}, sq={15: 2.9, 25: 2.4, 35: 1.8})
+    # every difference beyond 2 binomial standard errors of the 10000 test digits
+    # (about 0.3-0.46 points here)
+    _write_all(config, base=2.30, pca={15: 3.0, 25: 2.5, 35: 1.7},
+               rec={15: 2.45, 25: 1.80, 35: 1.0}, sq={15: 3.2, 25: 2.4, 35: 1.5})
     frame = fig_2_17_write.build(config)
     sq = frame[frame["method"] == "lmnn_sq"].set_index("n_components")
     assert sq.loc[25, "error_pct"] == 2.4 and sq.loc[25, "alt_error_pct"] == pytest.approx(2.5)
     rec = frame[frame["method"] == "lmnn_rec"].set_index("n_components")
     assert rec.loc[15, "thesis_error_pct"] == 2.38 and np.isnan(rec.loc[35, "thesis_error_pct"])
     verdicts = [c["verdict"] for c in fig_2_17_write.claims(config, frame)]
-    assert verdicts == ["holds"] * 5
+    assert verdicts == ["holds"] * 8
     paths = fig_2_17_write.write(config)
     md = paths[2].read_text()
     assert "| 15  | 3.00  | 2.45         | 2.38" in md and "| baseline, 784 deskewed | 2.33" in md
@@ -184,16 +186,24 @@ def test_figure_and_verdicts_that_hold(profile):
 
 def test_verdicts_that_fail_and_a_reduced_size(profile):
     config = profile(fig_2_17=SECTION)
-    # rec misses the thesis' numbers, PCA beats rec at r = 35 and catches up first,
-    # sq beats rec at r = 15
+    # rec misses the thesis' numbers; PCA beats rec beyond the noise at r = 15 (0.7
+    # points) and catches up first; PCA below the baseline at r = 35 (0.7 points) but
+    # sq's 2.25 and 2.0 are within the noise of 2.30; rec vs sq: every difference
+    # within the noise (undecided), the mean gap 0.05 points (not > 0.3); the gap grows
     _write_all(config, base=2.30, pca={15: 2.2, 25: 2.0, 35: 1.6},
                rec={15: 2.9, 25: 2.3, 35: 1.7}, sq={15: 2.8, 25: 2.25, 35: 2.0})
     claims = fig_2_17_write.claims(config)
-    assert [c["verdict"] for c in claims] == ["partly holds", "holds", "does not hold",
-                                              "partly holds", "partly holds"]
-    assert "PCA r=35 (1.60% < 1.70%)" in claims[3]["evidence"]
-    assert "2.33% (baseline on the 784 pixels as published: 2.83%)" in \
-        claims[0]["evidence"]
+    assert [c["verdict"] for c in claims] == [
+        "does not hold", "does not hold", "holds", "partly holds", "does not hold",
+        "does not hold", "partly holds", "does not hold"]
+    assert [c["register"] for c in claims[:3]] == [
+        "s2-1-9-lmnn-rec-15-error-2-38", "s2-1-9-rec-25-error-1-76", "s2-1-9-baseline-2-33"]
+    assert "reading pca some r (holds)" in claims[3]["evidence"]
+    assert "reading pca and sq (undecided (within noise))" in claims[3]["evidence"]
+    # issue 51 defect 3: 1.60 vs 1.70 (0.1 points, 10 of 10000 digits) is noise
+    assert "outperformed beyond the noise at: PCA r=15 (2.20% < 2.90%)." in claims[5]["evidence"]
+    assert "reading clearly (undecided (within noise))" in claims[6]["evidence"]
+    assert "2.30% (on the 784 pixels as published: 2.83%)" in claims[2]["evidence"]
     _write_all(config, base=2.30, pca={15: 2.2, 25: 2.0, 35: 1.6},
                rec={15: 2.4, 25: 1.7, 35: 1.6}, sq={15: 2.8, 25: 2.5, 35: 2.0}, n=(10000, 2000))
     first = fig_2_17_write.claims(config)[0]
@@ -238,8 +248,10 @@ def test_ball_tree_speedups_on_top_come_from_fig_2_13(profile):
     assert fig.reads(config) == ["fig_2_13"]
     write_fig_2_13_points(config, {15: 0.5, 25: 2.0}, (60000, 10000), 10.0, 5.0, 4.0)
     assert fig_2_17_write.ball_tree_speedups(config) == {15: 20.0, 25: 5.0}
-    _write_all(config, base=2.30, pca={15: 3.0, 25: 2.5, 35: 2.2},
-               rec={15: 2.45, 25: 1.80, 35: 1.70}, sq={15: 2.9, 25: 2.4, 35: 1.8})
+    # every difference beyond 2 binomial standard errors of the 10000 test digits
+    # (about 0.3-0.46 points here)
+    _write_all(config, base=2.30, pca={15: 3.0, 25: 2.5, 35: 1.7},
+               rec={15: 2.45, 25: 1.80, 35: 1.0}, sq={15: 3.2, 25: 2.4, 35: 1.5})
     md = fig_2_17_write.write(config)[2].read_text()
     assert ("20.0x at r = 15, 5.0x at r = 25, measured at 60000 training / 10000 test "
             "digits") in md

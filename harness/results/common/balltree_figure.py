@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import spearmanr
 
+from harness.claims import WITHIN_NOISE
 from harness.results.common.balltree_profile import keys
 from harness.results.common.figure_files import claim_lines, write_figure_files
 
@@ -41,22 +42,33 @@ def size_gate(n_trains) -> str:
             f"n, so a speed-up's size at fewer digits says nothing about the thesis'")
 
 
-def clearly_below(a: float, b: float, band: float) -> bool:
-    """Whether the speed-up ``a`` is below ``b`` beyond the timing band: ``a (1 + band)
-    < b``. Within the band neither is below the other."""
-    return bool(a * (1.0 + band) < b)
+def clearly_below(a: float, b: float, band: float):
+    """Whether the speed-up ``a`` is below ``b`` beyond the timing band: ``True`` when
+    ``a (1 + band) < b``, ``False`` when ``a`` is not below ``b`` beyond it (``b (1 +
+    band) <= a``), else :data:`harness.claims.WITHIN_NOISE` -- within the band neither
+    is below the other and the case decides nothing. With ``band`` 0 (an exact count,
+    the same on every machine) there is no noise: ``a < b``."""
+    if band == 0:
+        return bool(a < b)
+    if a * (1.0 + band) < b:
+        return True
+    return False if b * (1.0 + band) <= a else WITHIN_NOISE
 
 
-def trend(xs, ys, band: float = 0.0) -> tuple[float, bool]:
+def trend(xs, ys, band: float = 0.0) -> tuple[float, object]:
     """Spearman's rank correlation of ``ys`` with ``xs`` and whether ``ys`` falls: the
     correlation is negative and the last value below the first beyond the timing band
-    (:func:`clearly_below`)."""
+    (:func:`clearly_below`); last and first within the band: inside the noise
+    (:data:`harness.claims.WITHIN_NOISE`)."""
     xs, ys = np.asarray(xs, float), np.asarray(ys, float)
     if len(xs) < 2:
         return float("nan"), False
     rho = float(spearmanr(xs, ys).statistic) if np.ptp(ys) > 0 else 0.0
     order = np.argsort(xs)
-    return rho, bool(rho < 0 and clearly_below(ys[order[-1]], ys[order[0]], band))
+    ends = clearly_below(ys[order[-1]], ys[order[0]], band)
+    if ends is WITHIN_NOISE:
+        return rho, WITHIN_NOISE
+    return rho, bool(rho < 0 and ends)
 
 
 def write_md(config: dict, name: str, title: str, claims: list[dict], frame, table: str,

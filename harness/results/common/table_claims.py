@@ -169,6 +169,11 @@ class TableClaim:
     test: Callable[[Values, tuple[str, ...]], list[Check]]
     datasets: tuple[str, ...] | None = None
     coverage: str = "measured"
+    #: the quantifier its checks are judged under (:func:`harness.claims.verdict_of`;
+    #: ``None``: the register entry's, else ``every``)
+    quantifier: str | None = None
+    #: the claims-register entry it decides (:mod:`harness.register`)
+    register: str | None = None
 
     def __post_init__(self):
         if self.coverage not in COVERAGES:
@@ -204,22 +209,29 @@ def thesis_labels(frame: pd.DataFrame) -> set[str]:
     return set(frame.loc[thesis.notna(), "thesis_label"])
 
 
+def _tags(checks: list[Check], tag: str | None) -> list[Check]:
+    return [c for c in checks if tag is None or c.reading == tag]
+
+
 def _checked(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame,
-             reading: ColumnReading) -> tuple[list[bool], str]:
+             reading: ColumnReading, tag: str | None = None) -> tuple[list[bool], str]:
     """The claim's checks and evidence (no final full stop) on the columns of one
-    reading of the data."""
+    reading of the data, and only its checks of reading ``tag`` (:attr:`Check.reading`)
+    where given."""
     targets = claim.datasets or spec.thesis_datasets
     columns = reading.columns | {reading.average}
-    ours = claim.test(Values(frame, "ours", decimals=spec.decimals,
-                             labels=thesis_labels(frame), columns=columns), targets)
+    ours = _tags(claim.test(Values(frame, "ours", decimals=spec.decimals,
+                                   labels=thesis_labels(frame), columns=columns), targets),
+                 tag)
     measured = list(dict.fromkeys(d for c in ours for d in c.datasets))
     parts = ["; ".join(c.text for c in ours)] if ours else []
     almost_all = claim.coverage == "almost all"
     if ours:
-        thesis = claim.test(Values(frame, "thesis", measured, spec.decimals,
-                                   columns=columns), targets)
+        thesis = _tags(claim.test(Values(frame, "thesis", measured, spec.decimals,
+                                         columns=columns), targets), tag)
         verdict = verdict_of(_almost_every(thesis, measured)[0] if almost_all
-                             else (c.ok for c in thesis))
+                             else (c.ok for c in thesis),
+                             "every" if almost_all else _quantifier(claim))
         parts.append(f"the thesis' own numbers on the same data sets: {verdict}")
     missing = [d for d in targets if d not in measured]
     checks = [c.ok for c in ours]
@@ -256,30 +268,61 @@ def _almost_every(checks: list[Check], targets) -> tuple[list[bool], str]:
     return verdicts, "; ".join(notes)
 
 
+def _quantifier(claim: TableClaim) -> str:
+    if claim.quantifier:
+        return claim.quantifier
+    if claim.register:
+        from harness.register import load_register
+
+        return load_register()[claim.register].quantifier
+    return "every"
+
+
+def _check_tags(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame) -> list[str]:
+    """The readings the claim's checks are tagged with (:attr:`Check.reading`), where
+    there are two or more: each is a reading of its own."""
+    targets = claim.datasets or spec.thesis_datasets
+    tags = list(dict.fromkeys(
+        c.reading for c in claim.test(Values(frame, "ours", decimals=spec.decimals),
+                                      targets)))
+    return tags if len(tags) > 1 else []
+
+
 def evaluate(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame,
              descriptions: dict[str, str] | None = None) -> dict:
     """The claim dict (:mod:`harness.claims`) of one claim of the table ``spec`` on its
     long frame; our numbers are those of the thesis' rows only (:func:`thesis_labels`).
 
-    Where the table shows a thesis data set the claim speaks about (or the average)
-    under two or more readings (:func:`~harness.results.common.tables.column_readings`),
-    the claim is checked under each and combined by
-    :func:`harness.claims.readings_claim` ("partly holds" when they disagree); each
-    reading's evidence starts with its ``descriptions[column]`` where given."""
+    The checks are judged under the claim's quantifier (:attr:`TableClaim.quantifier`,
+    its register entry's, or ``every``: one counterexample refutes a claim about every
+    data set). Where the table shows a thesis data set the claim speaks about (or the
+    average) under two or more readings
+    (:func:`~harness.results.common.tables.column_readings`), or the claim's checks are
+    tagged with two or more readings (:attr:`Check.reading`, e.g. the two LDA rows or
+    the two SVM rows),
+    the claim is checked under each and combined by :func:`harness.claims.readings_claim`
+    ("partly holds" when they disagree); each column reading's evidence starts with its
+    ``descriptions[column]`` where given."""
     targets = claim.datasets or spec.thesis_datasets
     first, *others = column_readings(frame)
     involved = [r for r in others if AVERAGE in targets or r.thesis_dataset in targets]
-    if not involved:
+    tags = _check_tags(claim, spec, frame)
+    quantifier = "every" if claim.coverage == "almost all" else _quantifier(claim)
+    if not involved and not tags:
         checks, evidence = _checked(claim, spec, frame, first)
-        return make_claim(spec.name, claim.claim, checks, evidence + ".")
+        return make_claim(spec.name, claim.claim, checks, evidence + ".", quantifier,
+                          claim.register)
     descriptions = descriptions or {}
     readings = []
     for reading in [first] + involved:
-        checks, evidence = _checked(claim, spec, frame, reading)
-        about = descriptions.get(reading.name)
-        readings.append(Reading(reading.name, checks,
-                                f"{about.strip()}: {evidence}" if about else evidence))
-    return readings_claim(spec.name, claim.claim, readings)
+        for tag in tags or [None]:
+            checks, evidence = _checked(claim, spec, frame, reading, tag)
+            about = descriptions.get(reading.name)
+            name = ", ".join(n for n in ((reading.name if involved else ""), tag or "") if n)
+            readings.append(Reading(name, checks,
+                                    f"{about.strip()}: {evidence}" if about else evidence,
+                                    quantifier))
+    return readings_claim(spec.name, claim.claim, readings, claim.register)
 
 
 def table_claims(spec: TableSpec, claims, frame: pd.DataFrame | None,
@@ -289,5 +332,6 @@ def table_claims(spec: TableSpec, claims, frame: pd.DataFrame | None,
     without a frame (the table was not generated), each claim is ``not measured`` with
     ``missing`` as evidence."""
     if frame is None:
-        return [make_claim(spec.name, claim.claim, [], missing) for claim in claims]
+        return [make_claim(spec.name, claim.claim, [], missing, register=claim.register)
+                for claim in claims]
     return [evaluate(claim, spec, frame, descriptions) for claim in claims]

@@ -107,20 +107,23 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
               "concentric circles is 100 % (2.1.8, Fig. 2.10 left)",
         [e >= conf["one_metric_min"] for e in one.values()],
         f"one metric (counted as 100 % from {100 * conf['one_metric_min']:.0f} %): "
-        f"{_listing(one)}{design}.")
+        f"{_listing(one)}{design}.",
+        register="s2-1-8-circles-one-metric-100")
     paired = [s for s in two if s in one]
     second = make_claim(
         NAME, "With two k-means clusters, each with its own metric, the error drops "
               "drastically, from 100 % to 21 % (2.1.8, Fig. 2.10 middle)",
         [two[s] <= conf["drastic_ratio"] * one[s] for s in paired],
         f"two metrics (counted as drastic at most {conf['drastic_ratio']:g} x one "
-        f"metric's error of the same seed): {_listing(two)}.")
+        f"metric's error of the same seed): {_listing(two)}.",
+        register="s2-1-8-circles-two-clusters-21")
     third = make_claim(
         NAME, "Three clusters suffice for a 0 % leave-one-out error under the 1-NN rule "
               "(2.1.8, Fig. 2.10 right)",
         [e <= conf["zero_max"] for e in three.values()],
         f"three metrics (counted as 0 % up to {100 * conf['zero_max']:.0f} %): "
-        f"{_listing(three)}. {GEOMETRY_NOTE}")
+        f"{_listing(three)}. {GEOMETRY_NOTE}",
+        register="s2-1-8-circles-three-clusters-0")
     return [first, second, third]
 
 

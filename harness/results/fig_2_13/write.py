@@ -149,23 +149,24 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
                if gaps else "")
     out = []
     factor = conf["tolerance_factor"]
-    checks, said = [], []
+    gate = common.size_gate(ok["n_train"])
+    entries = {15: "s2-1-9-speedup-14-8", 25: "s2-1-9-speedup-5-7"}
     for r, value in thesis_speedups(config).items():
+        # one claim per quoted number, as the register has them (2.1.9, line 1049)
         if r in tree.index:
             ours = float(tree.loc[r, "speedup"])
-            checks.append(value / factor <= ours <= value * factor)
-            said.append(f"r = {r}: ours {ours:.3g}x, thesis {value:g}x")
+            checks, said = [value / factor <= ours <= value * factor], \
+                f"r = {r}: ours {ours:.3g}x, thesis {value:g}x"
         else:
-            said.append(f"r = {r}: not measured (not in dimensions or a gap)")
-    gate = common.size_gate(ok["n_train"])
-    if gate:
-        checks = []
-        said.append(gate)
-    out.append(make_claim(
-        NAME, "With ball trees, 3-NN classification after reduction to 15 (25) dimensions "
-              "is about 14.8 (5.7) times faster than the naive search in d = 784 (2.1.9, "
-              f"Figs. 2.13 and 2.17; reproduced = within a factor {factor:g})",
-        checks, "; ".join(said) + " (ours after PCA, the thesis' after LMNN)" + missing))
+            checks, said = [], f"r = {r}: not measured (not in dimensions or a gap)"
+        if gate:
+            checks, said = [], f"{said}; {gate}"
+        out.append(make_claim(
+            NAME, f"With ball trees, 3-NN classification after reduction to {r} dimensions "
+                  f"is about {value:g} times faster than the naive search in d = 784 "
+                  f"(2.1.9, Figs. 2.13 and 2.17; reproduced = within a factor {factor:g})",
+            checks, said + " (ours after PCA, the thesis' after LMNN)" + missing,
+            register=entries.get(r)))
     gain = extra_gain(frame)
     low = gain[gain["r"] <= conf["low_dimension_max"]]
     out.append(make_claim(
@@ -176,7 +177,8 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         [] if gate else [g >= conf["much_higher_factor"] for g in low["gain"]],
         "ball tree over naive in r dims: " + ", ".join(
             f"r = {r.r}: {r.gain:.3g}x" for r in gain.itertuples())
-        + (f"; {gate}" if gate else "") + missing))
+        + (f"; {gate}" if gate else "") + missing,
+        register="s2-1-9-fig-2-13-much-higher-low-dim"))
     out.append(readings_claim(
         NAME, "The extra gain from ball trees reduces drastically with increasing "
               "dimensionality: it falls with r (Spearman < 0) to less than half its value "
@@ -184,7 +186,8 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
               f"{100 * conf['timing_band']:g} % timing band) and in coordinate operations "
               "(2.1.9, Fig. 2.13)",
         [_falling_gain(gain, conf["timing_band"], "in CPU time"),
-         _falling_gain(extra_gain(frame, "work"), 0.0, "in coordinate operations")]))
+         _falling_gain(extra_gain(frame, "work"), 0.0, "in coordinate operations")],
+        register="s2-1-9-extra-gain-reduces-drastically"))
     out[-1]["evidence"] += missing
     checks, said = exactness_checks(frame)
     agree = sum(checks)
@@ -202,6 +205,9 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
          + "; identical index sets (ties may differ): "
          + ", ".join(f"r = {r.r} {r.method} {r.same_indices:.4f}" for r in ok.itertuples())
          if checks else "no search measured against an independent reference") + missing))
+    # exact by construction of the searches (issue 51 defect 5): a check of the
+    # harness, shown beside the thesis' claims and never counted among them
+    out[-1]["counted"] = False
     return out
 
 

@@ -9,7 +9,9 @@ import re
 
 import pandas as pd
 
-from harness.claims import make_claim
+from harness.claims import (
+    WITHIN_NOISE, Reading, beyond_noise, make_claim, readings_claim, verdict_of,
+)
 from harness.reference import CLAIMS_FILE, thesis_claim
 from harness.results.fig_2_17 import work as point
 from harness.results import get_result, write_module
@@ -128,9 +130,24 @@ def _at_thesis_size(frame: pd.DataFrame) -> bool:
             and (ok["n_test"] == 10000).all())
 
 
+#: the register entries of the thesis' three numbers (2.1.9, line 1049), by what
+NUMBER_ENTRIES = {15: "s2-1-9-lmnn-rec-15-error-2-38", 25: "s2-1-9-rec-25-error-1-76",
+                  "baseline": "s2-1-9-baseline-2-33"}
+
+
+def binomial_noise(e1: float, e2: float, n_test: int, z: float) -> float:
+    """``z`` binomial standard errors (percentage points) of the difference of two test
+    errors ``e1``, ``e2`` (in %) on ``n_test`` test points: ``z sqrt(p1 q1 / n + p2 q2
+    / n)``. Inside it a difference is noise of the test sample (the register's
+    reading of every comparison of Fig. 2.17's curves)."""
+    p1, p2 = e1 / 100.0, e2 / 100.0
+    return 100.0 * z * math.sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / n_test)
+
+
 def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
-    """The thesis' numbers (within ``tolerance_pp``, at the thesis' size only) and its
-    four statements on the curves, with verdicts (interface :mod:`harness.claims`)."""
+    """The thesis' three numbers (within ``tolerance_pp``, at the thesis' size only) and
+    its statements on the curves, each deciding its claims-register entry (2.1.9,
+    line 1049-1051; interface :mod:`harness.claims`)."""
     conf = _conf(config)
     frame = build(config) if frame is None else frame
     thesis = thesis_points(config)
@@ -139,83 +156,145 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     base = float(base_row["error_pct"]) if base_row["status"] == "ok" else None
     series = {m: _series(frame, m) for m in METHODS}
     rec, tol = series["lmnn_rec"], conf["tolerance_pp"]
-    out = []
-    ours = [(f"LMNN (rec) r={r}", rec.get(r), value) for r, value in thesis["rec"].items()]
-    ours.append((f"baseline ({conf['baseline_input']})", base, thesis["baseline"]))
-    text = "; ".join(f"{what} {('%.2f%%' % e) if e is not None else 'not measured'} vs "
-                     f"{t:.2f}%" for what, e, t in ours)
-    checks = ([abs(e - t) <= tol for _, e, t in ours if e is not None]
-              if _at_thesis_size(frame) else [])
-    why = "" if _at_thesis_size(frame) else (
+    at_size = _at_thesis_size(frame)
+    why = "" if at_size else (
         f" Not compared: measured at {size}, not the thesis' 60000 / 10000 images.")
-    if base is not None:
-        other = next(n for n in point.BASELINE_INPUTS if n != conf["baseline_input"])
-        text += f" (baseline on the {INPUT_LABELS[other]}: {base_row['alt_error_pct']:.2f}%)"
-    out.append(make_claim(
-        NAME, f"3-NN test error of LMNN (rec) 2.38 % at r = 15 and 1.76 % at r = 25, "
-              f"baseline 2.33 % (within {tol:g} percentage points; 2.1.9, Fig. 2.17)",
-        checks, f"ours vs thesis: {text}.{why}"))
+    out = []
+    points = [(15, f"LMNN (rec) r=15", rec.get(15), thesis["rec"][15]),
+              (25, f"LMNN (rec) r=25", rec.get(25), thesis["rec"][25]),
+              ("baseline", f"baseline ({conf['baseline_input']})", base,
+               thesis["baseline"])]
+    for key, what, ours, value in points:
+        text = f"{what} {('%.2f%%' % ours) if ours is not None else 'not measured'}"
+        if key == "baseline" and base is not None:
+            other = next(n for n in point.BASELINE_INPUTS if n != conf["baseline_input"])
+            text += f" (on the {INPUT_LABELS[other]}: {base_row['alt_error_pct']:.2f}%)"
+        out.append(make_claim(
+            NAME, f"3-NN test error of {what} is {value:.2f} % (within {tol:g} percentage "
+                  f"points; 2.1.9, Fig. 2.17)",
+            [abs(ours - value) <= tol] if ours is not None and at_size else [],
+            f"ours {text} vs the thesis' {value:.2f}%.{why}",
+            register=NUMBER_ENTRIES[key]))
     if base is None:
         reason = f"the baseline is a gap ({base_row['status']}: {base_row['reason']})"
-        for claim in _CURVE_CLAIMS:
-            out.append(make_claim(NAME, claim, [], reason))
+        for text, entry in _CURVE_CLAIMS:
+            out.append(make_claim(NAME, text, [], reason, register=entry))
         return out
-    note = f" Measured at {size}" + ("." if _at_thesis_size(frame) else
+    n_test = int(frame.loc[frame["status"] == "ok", "n_test"].dropna().min())
+    note = f" Measured at {size}" + ("." if at_size else
                                      " (the direction of the claim, not the thesis' numbers).")
-    out += _curve_claims(conf, series, base, note)
+    out += _curve_claims(conf, series, base, n_test, note)
     return out
 
 
 _CURVE_CLAIMS = (
-    "PCA also leads to lower 3-NN errors than the baseline at some r (2.1.9, Fig. 2.17)",
-    "PCA and LMNN (sq) need significantly more dimensions than LMNN (rec) to catch up "
-    "with the baseline (2.1.9, Fig. 2.17)",
-    "PCA and LMNN (sq) never outperform LMNN (rec): LMNN (rec)'s error is at most "
-    "theirs at every r (2.1.9, Fig. 2.17)",
-    "LMNN (rec) clearly outperforms LMNN (sq), although their results slowly converge: "
-    "LMNN (rec)'s error is below LMNN (sq)'s at every r and the gap is smaller at the "
-    "largest r than at the smallest (2.1.9, Fig. 2.17)",
+    ("PCA also leads to lower 3-NN errors than the baseline at some r (2.1.9, Fig. 2.17)",
+     "s2-1-9-pca-also-below-baseline"),
+    ("PCA and LMNN (sq) need significantly more dimensions than LMNN (rec) to catch up "
+     "with the baseline (2.1.9, Fig. 2.17)", "s2-1-9-pca-sq-need-more-dims"),
+    ("PCA and LMNN (sq) never outperform LMNN (rec): at no r is their error below LMNN "
+     "(rec)'s beyond the test sample's noise (2.1.9, Fig. 2.17)",
+     "s2-1-9-never-outperform-rec"),
+    ("LMNN (rec) clearly outperforms LMNN (sq) (2.1.9, Fig. 2.17)",
+     "s2-1-9-rec-clearly-outperforms-sq"),
+    ("Although their results slowly converge: the gap LMNN (sq) - LMNN (rec) shrinks as r "
+     "grows (2.1.9, Fig. 2.17)", "s2-1-9-rec-sq-slowly-converge"),
 )
 
 
-def _curve_claims(conf: dict, series: dict, base: float, note: str) -> list[dict]:
+def _curve_claims(conf: dict, series: dict, base: float, n_test: int,
+                  note: str) -> list[dict]:
+    """The five statements of 2.1.9 on Fig. 2.17's curves, each on its register entry's
+    readings; every comparison of two errors is decided beyond ``difference_z``
+    binomial standard errors of the test sample (:func:`binomial_noise`), inside them
+    it is :data:`harness.claims.WITHIN_NOISE`."""
     rec, pca, sq = series["lmnn_rec"], series["pca"], series["lmnn_sq"]
-    margin = conf["catch_up_margin"]
-    below = [r for r, e in pca.items() if e < base]
-    first = make_claim(NAME, _CURVE_CLAIMS[0], [bool(below)] if pca else [],
-                       f"baseline {base:.2f}%; PCA {_fmt_series(pca)}; below the baseline "
-                       f"at r = {below or 'none'}.{note}")
+    z = conf["difference_z"]
+    noise_text = (f" A difference within {z:g} binomial standard errors of the "
+                  f"{n_test} test digits is inside the noise.")
+
+    def below(a: float, b: float):
+        """``a`` below ``b`` beyond the test sample's noise."""
+        return beyond_noise(b - a, binomial_noise(a, b, n_test, z))
+
+    (pca_text, pca_id), (more_text, more_id), (never_text, never_id), \
+        (clear_text, clear_id), (conv_text, conv_id) = _CURVE_CLAIMS
+    pca_below = [below(e, base) for e in pca.values()]
+    sq_below = [below(e, base) for e in sq.values()]
+    first = readings_claim(NAME, pca_text, [
+        Reading("pca some r", pca_below, f"PCA {_fmt_series(pca)}", "some"),
+        Reading("pca and sq", [_as_check(verdict_of(pca_below, "some")),
+                               _as_check(verdict_of(sq_below, "some"))]
+                if pca_below and sq_below else [],
+                f"LMNN (sq) {_fmt_series(sq)}", "every")], register=pca_id)
+    first["evidence"] = f"baseline {base:.2f}%; {first['evidence']}.{noise_text}{note}"
+
     reach = {m: _catch_up(s, base) for m, s in series.items() if s}
+
     def shown(r):
         return "never (up to the largest r)" if r is None else f"r = {r}"
-    catch_checks = []
-    if "lmnn_rec" in reach:
-        r_rec = math.inf if reach["lmnn_rec"] is None else reach["lmnn_rec"]
-        for m in ("pca", "lmnn_sq"):
-            if m in reach:
-                r_m = math.inf if reach[m] is None else reach[m]
-                catch_checks.append(r_rec < math.inf and r_m >= r_rec + margin)
-    second = make_claim(
-        NAME, _CURVE_CLAIMS[1] + f"; 'significantly' read as at least {margin} more",
-        catch_checks, "first r at or below the baseline " f"{base:.2f}%: " + "; ".join(
-            f"{LABELS[m]} {shown(r)}" for m, r in reach.items()) + f".{note}")
+
+    def catch_checks(margin):
+        checks = []
+        if "lmnn_rec" in reach:
+            r_rec = math.inf if reach["lmnn_rec"] is None else reach["lmnn_rec"]
+            for m in ("pca", "lmnn_sq"):
+                if m in reach:
+                    r_m = math.inf if reach[m] is None else reach[m]
+                    checks.append(r_rec < math.inf and r_m >= r_rec + margin)
+        return checks
+
+    reached = ("first r at or below the baseline " f"{base:.2f}%: " + "; ".join(
+        f"{LABELS[m]} {shown(r)}" for m, r in reach.items()))
+    margin = conf["catch_up_margin"]
+    second = readings_claim(NAME, more_text, [
+        Reading("one grid step", catch_checks(margin), f"at least {margin} more"),
+        Reading("two grid steps", catch_checks(2 * margin), f"at least {2 * margin} more")],
+        register=more_id)
+    second["evidence"] = f"{reached}; {second['evidence']}.{note}"
+
     pairs = [(m, r) for m in ("pca", "lmnn_sq") for r in series[m] if r in rec]
+    checks = [_not_below(series[m][r], rec[r], n_test, z) for m, r in pairs]
     beaten = [f"{LABELS[m]} r={r} ({series[m][r]:.2f}% < {rec[r]:.2f}%)"
-              for m, r in pairs if series[m][r] < rec[r]]
-    third = make_claim(NAME, _CURVE_CLAIMS[2], [rec[r] <= series[m][r] for m, r in pairs],
+              for (m, r), c in zip(pairs, checks) if c is False]
+    third = make_claim(NAME, never_text, checks,
                        f"LMNN (rec) {_fmt_series(rec)}; PCA {_fmt_series(pca)}; LMNN (sq) "
-                       f"{_fmt_series(sq)}; outperformed at: {', '.join(beaten) or 'none'}."
-                       f"{note}")
+                       f"{_fmt_series(sq)}; outperformed beyond the noise at: "
+                       f"{', '.join(beaten) or 'none'}.{noise_text}{note}", register=never_id)
+
     common = sorted(set(rec) & set(sq))
     gaps = {r: sq[r] - rec[r] for r in common}
-    checks = [gaps[r] > 0 for r in common]
-    if len(common) >= 2:
-        checks.append(gaps[common[-1]] < gaps[common[0]])
-    fourth = make_claim(NAME, _CURVE_CLAIMS[3], checks,
-                        "LMNN (sq) - LMNN (rec): " + (", ".join(
-                            f"r={r}: {g:+.2f}" for r, g in gaps.items()) or "not measured")
-                        + f" percentage points.{note}")
-    return [first, second, third, fourth]
+    gap_text = ("LMNN (sq) - LMNN (rec): " + (", ".join(
+        f"r={r}: {g:+.2f}" for r, g in gaps.items()) or "not measured") + " percentage points")
+    mean_gap = sum(gaps.values()) / len(gaps) if gaps else math.nan
+    fourth = readings_claim(NAME, clear_text, [
+        Reading("clearly", [below(rec[r], sq[r]) for r in common], "at every r"),
+        Reading("on average", [mean_gap > conf["tolerance_pp"]] if gaps else [],
+                f"mean gap {mean_gap:+.2f} points, needs > {conf['tolerance_pp']:g}")],
+        register=clear_id)
+    fourth["evidence"] = f"{gap_text}; {fourth['evidence']}.{noise_text}{note}"
+
+    trend = []
+    if len(common) >= 3:
+        from scipy.stats import spearmanr
+
+        rho = float(spearmanr(common, [gaps[r] for r in common]).statistic)
+        trend = [rho < 0, gaps[common[-1]] < gaps[common[0]]]
+        gap_text += f"; Spearman rho of the gap with r {rho:+.2f}"
+    fifth = make_claim(NAME, conv_text, trend, f"{gap_text}.{note}", register=conv_id)
+    return [first, second, third, fourth, fifth]
+
+
+def _as_check(verdict: str):
+    """A part's verdict as a check of the whole: holds a pass, does not hold a
+    counterexample, undecided inside the noise."""
+    return {"holds": True, "does not hold": False}.get(verdict, WITHIN_NOISE)
+
+
+def _not_below(other: float, rec: float, n_test: int, z: float):
+    """The check of "never outperforms": ``other`` below ``rec`` beyond the noise is a
+    counterexample, above it beyond the noise a pass, in between undecided."""
+    return beyond_noise(other - rec, binomial_noise(other, rec, n_test, z))
 
 
 def ball_tree_sizes(config: dict) -> list[tuple[int, int]]:

@@ -232,10 +232,12 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         make_claim(NAME, "MVU's local continuity, trust and intersection on the Frey and "
                          "Olivetti faces all improve monotonically with increasing output "
                          "dimensionality r (3.1.9, Fig. 3.22)",
-                   mono_checks, "; ".join(mono_text) + "."),
+                   mono_checks, "; ".join(mono_text) + ".",
+        register="s3-1-9-fig-3-22-monotone-in-r"),
         make_claim(NAME, "The three metrics plateau as the magnitude of the (normalised) "
                          "eigenvalues tends to zero (3.1.9, Fig. 3.22)",
-                   plat_checks, "; ".join(plat_text) + "."),
+                   plat_checks, "; ".join(plat_text) + ".",
+        register="s3-1-9-fig-3-22-plateau"),
     ]
 
 

@@ -127,9 +127,9 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     out = []
     scale = scale_note(config)
 
-    def claim(text, checks, evidence):
+    def claim(text, checks, evidence, register):
         evidence = (evidence or "no measured ratio") + (f"; {scale}" if scale else "")
-        out.append(make_claim(NAME, text, checks, evidence))
+        out.append(make_claim(NAME, text, checks, evidence, register=register))
 
     real = _measured(frame, real_only=True)
     evidence = ", ".join(f"{r.dataset}/{r.label} {r.ratio_harmonic_mean:.2f}"
@@ -140,11 +140,12 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     checks, why = about_every([v < 2 for v in real["ratio_harmonic_mean"]], REAL,
                               real["thesis_dataset"])
     claim("On real data (MNIST fives, frey, teapot) every ratio is below 2 (3.1.10)",
-          checks, "; ".join(filter(None, [evidence, why])))
+          checks, "; ".join(filter(None, [evidence, why])), "s3-1-10-real-less-than-twice")
     tea = real[real["thesis_dataset"] == "teapot"]
     claim("On teapot all three ratios are below 1 (3.1.10)",
           [v < 1 for v in tea["ratio_harmonic_mean"]],
-          ", ".join(f"{r.label} {r.ratio_harmonic_mean:.2f}" for r in tea.itertuples()))
+          ", ".join(f"{r.label} {r.ratio_harmonic_mean:.2f}" for r in tea.itertuples()),
+          "s3-1-10-teapot-below-mvu")
     lowest, evidence, compared = [], [], []
     for dataset, part in _measured(frame).groupby("dataset", sort=False):
         if "oos_lle" in set(part["extension"]) and len(part) > 1:
@@ -154,7 +155,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
             evidence.append(f"{dataset}: lowest {_label(best)}")
     lowest, why = about_every(lowest, THESIS_DATASETS, compared)
     claim("'lle' has the lowest ratio on every data set (3.1.10)", lowest,
-          "; ".join(filter(None, [", ".join(evidence), why])))
+          "; ".join(filter(None, [", ".join(evidence), why])), "s3-1-10-lle-lowest")
     cg, evidence = [], []
     for dataset, part in _measured(frame).groupby("dataset", sort=False):
         if (dataset, "oos_sdp") in by and (dataset, "oos_sdp_cg") in by:
@@ -164,7 +165,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
             evidence.append(f"{dataset}: sdp {by[(dataset, 'oos_sdp')]:.2f} -> sdp cg "
                             f"{by[(dataset, 'oos_sdp_cg')]:.2f}")
     claim("CG post-processing lowers the ratio on the Swiss roll only (3.1.10)", cg,
-          ", ".join(evidence))
+          ", ".join(evidence), "s3-1-10-cg-improves-swiss")
     return out
 
 

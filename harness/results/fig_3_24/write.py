@@ -183,7 +183,8 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     # nothing, a counterexample does (harness.claims.about_every)
     checks, why = about_every(counted["verdict"].str.startswith("below"), THESIS_DATASETS,
                               counted["thesis_dataset"])
-    return [make_claim(NAME, text, checks, "; ".join(parts + [why] if why else parts) + ".")]
+    return [make_claim(NAME, text, checks, "; ".join(parts + [why] if why else parts) + ".",
+                       register="s3-1-11-all-values-less-than-1")]
 
 
 def _left_out(rows: pd.DataFrame) -> list[str]:

@@ -12,7 +12,7 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness import registry
-from harness.claims import about_every, make_claim
+from harness.claims import Reading, beyond_noise, make_claim, readings_claim
 from harness.results.common.certified import not_counted
 from harness.results.common.formatting import certificate_text, fmt_number
 from harness.results.common.figure_files import (
@@ -34,6 +34,12 @@ THESIS_PARAMS = {"swiss_roll": "p = 4, sigma = 1.45, k = 4", "teapot": "p = 4, s
                  "usps": "p and sigma not given (footnote 4: sigma from k = 4 neighbourhoods)"}
 MANIFOLD_COLUMNS = ("swiss_roll", "teapot")
 LEVEL = 0.9  # the share of the trace claim (c) counts eigenvalues to
+#: the register's reading of "spectra that do not reflect the low intrinsic
+#: dimensionality" (teapot, Fig. 3.33): a kernel's top-2 share of the trace below this
+LOW_DIMENSION_SHARE = 0.9
+#: the register's reading of "three dominant eigenvalues" (Fig. 3.32): each of the
+#: linear kernel's three holds at least LINEAR_SHARE of the trace, LINEAR_TOLERANCE noise
+LINEAR_SHARE, LINEAR_TOLERANCE = 0.1, 0.01
 
 
 # ---- aggregation -----------------------------------------------------------------
@@ -167,11 +173,15 @@ def manifold_check(part: pd.DataFrame, threshold: float) -> bool:
                 and (others["top2_share"] < threshold).all())
 
 
-def linear_check(part: pd.DataFrame, threshold: float) -> bool:
-    """Claim (b): the linear kernel's top three eigenvalues reach ``threshold`` of the
-    trace, its top two do not."""
-    return bool(_share(part, "linear", "top3_share") >= threshold
-                > _share(part, "linear", "top2_share"))
+def linear_check(part: pd.DataFrame, threshold: float):
+    """Claim (b), the register's reading: each of the linear kernel's three leading
+    eigenvalues holds at least ``threshold`` of the trace (a difference within
+    :data:`LINEAR_TOLERANCE` is inside the noise). Not "the top three hold all of it",
+    which the rank of 3-D data makes true by construction (issue 51 defect 5)."""
+    third = min(_share(part, "linear", "top1_share"),
+                _share(part, "linear", "top2_share") - _share(part, "linear", "top1_share"),
+                _share(part, "linear", "top3_share") - _share(part, "linear", "top2_share"))
+    return beyond_noise(third - threshold, LINEAR_TOLERANCE)
 
 
 def fewer_check(part: pd.DataFrame, factor: float) -> bool:
@@ -185,39 +195,90 @@ def fewer_check(part: pd.DataFrame, factor: float) -> bool:
     return bool(len(counts) and math.isfinite(mvu) and mvu <= factor * counts.min())
 
 
-def _manifold_claim(frame: pd.DataFrame, kernels: tuple, threshold: float) -> dict:
-    """Claim (a), about every one of the Swiss roll and the teapot
-    (:func:`harness.claims.about_every`: a counterexample decides, passing checks on
-    one of them do not)."""
-    cases = _cases(frame, MANIFOLD_COLUMNS, ("mvu", *[k for k in kernels if k != "mvu"]))
-    checks, why = about_every([manifold_check(p, threshold) for _, p in cases.real],
-                              MANIFOLD_COLUMNS,
-                              [p["thesis_dataset"].iloc[0] for _, p in cases.real])
-    return make_claim(
-        NAME, "Only the kernel learned by MVU has two dominant eigenvalues: it is the only "
-              "one of the linear, polynomial, Gaussian and MVU kernels that learns the "
-              "underlying two-dimensional manifold of the Swiss roll and the teapot images "
-              "(3.1.9, Figs. 3.32, 3.33)",
-        checks,
-        "share of the trace in the top 2 eigenvalues, "
-        + _evidence(cases, "top2_share", ".3f",
-                    f"; the claim needs MVU >= {threshold:g} and every other kernel below"
-                    + (f"; {why}" if why else "")))
+#: the register's gap reading of "two dominant eigenvalues": lambda_2 / lambda_3 at least
+GAP_RATIO = 10.0
 
 
-def _linear_claim(frame: pd.DataFrame, threshold: float) -> dict:
+def eigen_gap(part: pd.DataFrame, kernel: str) -> float:
+    """lambda_2 / lambda_3 of ``kernel``'s spectrum from its top-2 and top-3 shares
+    (``inf`` when lambda_3 is 0)."""
+    top1, top2, top3 = (_share(part, kernel, f"top{i}_share") for i in (1, 2, 3))
+    second, third = top2 - top1, top3 - top2
+    return math.inf if third <= 0 else second / third
+
+
+def gap_check(part: pd.DataFrame) -> bool:
+    """The gap reading on one data set: MVU's lambda_2 / lambda_3 reaches
+    :data:`GAP_RATIO` and no other kernel's does."""
+    others = [k for k in part.loc[(part["kernel"] != "mvu") & (part["status"] == "ok"),
+                                  "kernel"]]
+    return bool(eigen_gap(part, "mvu") >= GAP_RATIO
+                and all(eigen_gap(part, k) < GAP_RATIO for k in others))
+
+
+def _manifold_claims(frame: pd.DataFrame, kernels: tuple, threshold: float) -> list[dict]:
+    """Claim (a), one per figure and data set as the register has them (issue 51: the
+    measured Swiss roll is not held back by the unreachable teapot): Fig. 3.32's "only
+    the kernel learned by MVU has two dominant eigenvalues" on the Swiss roll (readings
+    share and gap), and Fig. 3.33's "spectra that do not reflect the low intrinsic
+    dimensionality" of the other kernels on the teapot."""
+    needed = ("mvu", *[k for k in kernels if k != "mvu"])
+    roll = _cases(frame, ("swiss_roll",), needed)
+    gaps = [(d, eigen_gap(p, "mvu")) for d, p in roll.real]
+    roll_claim = readings_claim(
+        NAME, "Only the kernel matrix learned by MVU has two dominant eigenvalues on the "
+              "Swiss roll: it is the only one of the linear, polynomial, Gaussian and MVU "
+              "kernels that learns the underlying two-dimensional manifold (3.1.9, Fig. "
+              "3.32)",
+        [Reading("share", [manifold_check(p, threshold) for _, p in roll.real],
+                 f"MVU's top-2 share >= {threshold:g}, every other kernel's below"),
+         Reading("gap", [gap_check(p) for _, p in roll.real],
+                 "lambda_2 / lambda_3: " + "; ".join(
+                     f"{d}: " + ", ".join(f"{k} {eigen_gap(p, k):.3g}" for k in p.loc[
+                         p["status"] == "ok", "kernel"]) for d, p in roll.real)
+                 + f" (MVU >= {GAP_RATIO:g}, every other below)" if gaps else
+                 "not measured")],
+        register="s3-2-2-swiss-only-mvu-two-dominant")
+    roll_claim["evidence"] = ("share of the trace in the top 2 eigenvalues, "
+                              + _evidence(roll, "top2_share", ".3f") + " "
+                              + roll_claim["evidence"] + ".")
+    teapot = _cases(frame, ("teapot",), needed)
+    spread = LOW_DIMENSION_SHARE
+    teapot_claim = make_claim(
+        NAME, "On the teapot the linear, polynomial and Gaussian kernels give spectra that "
+              "do not reflect the low intrinsic dimensionality of the data set: each "
+              f"one's top-2 share of the trace is below {spread:g} (3.1.9, Fig. 3.33)",
+        [bool((p.loc[(p["kernel"] != "mvu") & (p["status"] == "ok"), "top2_share"]
+                < spread).all()) for _, p in teapot.real],
+        "share of the trace in the top 2 eigenvalues, " + _evidence(teapot, "top2_share",
+                                                                     ".3f"),
+        register="s3-2-2-teapot-spectra-not-low-dim")
+    return [roll_claim, teapot_claim]
+
+
+def _linear_claim(frame: pd.DataFrame) -> dict:
     """Claim (b), on the Swiss roll's linear kernel (no SDP)."""
     cases = _cases(frame, ("swiss_roll",), ("linear",))
+
+    def third(p):
+        return _share(p, "linear", "top3_share") - _share(p, "linear", "top2_share")
+
     return make_claim(
         NAME, "The linear kernel matrix of the Swiss roll has three dominant eigenvalues, "
-              "reflecting its extrinsic dimensionality (3.1.9, Fig. 3.32)",
-        [linear_check(p[p["kernel"] == "linear"], threshold) for _, p in cases.real],
-        "linear kernel, top 2 / top 3 shares of the trace: " + "; ".join(
+              f"reflecting its extrinsic dimensionality: each of the three holds at least "
+              f"{LINEAR_SHARE:g} of the trace (3.1.9, Fig. 3.32)",
+        [linear_check(p[p["kernel"] == "linear"], LINEAR_SHARE) for _, p in cases.real],
+        "linear kernel, top 1 / top 2 / top 3 shares of the trace and the third "
+        "eigenvalue's share: " + "; ".join(
             [f"{'' if not p['stand_in'].any() else 'stand-in, not counted: '}{d}: "
-             f"{_share(p, 'linear', 'top2_share'):.3f} / {_share(p, 'linear', 'top3_share'):.3f}"
+             f"{_share(p, 'linear', 'top1_share'):.3f} / "
+             f"{_share(p, 'linear', 'top2_share'):.3f} / "
+             f"{_share(p, 'linear', 'top3_share'):.3f}, third {third(p):.3f}"
              for d, p in cases.real + cases.stand]
             + [f"not measured: {d}" for d, _ in cases.gaps])
-        + f" (three dominant: top 3 >= {threshold:g} > top 2).")
+        + f" (a difference within {LINEAR_TOLERANCE:g} of {LINEAR_SHARE:g} is inside the "
+          f"noise).",
+        register="s3-2-2-linear-three-dominant")
 
 
 def _fewer_claim(frame: pd.DataFrame, kernels: tuple, factor: float) -> dict:
@@ -232,7 +293,8 @@ def _fewer_claim(frame: pd.DataFrame, kernels: tuple, factor: float) -> dict:
         f"eigenvalues needed for {LEVEL:.0%} of the trace, "
         + _evidence(cases, column, ".0f",
                     f"; 'significantly fewer' read as MVU <= {factor:g} x the fewest of "
-                    f"the other kernels"))
+                    f"the other kernels"),
+        register="s3-2-2-digits-mvu-fewer-dims")
 
 
 def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
@@ -243,8 +305,8 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     frame = build(config) if frame is None else frame
     conf = _conf(config)
     kernels = tuple(conf["kernels"])
-    return [_manifold_claim(frame, kernels, conf["dominance_threshold"]),
-            _linear_claim(frame, conf["dominance_threshold"]),
+    return [*_manifold_claims(frame, kernels, conf["dominance_threshold"]),
+            _linear_claim(frame),
             _fewer_claim(frame, kernels, conf["fewer_factor"])]
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness import registry
-from harness.claims import about_every, make_claim
+from harness.claims import Reading, about_every, make_claim, parts_claim
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_csv_atomic, write_text_atomic
 from harness.reference import load_reference
@@ -252,12 +252,17 @@ def _star_claim(name: str, conf: dict, frame: pd.DataFrame, real: list[Pair],
     p = star[0]
     sde_dims = frame[(frame["key"] == p.key) & (frame["method"] == METHODS["sde"])]
     dims = sde_dims["dims_above_1pct"].iloc[0]
-    return make_claim(name, text, [p.sde < 100 * conf["low_fidelity"],
-                                   p.mve >= 100 * conf["high_fidelity"]], (
-        f"{p.key}: SDE {p.sde:.1f}% in two dimensions ({dims:.0f} eigenvalues above "
-        f"1% of its trace; 'stretched' below {100 * conf['low_fidelity']:.0f}%), "
-        f"MVE {p.mve:.1f}% ('kept in two' from {100 * conf['high_fidelity']:.0f}%)"
-        f"{p.note}; the lecture: 29.9% and 100.0%."))
+    # two statements in one sentence: each part is decided on its own (issue 51)
+    made = parts_claim(name, text, [
+        Reading("SDE stretches", [p.sde < 100 * conf["low_fidelity"]],
+                f"{p.key}: SDE {p.sde:.1f}% in two dimensions ({dims:.0f} eigenvalues "
+                f"above 1% of its trace; 'stretched' below "
+                f"{100 * conf['low_fidelity']:.0f}%)"),
+        Reading("MVE keeps it in two", [p.mve >= 100 * conf["high_fidelity"]],
+                f"MVE {p.mve:.1f}% ('kept in two' from "
+                f"{100 * conf['high_fidelity']:.0f}%)")], register="lec-mve-table-star")
+    made["evidence"] += f"{p.note}; the lecture: 29.9% and 100.0%."
+    return made
 
 
 def _cell(row, notes: Footnotes) -> str:

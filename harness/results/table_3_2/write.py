@@ -83,20 +83,24 @@ def _isomap_best_non_mvu(values, datasets):
 CLAIMS: tuple[TableClaim, ...] = (
     TableClaim("MVU has the highest average ranking according to local trust "
                "and local intersection: the best mean rank over the data sets (3.1.9)",
-               _mvu_ranks_best, REAL_3_2, coverage="average"),
+               _mvu_ranks_best, REAL_3_2, coverage="average",
+               register="s3-1-9-mvu-highest-average-ranking"),
     TableClaim("According to local continuity, MVU is outperformed on average "
                "by Isomap and both variational MVU (CG) variants (3.1.9)",
-               _mvu_continuity_below, (AVERAGE,)),
+               _mvu_continuity_below, (AVERAGE,),
+               register="s3-1-9-mvu-outperformed-continuity"),
     TableClaim("The conjugate-gradient step improves local continuity "
                "significantly: variational MVU (CG) is above variational MVU after "
-               "Laplacian eigenmaps and after LLE (3.1.9)", _cg_improves_continuity, REAL_3_2),
+               "Laplacian eigenmaps and after LLE (3.1.9)", _cg_improves_continuity, REAL_3_2,
+               register="s3-1-9-cg-improves-continuity"),
     TableClaim("MVU obtains almost perfect scores on the Swiss roll and the "
                f"teapot; we read 'almost perfect' as at least {ALMOST_PERFECT:g} under all "
                "three metrics (3.1.9)", _mvu_almost_perfect, ("swiss_roll", "teapot"),
-               coverage="all"),
+               coverage="all", register="s3-1-9-mvu-almost-perfect-swiss-teapot"),
     TableClaim("Of all non-MVU algorithms (PCA, Isomap, LLE, hLLE, Laplacian "
                "eigenmaps), Isomap performs best on average according to all three metrics "
-               "(3.1.9)", _isomap_best_non_mvu, (AVERAGE,)),
+               "(3.1.9)", _isomap_best_non_mvu, (AVERAGE,),
+               register="s3-1-9-isomap-best-non-mvu"),
 )
 
 

@@ -295,10 +295,12 @@ def _mvu_above(rivals):
 CLAIMS: tuple[TableClaim, ...] = (
     TableClaim("Here, the MVU kernel performs much worse than the other kernels: on each "
                "task MVU's test error is above the linear, polynomial and Gaussian "
-               "kernels' (Table 3.3)", _mvu_above(OTHERS)),
+               "kernels' (Table 3.3)", _mvu_above(OTHERS),
+               register="s3-2-2-table-3-3-caption-much-worse"),
     TableClaim("The MVU kernels performed quite poorly in this capacity, even worse than "
                "the linear kernels: on each task MVU's test error is above the linear "
-               "kernel's (3.1.9)", _mvu_above(("Linear",))),
+               "kernel's (3.1.9)", _mvu_above(("Linear",)),
+               register="s3-2-2-mvu-svm-poor-worse-than-linear"),
 )
 
 
