@@ -146,6 +146,21 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_claims(args) -> int:
+    from harness.claims_table import claims_table, render_csv, render_markdown
+
+    rows = claims_table(_config(args))
+    text = render_csv(rows) if args.format == "csv" else render_markdown(rows)
+    if args.output:
+        from harness.records import write_text_atomic
+
+        write_text_atomic(args.output, text)
+        print(args.output)
+    else:
+        print(text, end="")
+    return 0
+
+
 def cmd_audit(args) -> int:
     from harness.number_audit import audit_lines, audit_profile
 
@@ -335,6 +350,15 @@ def build_parser() -> argparse.ArgumentParser:
         "report", help="write results/<profile>/report.html and report.md from the "
                        "generated tables and figures"))
     p.set_defaults(func=cmd_report)
+    p = with_config(sub.add_parser(
+        "claims", help="the claims register (every measurable sentence of the thesis, "
+                       "and the lecture notes' apart) with this run's verdicts and "
+                       "evidence"))
+    p.add_argument("--format", choices=("csv", "md"), default="md",
+                   help="csv (columns id, kind, thesis_line, section, quote, quantifier, "
+                        "reading, verdict, evidence, result) or md (default)")
+    p.add_argument("--output", help="write to this file (atomically) instead of stdout")
+    p.set_defaults(func=cmd_claims)
     p = with_config(sub.add_parser(
         "audit", help="check that every number in the results' generated Markdown comes "
                       "from this run's records, their CSVs, the profile or the thesis' "

@@ -93,3 +93,16 @@ def test_a_job_line_shows_a_certificate_without_a_value_or_gap():
     record = {"certificate": {"value": None, "gap": None, "violation": 1.4e-3},
               "timing": {"wall_seconds": 612.0}}
     assert _numbers(record) == ["objective=- gap=- violation=1.40e-03", "wall=612.00s"]
+
+
+def test_harness_claims_lists_the_register_as_csv(tmp_path, repo_root):
+    from harness.register import load_register
+
+    out = tmp_path / "claims.csv"
+    assert main(["claims", "--config", str(repo_root / "config" / "quick.yaml"), "--format", "csv",
+                 "--output", str(out)]) == 0
+    import csv
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) >= len(load_register())
+    assert {"id", "thesis_line", "section", "quote", "quantifier", "reading", "verdict",
+            "evidence", "result"} <= set(rows[0])

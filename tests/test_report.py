@@ -259,7 +259,7 @@ def test_text_from_the_records_is_escaped(generated):
     """A claim, a note, a footnote, a cell's text and its hover note holding markup
     and ``&`` show as text; the cell's footnote mark is still a link."""
     report = copy.deepcopy(generated["report"])
-    report.claims[0]["claim"] = SCRIPT + "claim"
+    report.register_decided()[0]["checked"] = SCRIPT + "claim"
     section = report.sections[0]
     section.notes.append(SCRIPT + "note")
     section.footnotes[0] = SCRIPT + "footnote"

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from harness.claims import VERDICTS
+from harness.claims import NOT_YET_BUILT, VERDICTS
+from harness.claims_table import KINDS, claims_table, tally
+from harness.claims_table import collect_claims as all_claims
 from harness.jobs import profile_results, result_record_paths
 from harness.number_audit import audit_lines, audit_profile
 from harness.result_claims import result_claims
@@ -79,6 +81,7 @@ class Report:
     provenance: list[tuple[str, str]]
     not_in_profile: list[str]
     audit: list[str] = dataclasses.field(default_factory=list)
+    register: list[dict] = dataclasses.field(default_factory=list)
 
     def parts(self) -> list[tuple[str, str, list[Section]]]:
         """``(group, heading, sections)`` per part of the report, the thesis' results
@@ -89,6 +92,21 @@ class Report:
             if found := [s for s in self.sections if s.group == group]:
                 out.append((group, heading, found))
         return out
+
+    def register_counts(self) -> list[str]:
+        """One line per kind of row of the claims register table
+        (:func:`harness.claims_table.tally`): thesis claims apart from lecture claims,
+        the harness' own checks and unregistered claims."""
+        return [tally(self.register, kind) for kind in KINDS
+                if any(r["kind"] == kind for r in self.register)]
+
+    def register_decided(self) -> list[dict]:
+        """The register rows with a verdict other than ``not yet built``."""
+        return [r for r in self.register if r["verdict"] != NOT_YET_BUILT]
+
+    def register_open(self) -> list[dict]:
+        """The register entries no result decides yet."""
+        return [r for r in self.register if r["verdict"] == NOT_YET_BUILT]
 
     def tally(self, source: str | None = None) -> str:
         """``2 holds, 1 not measured``: the verdicts of the claims of ``source`` (all
@@ -107,19 +125,17 @@ class Report:
 
 
 def collect_claims(config: dict) -> list[dict]:
-    """``claims(config)`` of every result of the profile that has claims (the thesis'
-    statements with verdicts, :mod:`harness.claims`; withheld while the result's jobs
-    have not all run, :mod:`harness.result_claims`), in the profile's order."""
-    found = []
+    """:func:`harness.claims_table.collect_claims`: the claims of every result of the
+    profile, after checking that no result of a part in :data:`GROUPS` (whose results
+    state no claims) states one."""
     for module in profile_results(config):
-        if hook(module, "claims"):
+        if result_group(module) and hook(module, "claims"):
             stated = result_claims(config, module)
-            if stated and result_group(module):
+            if stated:
                 raise ValueError(f"{module.__name__} is in the report's part "
                                  f"{result_group(module)!r}, whose results state no "
                                  f"claims, but its claims() returned {len(stated)}")
-            found += stated
-    return found
+    return all_claims(config)
 
 
 def build_report(config: dict) -> Report:
@@ -141,7 +157,9 @@ def build_report(config: dict) -> Report:
         records += found
     others = [f"{name} ({module.TITLE.split(':')[0]})"
               for name, module in result_modules().items() if name not in config["results"]]
+    claims = collect_claims(config)
     return Report(profile=config["profile"], description=config.get("description", ""),
-                  sections=sections, claims=collect_claims(config), runs=runs,
+                  sections=sections, claims=claims, runs=runs,
                   provenance=provenance_summary(records, config), not_in_profile=others,
-                  audit=audit_lines(audit_profile(config)))
+                  audit=audit_lines(audit_profile(config)),
+                  register=claims_table(config, claims))

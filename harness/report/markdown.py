@@ -47,7 +47,6 @@ def _section(section: Section, run_line: str) -> list[str]:
 
 def render_markdown(report: Report) -> str:
     """The whole Markdown report."""
-    claims = [[c["source"], c["verdict"], c["claim"], c["evidence"]] for c in report.claims]
     out = [f"# {TITLE}", "", f"Profile `{report.profile}`. {report.description}", "",
            "## Summary", ""]
     for group, heading, sections in report.parts():
@@ -56,12 +55,23 @@ def render_markdown(report: Report) -> str:
         out += [f"- {s.title}: {report.overview(s)}" for s in sections]
     if report.not_in_profile:
         out += ["", f"Not in this profile: {', '.join(report.not_in_profile)}."]
+    decided = [[f"{r['id']} ({r['thesis_line']})", r["kind"], r["verdict"], r["quote"],
+                r["checked"], (f"{r['result']}: " if r["result"] else "") + r["evidence"]]
+               for r in report.register_decided()]
     out += ["", "## The thesis' claims and our verdicts", "",
-            f"{len(report.claims)} claims: {report.tally() or 'none'}. Stand-in data never "
-            f"counts as the thesis' data set.", "",
-            tabulate([[_cell(v) for v in row] for row in claims],
-                     headers=["source", "verdict", "claim (thesis section)", "evidence"],
-                     tablefmt="github"), ""]
+            "The claims register (`harness claims`): one entry per measurable sentence, "
+            "its reading fixed from the text before any number was computed.", ""]
+    out += [f"- {line}" for line in report.register_counts()]
+    out += ["", "Stand-in data never counts as the thesis' data set; 'not yet built' is "
+            "counted apart, never as a pass.", "",
+            tabulate([[_cell(v) for v in row] for row in decided],
+                     headers=["entry (line)", "kind", "verdict", "quote", "checked as",
+                              "evidence"],
+                     tablefmt="github"), "",
+            f"Not yet built ({len(report.register_open())} entries):", ""]
+    out += [f"- {r['id']} ({r['thesis_line']}): {_cell(r['quote'])}"
+            for r in report.register_open()]
+    out += [""]
     for group, heading, sections in report.parts():
         if heading:
             out += [f"## {heading}", "", GROUPS[group][1], ""]
