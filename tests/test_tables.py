@@ -177,3 +177,12 @@ def test_a_transposed_layout_needs_its_columns_and_no_average(config):
     assert "local continuity on teapot_standin (stand-in for teapot)" in labels
     grid = dict(blocks)["local continuity on swiss_roll"]
     assert list(grid.index) == ["isomap", "pca"] and grid.loc["pca", "PCA"].startswith("0.")
+
+
+def test_the_run_to_run_mark_uses_the_standard_error_of_the_mean():
+    # issue 51 defect 7: olivetti PCA-LMNN 3.28 (thesis) vs 4.88 +- 1.84 over 100 runs is
+    # about 9 standard errors apart: not inside the noise of our mean
+    from harness.results.common.tables import within_run_noise
+
+    assert not within_run_noise(4.88 - 3.28, 1.84, 100)
+    assert within_run_noise(4.88 - 3.28, 1.84, 2)  # two runs: 2 SE = 2.6 points

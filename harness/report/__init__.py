@@ -3,7 +3,7 @@
 
 It shows, for one profile, every generated table (each cell thesis / ours / delta,
 coloured by the table's tolerance: inside, outside with a measured reason, inside the
-run-to-run spread, unexplained; stand-ins and gaps marked with their reason), the MVU
+run-to-run noise, unexplained; stand-ins and gaps marked with their reason), the MVU
 solver comparison, every figure of the profile's ``figures:`` section (PNG embedded),
 the thesis' qualitative claims each with a verdict, and the provenance (commits,
 packages, machine, BLAS threads, records and wall time per table and figure).

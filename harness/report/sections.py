@@ -27,7 +27,7 @@ __all__ = ["Cell", "Grid", "Section", "CLASSES", "missing_outputs",
 CLASSES = {
     "inside": "inside the tolerance (✓)",
     "explained": "outside the tolerance, with a measured reason (‡)",
-    "spread": "outside the tolerance, inside the run-to-run spread (~)",
+    "spread": "outside the tolerance, inside the run-to-run noise (~)",
     "unexplained": "outside the tolerance, not yet explained (!)",
     "standin": "stand-in data: shown, no reproduction claim",
     "plain": "not compared (no thesis number, or a measure without a claim)",

@@ -52,7 +52,7 @@ def _tolerance_summary(frame: pd.DataFrame, tolerance: float) -> str:
         text = (f"{counts.get('inside', 0)} of {compared} compared cells inside the "
                 f"tolerance (±{tolerance:g})")
         outside = [f"{counts[c]} {what}" for c, what in (
-            ("explained", "with a measured reason"), ("spread", "inside the run-to-run spread"),
+            ("explained", "with a measured reason"), ("spread", "inside the run-to-run noise"),
             ("unexplained", "unexplained")) if counts.get(c, 0)]
         text += f"; outside: {', '.join(outside)}" if outside else ""
     else:

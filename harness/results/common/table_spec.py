@@ -47,8 +47,8 @@ class TableSpec:
         of ``method`` on the same data set (a measure of ``measures`` too, for its
         heading).
     spread_counts : bool
-        Whether a cell outside the tolerance but with |delta| at most the standard
-        deviation of our runs is marked as inside the run-to-run spread (Table 2.1,
+        Whether a cell outside the tolerance but with |delta| at most two standard
+        errors of our mean is marked as inside the run-to-run noise (Table 2.1,
         averaged over random splits) rather than as unexplained.
     heading : str
         Suffix of each measure's heading, formatted with the table's profile section

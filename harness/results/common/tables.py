@@ -29,12 +29,16 @@ from harness.results.common.table_spec import TableSpec
 
 __all__ = ["build_table", "write_table", "write_table_files", "compare_with_thesis",
            "legend", "stand_in_note", "wide_tables", "known_deviations", "AVERAGE",
-           "LONG_COLUMNS", "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "Footnotes",
+           "LONG_COLUMNS", "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "SPREAD_STANDARD_ERRORS",
+           "within_run_noise", "Footnotes",
            "RUN_NUMBERS", "ColumnReading", "column_readings"]
 
 UNEXPLAINED = "outside the tolerance and not yet explained"
-WITHIN_SPREAD = ("outside the tolerance but inside the run-to-run spread: |delta| is at "
-                 "most the standard deviation of our runs")
+#: how many standard errors of our mean a delta may be and still be noise of our runs
+SPREAD_STANDARD_ERRORS = 2.0
+WITHIN_SPREAD = ("outside the tolerance but inside the run-to-run noise: |delta| is at "
+                 f"most {SPREAD_STANDARD_ERRORS:g} standard errors of our mean (the runs' "
+                 "standard deviation / sqrt(runs))")
 
 AVERAGE = "average"
 #: The columns of a table's long CSV, in order.
@@ -323,6 +327,22 @@ def known_deviations(table: str, path: Path | None = None) -> dict[tuple[str, st
     return found
 
 
+def within_run_noise(delta: float, std: float, runs: int) -> bool:
+    """Whether ``delta`` (our mean minus the thesis' number) is inside the noise of our
+    mean over ``runs`` runs of standard deviation ``std``: at most
+    :data:`SPREAD_STANDARD_ERRORS` standard errors, ``std / sqrt(runs)`` (issue 51: the
+    per-run standard deviation is the spread of one run, not of the mean).
+
+    Examples
+    --------
+    >>> within_run_noise(1.6, 1.84, 100)  # olivetti PCA-LMNN: 9 standard errors apart
+    False
+    >>> within_run_noise(0.3, 1.0, 10)
+    True
+    """
+    return bool(abs(delta) <= SPREAD_STANDARD_ERRORS * std / math.sqrt(runs))
+
+
 def _attach_deviation_notes(frame: pd.DataFrame, table: str,
                             spread_counts: bool = False) -> pd.Series:
     reasons = known_deviations(table)
@@ -330,7 +350,8 @@ def _attach_deviation_notes(frame: pd.DataFrame, table: str,
     for row in frame.itertuples():
         if row.status != "ok" or pd.isna(row.within_tolerance) or row.within_tolerance:
             notes.append("")
-        elif spread_counts and row.n_runs > 1 and abs(row.delta) <= row.ours_std:
+        elif spread_counts and row.n_runs > 1 and within_run_noise(row.delta, row.ours_std,
+                                                                   row.n_runs):
             notes.append(WITHIN_SPREAD)
         else:
             notes.append(reasons.get((row.method, row.dataset, row.measure), UNEXPLAINED))
@@ -458,7 +479,7 @@ def legend(spec: TableSpec) -> str:
     return (f"Each cell: thesis / ours / delta (ours - thesis); tolerance "
             f"{spec.tolerance} for 'reproduced'. ‡ marks a cell outside the tolerance "
             f"with a measured explanation (config/known_deviations.yaml), ! one without"
-            f"{', ~ one inside the run-to-run spread' if spec.spread_counts else ''}; "
+            f"{', ~ one inside the run-to-run noise (2 standard errors of our mean)' if spec.spread_counts else ''}; "
             f"§ a cell whose optimisation (the MVU SDP) is not certified optimal.")
 
 
