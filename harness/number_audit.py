@@ -38,6 +38,8 @@ look explained.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import re
@@ -47,7 +49,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["WHITELIST", "CITED", "CONSTANTS", "THESIS", "CITED_LABEL", "whitelisted", "Token",
-           "numeric_tokens", "known_numbers", "result_known_numbers", "unexplained",
+           "numeric_tokens", "csv_numbers", "known_numbers", "result_known_numbers", "unexplained",
            "audit_result", "audit_profile", "audit_lines", "MAX_LIST"]
 
 #: Numbers of earlier measurements a result's Markdown may cite although this run did
@@ -131,6 +133,7 @@ _CROSS_REF = re.compile(
     rf"\b(?:Figs?\.?|Figures?|Tables?|Eqs?\.?|Equations?|Sections?|Algorithms?|"
     rf"Chapters?)\s+{_NUM}(?:\s*(?:,|/|-|–|and|to|&)\s*{_NUM})*", re.IGNORECASE)
 _NUMBER = re.compile(r"\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_CELL_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 _UNIT_SUFFIXES = ("x", "s", "pp", "h", "min", "ms", "GB", "MB")
 
 
@@ -264,14 +267,31 @@ def _flat_numbers(value) -> list | None:
     return out
 
 
+def csv_numbers(text: str) -> list[float]:
+    """The numbers of a CSV file's numeric cells (a cell that is one number, e.g.
+    ``4.87`` or ``1e-06``). A text cell -- a note, a reason, a description -- adds none:
+    a number written inside a reason is not a measurement of this run (issue 51 defect
+    8: a reason quoting "0.8 %" for a cell that reads 1.56 made "0.8" look traced)."""
+    out = []
+    for row in csv.reader(io.StringIO(text)):
+        for cell in row:
+            cell = cell.strip()
+            if cell and _CELL_NUMBER.fullmatch(cell):
+                value = float(cell)
+                if math.isfinite(value):
+                    out.append(value)
+    return out
+
+
 def known_numbers(*sources, texts: tuple[str, ...] = ()) -> np.ndarray:
     """The sorted absolute values of the numeric leaves of ``sources`` (JSON-like
-    values) and of the numbers written in ``texts`` (CSV files, reference cells)."""
+    values) and of the numeric cells of ``texts`` (CSV files: their frames and the
+    thesis' reference CSVs, :func:`csv_numbers`)."""
     values: list[float] = []
     for source in sources:
         _leaves(source, values)
     for text in texts:
-        values += [float(m.group(0)) for m in _NUMBER.finditer(text)]
+        values += csv_numbers(text)
     return np.unique(np.abs(np.asarray(values, dtype=float)))
 
 
@@ -293,8 +313,24 @@ def result_known_numbers(config: dict, result: str) -> np.ndarray:
         if csv is not None and Path(csv).exists():
             texts.append(Path(csv).read_text())
     reference = Path(config.get("reference_dir") or "results/reference")
-    texts += [p.read_text() for p in sorted(reference.glob("*.csv"))]
-    return known_numbers(records, config, texts=tuple(texts))
+    # the thesis' reference CSVs are the thesis' words and numbers throughout (their
+    # conditions quote it too): every number in them counts
+    thesis = np.abs([float(m.group(0)) for p in sorted(reference.glob("*.csv"))
+                     for m in _NUMBER.finditer(p.read_text())])
+    return np.union1d(np.union1d(known_numbers(records, config, texts=tuple(texts)), thesis),
+                      _deviation_numbers(result))
+
+
+def _deviation_numbers(result: str) -> np.ndarray:
+    """The literal numbers of ``result``'s measured explanations in
+    ``config/known_deviations.yaml``: the earlier measurements each entry describes
+    (the numbers of this run a reason states are placeholders filled from the run,
+    :func:`harness.results.common.tables.fill_reason`, and traced as this run's)."""
+    from harness.results.common.tables import PLACEHOLDER, known_deviations
+
+    values = [float(m.group(0)) for reason in known_deviations(result).values()
+              for m in _NUMBER.finditer(PLACEHOLDER.sub("", reason))]
+    return np.unique(np.abs(np.asarray(values, dtype=float)))
 
 
 def _matches(token: Token, known: np.ndarray) -> bool:

@@ -186,3 +186,38 @@ def test_the_run_to_run_mark_uses_the_standard_error_of_the_mean():
 
     assert not within_run_noise(4.88 - 3.28, 1.84, 100)
     assert within_run_noise(4.88 - 3.28, 1.84, 2)  # two runs: 2 SE = 2.6 points
+
+
+def test_a_reason_states_this_runs_numbers_by_placeholder():
+    # issue 51 defect 8: a reason quoting "0.8 %" for a cell that reads 1.56 contradicted
+    # the run; a placeholder takes the number from the run itself
+    import pandas as pd
+    import pytest
+
+    from harness.results.common.tables import fill_reason
+
+    frame = pd.DataFrame([
+        {"method": "pca_lmnn", "dataset": "wine", "measure": "train_knn_loo_error",
+         "ours": 1.56, "ours_std": 1.2, "n_runs": 10, "status": "ok"},
+        {"method": "mul_lmnn", "dataset": "wine", "measure": "test_knn_error",
+         "ours": float("nan"), "ours_std": float("nan"), "n_runs": 0, "status": "failed"}])
+    row = next(frame.itertuples())
+    text = fill_reason("{ours} +- {std} % over {runs} runs; PCA-LMNN "
+                       "{ours:pca_lmnn/wine/train_knn_loo_error} %, MUL-LMNN "
+                       "{ours:mul_lmnn/wine/test_knn_error}; k in {5, 15}", frame, row, 2)
+    assert text == ("1.56 +- 1.20 % over 10 runs; PCA-LMNN 1.56 %, MUL-LMNN n/a; "
+                    "k in {5, 15}")
+    with pytest.raises(ValueError, match="names no cell of the table"):
+        fill_reason("{ours:lmnn/wine/x}", frame, row, 2, "table_2_1 entry")
+
+
+def test_every_placeholder_of_the_known_deviations_names_a_cell_it_could():
+    import re
+
+    from harness.results.common.tables import PLACEHOLDER, known_deviations
+
+    for table in ("table_2_1", "table_3_2"):
+        for (method, dataset, _), reason in known_deviations(table).items():
+            for match in PLACEHOLDER.finditer(reason):
+                assert match.group(0).count("/") in (0, 2), (table, method, match.group(0))
+    assert not re.search(r"0\.8 % vs 6\.1 %", str(known_deviations("table_2_1")))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +31,7 @@ from harness.results.common.table_spec import TableSpec
 __all__ = ["build_table", "write_table", "write_table_files", "compare_with_thesis",
            "legend", "stand_in_note", "wide_tables", "known_deviations", "AVERAGE",
            "LONG_COLUMNS", "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "SPREAD_STANDARD_ERRORS",
-           "within_run_noise", "Footnotes",
+           "within_run_noise", "PLACEHOLDER", "fill_reason", "Footnotes",
            "RUN_NUMBERS", "ColumnReading", "column_readings"]
 
 UNEXPLAINED = "outside the tolerance and not yet explained"
@@ -185,7 +186,8 @@ def compare_with_thesis(frame: pd.DataFrame, spec: TableSpec) -> pd.DataFrame:
     if spec.compared is not None:  # CPU seconds, counts: shown, not a claim
         within[~frame["measure"].isin(spec.compared)] = pd.NA
     frame["within_tolerance"] = within
-    frame["deviation_note"] = _attach_deviation_notes(frame, spec.name, spec.spread_counts)
+    frame["deviation_note"] = _attach_deviation_notes(frame, spec.name, spec.spread_counts,
+                                                      spec.decimals)
     return frame
 
 
@@ -343,8 +345,49 @@ def within_run_noise(delta: float, std: float, runs: int) -> bool:
     return bool(abs(delta) <= SPREAD_STANDARD_ERRORS * std / math.sqrt(runs))
 
 
+#: a number of this run inside a reason: ``{ours}``, ``{std}`` or ``{runs}`` of the cell
+#: the reason explains, or of another cell of the table: ``{ours:METHOD/DATASET/MEASURE}``
+PLACEHOLDER = re.compile(r"\{(ours|std|runs)(?::([^{}/]+)/([^{}/]+)/([^{}/]+))?\}")
+
+
+def fill_reason(reason: str, frame: pd.DataFrame, row, decimals: int = 3,
+                where: str = "") -> str:
+    """``reason`` with each :data:`PLACEHOLDER` replaced by this run's number (our mean,
+    the runs' standard deviation or their number) of the cell ``row`` or of the cell it
+    names, formatted as the table prints it; ``n/a`` where that cell has no number. A
+    reason that states a number of this run names it so, and can never contradict the
+    cell it explains (issue 51 defect 8); its literal numbers are those of the earlier
+    measurement it describes.
+
+    Raises
+    ------
+    ValueError
+        A placeholder naming a cell the table does not have (``where`` names the entry).
+    """
+    columns = {"ours": "ours", "std": "ours_std", "runs": "n_runs"}
+
+    def number(match):
+        what, method, dataset, measure = match.groups()
+        if method is None:
+            cell = row
+        else:
+            found = frame[(frame["method"] == method) & (frame["dataset"] == dataset)
+                          & (frame["measure"] == measure)]
+            if found.empty:
+                raise ValueError(f"{where}: {match.group(0)} names no cell of the table "
+                                 f"(method/dataset/measure as in its long CSV); fix the "
+                                 f"placeholder in config/known_deviations.yaml")
+            cell = next(found.itertuples())
+        value = getattr(cell, columns[what])
+        if value is None or pd.isna(value) or getattr(cell, "status", "ok") != "ok":
+            return "n/a"
+        return str(int(value)) if what == "runs" else _fmt(float(value), decimals=decimals)
+
+    return PLACEHOLDER.sub(number, reason)
+
+
 def _attach_deviation_notes(frame: pd.DataFrame, table: str,
-                            spread_counts: bool = False) -> pd.Series:
+                            spread_counts: bool = False, decimals: int = 3) -> pd.Series:
     reasons = known_deviations(table)
     notes = []
     for row in frame.itertuples():
@@ -354,7 +397,10 @@ def _attach_deviation_notes(frame: pd.DataFrame, table: str,
                                                                    row.n_runs):
             notes.append(WITHIN_SPREAD)
         else:
-            notes.append(reasons.get((row.method, row.dataset, row.measure), UNEXPLAINED))
+            key = (row.method, row.dataset, row.measure)
+            notes.append(fill_reason(reasons[key], frame, row, decimals,
+                                     f"{table} {'/'.join(key)}")
+                         if key in reasons else UNEXPLAINED)
     return pd.Series(notes, index=frame.index, dtype="string")
 
 
