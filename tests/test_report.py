@@ -384,11 +384,16 @@ def test_figure_claims_equal_ratios_and_no_records(tmp_path, repo_root):
     measures = dict(zip(QUALITY, (0.9, 0.8, 0.5)))
     for variant in ("max_trace", "min_trace"):  # a rigid graph: both SDPs give one kernel
         write_point(config, f"fig_3_24/swiss_roll/{variant}", **ok_body(measures))
-    claim = hook(fig_3_24, "claims")(config)[0]
+    claim, caption = hook(fig_3_24, "claims")(config)
     assert claim["verdict"] == "does not hold"
     assert "swiss_roll: continuity 1.000, trust 1.000, intersection 1.000" in claim["evidence"]
-    assert "within ±0.005 of 1 counts as not below 1" in claim["evidence"]
+    assert "reading strict (does not hold)" in claim["evidence"]
     assert "mnist_fives (n/a)" in claim["evidence"]
+    # the caption read with the noise: ratios of 1 within 0.005 decide nothing on one
+    # data set of four; 'significantly' (below 0.95) is refuted by them
+    assert "reading below 1 (not measured)" in caption["evidence"]
+    assert "reading significantly (does not hold)" in caption["evidence"]
+    assert caption["verdict"] == "does not hold"
 
 
 def _long(rows) -> pd.DataFrame:

@@ -23,6 +23,7 @@ import pandas as pd
 
 from harness.claims import (
     Reading,
+    beyond_noise,
     about_almost_every,
     about_every,
     make_claim,
@@ -117,14 +118,17 @@ SHORT = {"train_knn_loo_error": "kNN train", "test_knn_error": "kNN test",
 
 
 def compare(values: Values, d: str, a: tuple[str, str], b: tuple[str, str], *,
-             higher: bool = False, margin: float = 0.0, factor: float = 1.0) -> Check | None:
+             higher: bool = False, margin: float = 0.0, factor: float = 1.0,
+             noise: float = 0.0) -> Check | None:
     """``a`` better than ``factor`` x ``b`` (+ ``margin``) on data set ``d``: lower (an
     error) or, with ``higher``, larger (a quality score). ``a``, ``b`` are
-    ``(measure, row label)``."""
+    ``(measure, row label)``. With ``noise`` > 0 a difference within it is inside the
+    noise (:func:`harness.claims.beyond_noise`: the check is ``WITHIN_NOISE``)."""
     va, vb = values.get(a[0], a[1], d), values.get(b[0], b[1], d)
     if va is None or vb is None:
         return None
-    ok = va > factor * vb - margin if higher else va < factor * vb + margin
+    gain = (va - (factor * vb - margin)) if higher else ((factor * vb + margin) - va)
+    ok = beyond_noise(gain, noise) if noise > 0 else bool(gain > 0)
     what = (f"{SHORT.get(a[0], a[0])} " if a[0] == b[0] else "")
     left = a[1] if a[0] == b[0] else f"{a[1]} {SHORT.get(a[0], a[0])}"
     right = b[1] if a[0] == b[0] else f"{b[1]} {SHORT.get(b[0], b[0])}"

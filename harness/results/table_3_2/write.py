@@ -47,10 +47,20 @@ def _mvu_continuity_below(values, datasets):
                                                "var.MVU(CG)(LLE)")], higher=True)
 
 
+#: the register's readings of "the conjugate gradient step improves the local
+#: continuity metric significantly" (3.1.9): per data set, a difference within
+#: CG_NOISE is undecided; on the Average column, 'significantly' is a rise of at least
+#: CG_EFFECT (an effect size: no runs)
+CG_NOISE, CG_EFFECT = 0.01, 0.05
+
+
 def _cg_improves_continuity(values, datasets):
-    return compare_pairs(values, datasets, [(("local_continuity", f"var.MVU(CG)({b})"),
-                                      ("local_continuity", f"var.MVU({b})"))
-                                     for b in ("Lap", "LLE")], higher=True)
+    pairs = [(("local_continuity", f"var.MVU(CG)({b})"), ("local_continuity", f"var.MVU({b})"))
+             for b in ("Lap", "LLE")]
+    return (compare_pairs(values, [d for d in datasets if d != AVERAGE], pairs,
+                          reading="per data set", higher=True, noise=CG_NOISE)
+            + compare_pairs(values, [d for d in datasets if d == AVERAGE], pairs,
+                            reading="average, significant", higher=True, margin=-CG_EFFECT))
 
 
 def _mvu_almost_perfect(values, datasets):
@@ -91,7 +101,9 @@ CLAIMS: tuple[TableClaim, ...] = (
                register="s3-1-9-mvu-outperformed-continuity"),
     TableClaim("The conjugate-gradient step improves local continuity "
                "significantly: variational MVU (CG) is above variational MVU after "
-               "Laplacian eigenmaps and after LLE (3.1.9)", _cg_improves_continuity, REAL_3_2,
+               "Laplacian eigenmaps and after LLE, per data set (a difference within "
+               f"{CG_NOISE:g} undecided) and on the average by at least {CG_EFFECT:g} "
+               "(3.1.9)", _cg_improves_continuity, (*REAL_3_2, AVERAGE),
                register="s3-1-9-cg-improves-continuity"),
     TableClaim("MVU obtains almost perfect scores on the Swiss roll and the "
                f"teapot; we read 'almost perfect' as at least {ALMOST_PERFECT:g} under all "
