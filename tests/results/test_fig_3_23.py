@@ -126,9 +126,33 @@ def test_claims_get_verdicts_and_stand_ins_never_count(config):
     assert verdicts["On teapot all three ratios are below 1"]["verdict"] == "holds"
     lle = verdicts["'lle' has the lowest ratio on every data set"]
     assert lle["verdict"] == "not measured" and "2 of 4 measured" in lle["evidence"]
-    cg = verdicts["CG post-processing lowers the ratio on the Swiss roll only"]
-    assert cg["verdict"] == "holds"  # helps on the Swiss roll (6 -> 3), not on teapot
+    def starting(text):
+        return next(c for claim, c in verdicts.items() if claim.startswith(text))
+
+    # the roll's 6 -> 3 meets the effect size, but two trials cannot make a one-sided
+    # Wilcoxon test significant (smallest p 0.25): the readings disagree (issue 51)
+    cg = starting("The conjugate gradient post-processing improves")
+    assert cg["verdict"] == "partly holds"
+    assert "reading paired test (undecided (within noise))" in cg["evidence"]
+    assert "reading effect size (holds)" in cg["evidence"]
+    assert starting("The CG post-processing does not improve")["verdict"] == "not measured"
+    worse = starting("All out-of-sample extension methods have a significantly worse")
+    assert worse["register"] == "s3-1-10-swiss-significantly-worse"
+    assert worse["verdict"] == "undecided (within noise)"  # 2 trials; 1 of 3 real sets
     assert {c["source"] for c in verdicts.values()} == {"fig_3_23"}
+
+
+def test_the_significance_tests_over_the_trials():
+    from harness.claims import WITHIN_NOISE
+    from harness.results.fig_3_23.significance import paired_lower, sign_test, significant
+
+    above, p_above, p_below = sign_test([1.2] * 9 + [0.9])
+    assert above == 9 and p_above < 0.05 and p_below > 0.5
+    assert significant(p_above, p_below) is True
+    assert significant(p_below, p_above) is False
+    lower, higher = paired_lower([1.0] * 10, [1.5 + 0.1 * i for i in range(10)])
+    assert lower < 0.01 and higher > 0.9
+    assert significant(*paired_lower([1.0, 2.0], [1.5, 2.5])) is WITHIN_NOISE
 
 
 def test_a_scaled_down_run_says_its_verdicts_are_no_reproduction(config):
