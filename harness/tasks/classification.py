@@ -189,7 +189,7 @@ def run_classification(method_cls: type, dataset: Dataset, params: dict, seed: i
                                                        y[test])
     if hasattr(estimator, "n_active_"):
         measures["n_active"] = float(estimator.n_active_)
-    for attr in ("n_iter_", "loss_", "n_components_"):
+    for attr in ("n_iter_", "loss_", "n_components_", "n_rounds_", "validation_errors_"):
         if hasattr(estimator, attr):
             info[attr.rstrip("_")] = np.asarray(getattr(estimator, attr)).tolist()
     return {"measures": measures, "fit_seconds": fit_seconds, "fit_cpu_seconds": fit_cpu,

@@ -90,3 +90,30 @@ def test_mul_lmnn_rejects_bad_rounds(bad, wine):
     X, y, _, _ = wine
     with pytest.raises(ValueError, match=rf"n_rounds={bad!r} must be a positive integer"):
         MULLMNN(n_rounds=bad).fit(X, y)
+
+
+def test_mul_lmnn_chooses_its_rounds_on_a_validation_split(wine):
+    """Issue 51 defect 4: the thesis chose MUL-LMNN's number of runs on a validation
+    split; by default so does ours: the rounds with the lowest held-out kNN error
+    (ties: fewer), recomputed here by hand, then refitted on all the training data."""
+    from sklearn.model_selection import train_test_split
+
+    from harness.metrics.knn_error import knn_predict
+
+    X, y, _, _ = wine
+    est = MULLMNN(max_rounds=3, random_state=0).fit(X, y)
+    codes = np.searchsorted(np.unique(y), y)
+    inner, held = train_test_split(np.arange(len(y)), test_size=0.3, stratify=codes,
+                                   random_state=0)
+    errors = []
+    for r in (1, 2, 3):
+        L = MULLMNN(n_rounds=r).fit(X[inner], y[inner]).components_
+        errors.append(100 * np.mean(knn_predict(X[inner] @ L.T, y[inner], X[held] @ L.T, 3)
+                                    != y[held]))
+    np.testing.assert_allclose(est.validation_errors_, errors)
+    assert est.n_rounds_ == 1 + int(np.argmin(errors))
+    fixed = MULLMNN(n_rounds=est.n_rounds_).fit(X, y)
+    np.testing.assert_allclose(est.components_, fixed.components_, rtol=1e-10)
+    assert len(est.loss_per_round_) == est.n_rounds_
+    with pytest.raises(ValueError, match="max_rounds=0 must be a positive integer"):
+        MULLMNN(max_rounds=0).fit(X, y)
