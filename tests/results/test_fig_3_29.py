@@ -25,18 +25,24 @@ SMALL = {"n_samples": 100, "n_neighbors": 6, "sweep_noise": [0.75], "sweep_seeds
 
 def test_keys_and_params(profile):
     config = profile(fig_3_29={})
-    assert fig.keys(config) == ["graph", "sweep", "before", "after"]
+    keys = fig.keys(config)
+    assert keys[:4] == ["graph", "sweep", "before", "after"]
+    # issue 51 defect 4: the MVU claims read the rolls of seeds 0-9, not one roll
+    assert keys[4:8] == ["before/s0", "after/s0", "before/s1", "after/s1"] and len(keys) == 24
+    seeded = fig.params(config, "after/s7")
+    assert seeded["dataset_params"]["seed"] == 7 and seeded["kind"] == "after"
+    assert seeded["method_params"]["cut_bad_edges"] is True
     before, after = fig.params(config, "before"), fig.params(config, "after")
     assert "cut_bad_edges" not in before["method_params"]
     assert after["method_params"] == {
         **before["method_params"], "cut_bad_edges": True, "walk_steps": 7,
         "walk_sigma": 1.0, "cut_fence": 1.5, "walk_transition": "row",
         "walk_passage": "first"}
-    assert before["method_params"]["variant"] == "inequality"
+    assert before["method_params"]["variant"] == "equality"  # the thesis' SDP
     assert before["method_params"]["n_neighbors"] == 7 and before["kind"] == "before"
     graph = fig.params(config, "graph")
     assert graph["dataset_params"]["n_samples"] == 600
-    assert graph["dataset_params"]["noise"] == 0.75 and graph["dataset_params"]["seed"] == 3
+    assert graph["dataset_params"]["noise"] == 0.75 and graph["dataset_params"]["seed"] == 0
     assert graph["rule"] == {"walk_steps": 7, "walk_sigma": 1.0, "fence": 1.5,
                              "transition": "row", "passage": "first"}
     sweep = fig.params(config, "sweep")
@@ -123,14 +129,25 @@ def _mvu_body(spectrum, truth, cut=None, solve_status="optimal"):
 
 def profile_with_records(profile):
     """A profile of Fig. 3.29 whose four jobs have fabricated records."""
-    config = profile(fig_3_29={"dataset_params": {"noise": 0.75, "seed": 3}})
+    config = profile(fig_3_29={"dataset_params": {"noise": 0.75, "seed": 3},
+                               "variant": "inequality", "mvu_seeds": 2})
     write_point(config, "fig_3_29/graph", **_graph_body())
     write_point(config, "fig_3_29/sweep",
                 rolls=_rolls(0.75, [2, 2, 1, 2]) + _rolls(1.0, [1, 0, 1, 0]))
     write_point(config, "fig_3_29/before", **_mvu_body([6, 2, 2], (0.8, 0.3, 0.5)))
     write_point(config, "fig_3_29/after", **_mvu_body([9, 1, 0.01], (0.8, 0.9, 0.7),
                                                       cut=[[2, 3], [3, 4]]))
+    for seed in (0, 1):
+        write_seed(config, seed)
     return config
+
+
+def write_seed(config, seed, before=None, after=None):
+    """The MVU sweep's records of one roll (by default the figure roll's numbers)."""
+    write_point(config, f"fig_3_29/before/s{seed}",
+                **(before or _mvu_body([6, 2, 2], (0.8, 0.3, 0.5))))
+    write_point(config, f"fig_3_29/after/s{seed}",
+                **(after or _mvu_body([9, 1, 0.01], (0.8, 0.9, 0.7), cut=[[2, 3], [3, 4]])))
 
 
 @pytest.fixture
@@ -139,7 +156,9 @@ def config(profile):
 
 
 def test_rows_of_the_aggregation(config):
-    frame = fig_3_29_write.build(config).set_index("stage")
+    built = fig_3_29_write.build(config)
+    assert list(built.loc[built["part"] == "mvu_seed", "seed"]) == [0, 0, 1, 1]
+    frame = built[built["part"] != "mvu_seed"].set_index("stage")
     assert frame.loc["before", "top2_share"] == pytest.approx(0.8)
     assert frame.loc["after", "top2_share"] == pytest.approx(10 / 10.01)
     hm = 3 / (1 / 0.8 + 1 / 0.3 + 1 / 0.5)
@@ -158,37 +177,38 @@ def test_claim_verdicts(config):
     # counterexample of a statement about the construction (issue 51)
     assert detect["verdict"] == "does not hold" and "recall 0.88" in detect["evidence"]
     assert "1: 0.25 (2/8)" in detect["evidence"]
-    assert before["verdict"] == "holds" and "0.800" in before["evidence"]
+    assert before["verdict"] == "holds" and "seed 0: 0.800; seed 1: 0.800" in before["evidence"]
     assert after["verdict"] == "holds" and "0.800 -> 0.999" in after["evidence"]
-    write_point(config, "fig_3_29/after", **_mvu_body([5, 4, 1], (0.8, 0.2, 0.3), cut=[]))
+    assert after["counted"] is False  # implied by the text, not stated
+    # one roll of the sweep that does not unfold after the cut refutes 'every roll'
+    write_seed(config, 1, after=_mvu_body([5, 4, 1], (0.8, 0.2, 0.3), cut=[]))
     assert fig_3_29_write.claims(config)[2]["verdict"] == "does not hold"
-    write_point(config, "fig_3_29/before", status="timeout", reason="killed")
-    _, before, after = fig_3_29_write.claims(config)
-    assert before["verdict"] == after["verdict"] == "not measured"
+    # the figure's roll alone decides nothing
+    write_point(config, "fig_3_29/before/s0", status="timeout", reason="killed")
+    write_point(config, "fig_3_29/before/s1", status="timeout", reason="killed")
+    _, before, _ = fig_3_29_write.claims(config)
+    assert before["verdict"] == "not measured"
 
 
 def test_uncertified_mvu_solves_are_left_out_of_the_claims(config):
-    # the before solve is inaccurate and its roll unfolded (top-2 share 0.98 >= 0.95):
-    # before, 'cannot unfold' did not hold on that iterate; now no verdict
-    write_point(config, "fig_3_29/before", **_mvu_body([9, 0.8, 0.2], (0.8, 0.3, 0.5),
-                                                       solve_status="inaccurate"))
+    # seed 0's before solve is inaccurate and its roll unfolded (top-2 share 0.98 >=
+    # 0.95): that iterate is no counterexample; seed 1 passing alone decides nothing
+    write_seed(config, 0, before=_mvu_body([9, 0.8, 0.2], (0.8, 0.3, 0.5),
+                                           solve_status="inaccurate"))
     _, before, after = fig_3_29_write.claims(config)
     left_out = "before: MVU solve not certified optimal (inaccurate, gap 1.0e-04), not counted"
     assert before["verdict"] == "not measured"
-    assert before["evidence"] == f"inequality MVU, k = 7: {left_out}"
+    assert before["evidence"] == (
+        "inequality MVU, k = 7: top-2 eigenvalue share before the cut (unfolded means "
+        f">= 0.95): seed 0: {left_out}; seed 1: 0.800")
     # the certified after solve still decides its own share (0.999); the rise in
     # harmonic mean needs both solves
     assert after["verdict"] == "holds"
-    assert "top-2 share not counted -> 0.999" in after["evidence"]
-    assert "coordinates not counted -> 0.792" in after["evidence"]  # HM of 0.8, 0.9, 0.7
-    assert after["evidence"].endswith(f"2 edges cut; {left_out}")
-    # an uncertified after solve that does not unfold (share 0.9) decides nothing
-    write_point(config, "fig_3_29/after", **_mvu_body([5, 4, 1], (0.8, 0.2, 0.3), cut=[],
-                                                      solve_status="timeout"))
-    _, _, after = fig_3_29_write.claims(config)
-    assert after["verdict"] == "not measured"
-    assert ("after: MVU solve not certified optimal (timeout, gap 1.0e-04), not counted"
-            in after["evidence"])
+    assert "seed 0: top-2 not counted -> 0.999, harmonic mean not counted -> 0.792" in \
+        after["evidence"]  # HM of 0.8, 0.9, 0.7
+    # a counterexample on a certified roll decides the claim about every roll
+    write_seed(config, 1, before=_mvu_body([9, 0.8, 0.2], (0.8, 0.3, 0.5)))
+    assert fig_3_29_write.claims(config)[1]["verdict"] == "does not hold"
 
 
 def test_files_gaps_and_consistency(config):
@@ -218,4 +238,5 @@ def test_files_gaps_and_consistency(config):
     write_point(config, "fig_3_29/after", status="failed", reason="solver died")
     md = fig_3_29_write.write(config)[2].read_text()
     assert "solver died" in md and "boom" in md
-    assert math.isnan(fig_3_29_write.build(config).set_index("stage").loc["after", "top2_share"])
+    built = fig_3_29_write.build(config)
+    assert math.isnan(built[built["part"] == "mvu"].set_index("stage").loc["after", "top2_share"])

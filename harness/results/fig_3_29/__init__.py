@@ -57,23 +57,34 @@ def check(config: dict) -> None:
 
 
 def keys(config: dict) -> list[str]:
-    """``graph``, ``sweep``, ``before``, ``after``."""
-    return list(KINDS)
+    """``graph``, ``sweep``, ``before``, ``after`` (the figure's roll), then
+    ``before/s<seed>`` and ``after/s<seed>`` for the rolls of seeds 0 ..
+    ``mvu_seeds`` - 1 at the figure's noise, on which the MVU claims are decided (issue
+    51: not on one roll picked from the sweep)."""
+    seeds = range(_conf(config)["mvu_seeds"])
+    return list(KINDS) + [f"{stage}/s{seed}" for seed in seeds for stage in ("before", "after")]
+
+
+def _stage_seed(key: str) -> tuple[str, int | None]:
+    stage, _, seed = key.partition("/s")
+    return stage, (int(seed) if seed.isdigit() else None)
 
 
 def params(config: dict, key: str) -> dict:
-    """Resolved parameters of one job (``graph``, ``sweep``, ``before``, ``after``)."""
-    if key not in KINDS:
+    """Resolved parameters of one job (:func:`keys`)."""
+    if key not in keys(config):
         raise ConfigError(f"job {NAME}/{key}: the jobs are "
-                          f"{', '.join(f'{NAME}/{k}' for k in KINDS)}")
+                          f"{', '.join(f'{NAME}/{k}' for k in keys(config))}")
     conf = _conf(config)
-    choice = dataset_choice(config, DATASET, conf["n_samples"], conf["dataset_params"])
+    stage, seed = _stage_seed(key)
+    data = conf["dataset_params"] if seed is None else {**conf["dataset_params"], "seed": seed}
+    choice = dataset_choice(config, DATASET, conf["n_samples"], data)
     walk = rule(conf)
-    if key in ("before", "after"):
+    if stage in ("before", "after"):
         p = mvu_point_params(config, conf, figure=NAME, key=key, dataset=choice,
                              variant=conf["variant"], n_neighbors=conf["n_neighbors"],
-                             n_components=2, kind=key)
-        if key == "after":
+                             n_components=2, kind=stage)
+        if stage == "after":
             p["method_params"].update(
                 cut_bad_edges=True, walk_steps=walk["walk_steps"],
                 walk_sigma=walk["walk_sigma"], cut_fence=walk["fence"],

@@ -77,7 +77,7 @@ def sweep_table(frame: pd.DataFrame, notes: Footnotes) -> str:
                     tablefmt="github", showindex=False)
 
 
-#: The equality SDP on the figure's roll, measured once (the profile runs the inequality)
+#: The equality SDP on the seed-3 roll, measured once (before the profiles ran it)
 EQUALITY_CITATION = (
     "cited earlier measurement: `harness job fig_3_29/before fig_3_29/after` with "
     "results.fig_3_29.variant: equality, n = 600, k = 7, noise 0.75, seed 3, reported in "
@@ -173,7 +173,10 @@ def choices(config: dict, frame: pd.DataFrame | None = None) -> list[str]:
         "clique, so no clique brings a cut edge back (harness.problems.mvu."
         "neighbourhood_cliques); only neighbourhoods the cut left whole are passed to "
         "facial reduction as cliques.",
-        f"MVU SDP: '{conf['variant']}'. The thesis shows only the graphs; its text implies "
+        f"MVU SDP: '{conf['variant']}' (the thesis' own, equality, by default), on the "
+        f"figure's roll and on the rolls of seeds 0 to {conf['mvu_seeds'] - 1} at the "
+        f"same noise, which decide the MVU claims (not one roll picked from the sweep). "
+        "The thesis shows only the graphs; its text implies "
         "that MVU unfolds the roll once the bad edges are cut. The equality SDP (3.1.4) "
         "cannot show this at k = 7: each clique of 8 noisy 3-D points is rigid and "
         "neighbouring cliques share at least 4 affinely independent points, so the "
