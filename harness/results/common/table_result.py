@@ -17,6 +17,7 @@ from pathlib import Path
 
 from harness.outputs import output_paths
 from harness.report.sections import read_long_table
+from harness.results.common.row_claims import RowReading, row_claims
 from harness.results.common.table_claims import TableClaim, table_claims
 from harness.results.common.table_section import table_section
 from harness.results.common.table_spec import TableSpec
@@ -33,10 +34,18 @@ class TableResult:
     spec : TableSpec
     claims : sequence of TableClaim
         The thesis' statements about the table, checked on its long CSV.
+    rows : dict, optional
+        The register's row entries of the table (:mod:`harness.results.common.row_claims`):
+        id prefix -> measure; each such entry is a claim checked cell by cell.
+    row_readings : sequence of RowReading
+        The readings of those entries (their tolerances).
     """
 
-    def __init__(self, spec: TableSpec, claims: tuple[TableClaim, ...] = ()):
+    def __init__(self, spec: TableSpec, claims: tuple[TableClaim, ...] = (),
+                 rows: dict[str, str] | None = None,
+                 row_readings: tuple[RowReading, ...] = ()):
         self.spec, self.claim_list = spec, tuple(claims)
+        self.rows, self.row_readings = dict(rows or {}), tuple(row_readings)
 
     def functions(self) -> tuple:
         """``write, claims, section``, in this order."""
@@ -51,10 +60,14 @@ class TableResult:
         path = output_paths(config, self.spec.name, "table")["csv"]
         frame = read_long_table(path) if path.exists() else None
         readings = config["results"][self.spec.name].get("readings", {})
-        return table_claims(self.spec, self.claim_list, frame,
-                            f"the table was not generated: {path} does not exist; run "
-                            f"`harness write {self.spec.name}`",
-                            {column: r["description"] for column, r in readings.items()})
+        missing = (f"the table was not generated: {path} does not exist; run "
+                   f"`harness write {self.spec.name}`")
+        stated = table_claims(self.spec, self.claim_list, frame, missing,
+                              {column: r["description"] for column, r in readings.items()})
+        if self.rows:
+            stated += row_claims(self.spec.name, frame, self.rows, self.row_readings,
+                                 self.spec.decimals, missing)
+        return stated
 
     def section(self, config: dict):
         """The report's section (:func:`harness.results.common.table_section.table_section`)."""

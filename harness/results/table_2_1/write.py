@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from harness.claims import ALMOST_ALL_EXCEPTIONS
 from harness.results.common.table_claims import Check, TableClaim, compare_pairs
+from harness.results.common.row_claims import RowReading
 from harness.results.common.table_result import TableResult
 from harness.results.table_2_1 import LDA_ROWS, SPEC, SVM_ROWS
 
@@ -150,4 +151,15 @@ CLAIMS: tuple[TableClaim, ...] = (
 )
 
 
-write, claims, section = TableResult(SPEC, CLAIMS).functions()
+#: the register's entries of Table 2.1's rows (2.1.6, lines 802-825), by id prefix
+ROWS = {"s2-1-6-table-2-1-train-knn-": "train_knn_loo_error",
+        "s2-1-6-table-2-1-test-knn-": "test_knn_error",
+        "s2-1-6-table-2-1-test-energy-": "test_energy_error",
+        "s2-1-6-table-2-1-train-svm": "train_svm_loo_error",
+        "s2-1-6-table-2-1-test-svm": "test_svm_error"}
+#: their readings: within 2 standard errors of our mean over the runs, and within the
+#: table's tolerance (1.5 points absolute or 25 % relative)
+ROW_READINGS = (RowReading("within noise", standard_errors=2.0),
+                RowReading("table tolerance", absolute=TOL_2_1, relative=0.25))
+
+write, claims, section = TableResult(SPEC, CLAIMS, ROWS, ROW_READINGS).functions()

@@ -6,6 +6,7 @@ statements about it.
 from __future__ import annotations
 
 from harness.results.common.table_claims import Check, SHORT, TableClaim, compare_pairs
+from harness.results.common.row_claims import RowReading
 from harness.results.common.table_result import TableResult
 from harness.results.common.tables import AVERAGE
 from harness.results.table_3_2 import SPEC
@@ -116,7 +117,15 @@ CLAIMS: tuple[TableClaim, ...] = (
 )
 
 
-write, claims, section = TableResult(SPEC, CLAIMS).functions()
+#: the register's entries of Table 3.2's rows (3.1.9, lines 1797-1827), by id prefix
+ROWS = {"s3-1-9-table-3-2-continuity-": "local_continuity",
+        "s3-1-9-table-3-2-trust-": "local_trust",
+        "s3-1-9-table-3-2-intersection-": "neighborhood_intersection"}
+#: their readings: 0.05 per cell and on the Average column (no runs)
+ROW_READINGS = (RowReading("cells", absolute=0.05), RowReading("average", absolute=0.05,
+                                                               average=True))
+
+write, claims, section = TableResult(SPEC, CLAIMS, ROWS, ROW_READINGS).functions()
 
 
 #: ``harness compare``'s tolerance (harness.runs.compare). Its MVU and variational MVU
