@@ -62,7 +62,7 @@ from harness.register import QUANTIFIERS
 
 __all__ = ["VERDICTS", "DECIDED", "KEYS", "HOLDS", "PARTLY", "FAILS", "UNDECIDED",
            "NOT_MEASURED", "STAND_IN", "NOT_COMPARABLE", "NOT_YET_BUILT", "QUANTIFIERS",
-           "WITHIN_NOISE", "beyond_noise", "Reading", "verdict_of", "combined_verdict",
+           "WITHIN_NOISE", "beyond_noise", "significant", "Reading", "verdict_of", "combined_verdict",
            "make_claim", "linked", "readings_claim", "parts_claim", "stand_in_claim",
            "not_comparable_claim",
            "check_claim", "claim_ids", "structured_claims", "about_every",
@@ -84,6 +84,24 @@ KEYS = ("source", "claim", "verdict", "evidence")
 #: :mod:`harness.register`) and ``counted`` (``False``: a check of the harness itself,
 #: shown beside the thesis' claims but never counted among them)
 OPTIONAL_KEYS = ("register", "counted")
+
+
+def significant(p_claimed: float, p_other: float, level: float = 0.05):
+    """The check of a one-sided test: a pass when significant in the claimed direction
+    (``p_claimed < level``), a counterexample when significant the other way
+    (``p_other < level``), else inside the noise (:data:`WITHIN_NOISE`: the test cannot
+    tell; a NaN p-value, no test, likewise).
+
+    Examples
+    --------
+    >>> significant(0.01, 0.99), significant(0.99, 0.01), significant(0.3, 0.7)
+    (True, False, WITHIN_NOISE)
+    """
+    if p_claimed == p_claimed and p_claimed < level:
+        return True
+    if p_other == p_other and p_other < level:
+        return False
+    return WITHIN_NOISE
 
 
 def _tri(check):

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from harness.claims import WITHIN_NOISE, make_claim
+from harness.claims import make_claim, significant
 from harness.results.common.figure_files import gap_mark, read_point, write_figure_files
 from harness.results.fig_2_3_4.markdown import markdown
 from harness.results.fig_2_3_4.plot import plot
@@ -41,15 +41,6 @@ def decrease_test(sizes, values) -> tuple[float, float]:
         return math.nan, math.nan
     result = stats.spearmanr(sizes, values, alternative="less")
     return float(result.statistic), float(result.pvalue)
-
-
-def significant(pvalue: float, pvalue_other_way: float, alpha: float):
-    """The check of a one-sided test: ``True`` when significant in the claimed
-    direction at level ``alpha``, ``False`` when significant the other way, else inside
-    the noise (:data:`harness.claims.WITHIN_NOISE`: the runs cannot tell)."""
-    if pvalue < alpha:
-        return True
-    return False if pvalue_other_way < alpha else WITHIN_NOISE
 
 
 def _se(values) -> float:

@@ -11,7 +11,7 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness import registry
-from harness.claims import WITHIN_NOISE, Reading, readings_claim, stand_in_claim
+from harness.claims import Reading, readings_claim, significant, stand_in_claim
 from harness.reference import CLAIMS_FILE, thesis_claim
 from harness.results.common.certified import certified, not_counted
 from harness.results.common.formatting import fmt_number
@@ -90,7 +90,7 @@ def spearman_trend(m, values, increasing: bool, alpha: float) -> tuple[list, str
     test = spearmanr(m, values, alternative=claimed)
     rho, p = float(test.statistic), float(test.pvalue)
     p_other = float(spearmanr(m, values, alternative=other).pvalue)
-    rho_check = True if p < alpha else (False if p_other < alpha else WITHIN_NOISE)
+    rho_check = significant(p, p_other, alpha)
     ends = values[-1] > values[0] if increasing else values[-1] < values[0]
     return [rho_check, bool(ends)], (
         f"Spearman rho {rho:+.2f}, one-sided p {p:.2g} (needs {'>' if increasing else '<'} 0 "

@@ -12,7 +12,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from harness.claims import WITHIN_NOISE
+from harness.claims import significant
 
 __all__ = ["LEVEL", "sign_test", "paired_lower", "trial_columns", "significant"]
 
@@ -59,13 +59,3 @@ def trial_columns(records: list[dict], name: str, counted) -> dict:
         out.update(cg_pairs=len(pairs), wilcoxon_p_cg_lower=lower,
                    wilcoxon_p_cg_higher=higher)
     return out
-
-
-def significant(p_claimed: float, p_other: float, level: float = LEVEL):
-    """The check of a one-sided test: a pass below ``level`` in the claimed direction,
-    a counterexample below it the other way, else inside the noise (NaN: no test)."""
-    if not math.isnan(p_claimed) and p_claimed < level:
-        return True
-    if not math.isnan(p_other) and p_other < level:
-        return False
-    return WITHIN_NOISE

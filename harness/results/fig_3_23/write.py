@@ -191,7 +191,8 @@ def _cg_claims(frame: pd.DataFrame, scale: str) -> list[dict]:
               f"one-sided paired Wilcoxon over the trials at p < {LEVEL:g}, and at most "
               f"{CG_EFFECT:g} x sdp's (3.1.10)",
         [Reading("paired test", [significant(cg.loc[d, "wilcoxon_p_cg_lower"],
-                                             cg.loc[d, "wilcoxon_p_cg_higher"]) for d in roll],
+                                             cg.loc[d, "wilcoxon_p_cg_higher"], LEVEL)
+                                 for d in roll],
                  "; ".join(text(d) for d in roll)),
          Reading("effect size", [bool(cg.loc[d, "ratio_harmonic_mean"]
                                       <= CG_EFFECT * sdp.loc[d, "ratio_harmonic_mean"])
@@ -224,7 +225,7 @@ def _swiss_worse_claim(frame: pd.DataFrame, scale: str) -> dict:
     part = _measured(frame)
     roll = part[part["thesis_dataset"] == "swiss_roll"].set_index("extension")
     real = part[part["thesis_dataset"].isin(REAL)]
-    sign = [significant(r.sign_p_above_1, r.sign_p_below_1) for r in roll.itertuples()]
+    sign = [significant(r.sign_p_above_1, r.sign_p_below_1, LEVEL) for r in roll.itertuples()]
     worse = []
     for name, r in roll.iterrows():
         others = real.loc[real["extension"] == name, "ratio_harmonic_mean"]
