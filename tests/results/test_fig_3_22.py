@@ -162,7 +162,7 @@ def test_monotone_curves_that_plateau_hold(profile):
     assert a["plateau_r"] == 4
     assert a["plateau"]["local_trust"] == (True, pytest.approx(0.016))
     assert a["monotone"]["local_continuity"] == (True, 0.0, None)
-    mono, plateau = fig_3_22_write.claims(config, frame)
+    mono, plateau, *_ = fig_3_22_write.claims(config, frame)
     assert mono["verdict"] == "holds" and plateau["verdict"] == "holds"
     assert "not measured: olivetti (n/a)" in mono["evidence"]
     assert "shown, not counted: teapot_standin" in mono["evidence"]
@@ -172,12 +172,12 @@ def test_a_dip_or_a_late_rise_fails_and_stand_ins_never_count(profile):
     dip = [0.50, 0.70, 0.65, 0.93, 0.94, 0.945, 0.946]   # drops 0.05 at r = 3
     late = [0.50, 0.70, 0.85, 0.86, 0.90, 0.93, 0.96]    # rises 0.10 after r0 = 4
     config = _config(profile, frey=dip, standin=late)
-    mono, plateau = fig_3_22_write.claims(config)
+    mono, plateau, *_ = fig_3_22_write.claims(config)
     assert mono["verdict"] == "does not hold"
     assert "largest drop 0.0500 at r = 3" in mono["evidence"]
     assert plateau["verdict"] == "holds"  # after r0 = 4 the dip curve rises 0.016
     config = _config(profile, frey=late, standin=dip)
-    mono, plateau = fig_3_22_write.claims(config)
+    mono, plateau, *_ = fig_3_22_write.claims(config)
     assert mono["verdict"] == "holds"  # the stand-in's dip does not count
     assert plateau["verdict"] == "does not hold"
     assert "after r = 4; rise beyond it: continuity 0.1000" in plateau["evidence"]
@@ -192,7 +192,7 @@ def test_an_uncertified_data_set_is_left_out_and_named(profile):
         {q: dip_late for q in MEASURES}, solve_status="inaccurate"))
     frame = fig_3_22_write.build(config)
     assert frame.loc[frame.dataset == "olivetti", "solve_certificate"].iloc[0] == "gap 1.0e-05"
-    mono, plateau = fig_3_22_write.claims(config, frame)
+    mono, plateau, *_ = fig_3_22_write.claims(config, frame)
     assert mono["verdict"] == "holds" and plateau["verdict"] == "holds"
     left_out = ("olivetti: MVU solve not certified optimal (inaccurate, gap 1.0e-05), "
                 "not counted")
@@ -200,7 +200,7 @@ def test_an_uncertified_data_set_is_left_out_and_named(profile):
     assert "largest drop 0.0500" not in mono["evidence"]
     # frey not measured: the uncertified olivetti alone decides nothing
     write_point(config, "fig_3_22/frey", status="timeout", reason="killed")
-    mono, plateau = fig_3_22_write.claims(config)
+    mono, plateau, *_ = fig_3_22_write.claims(config)
     assert mono["verdict"] == plateau["verdict"] == "not measured"
     assert left_out in mono["evidence"] and "not measured: frey (timeout)" in mono["evidence"]
 
@@ -210,7 +210,7 @@ def test_monotone_tolerance_and_untestable_plateau(profile):
     config = profile(fig_3_22={**SECTION, "datasets": ["frey"]})
     write_point(config, "fig_3_22/frey", **_sweep_body(
         {q: wobble for q in MEASURES}, shares=[0.2, 0.2, 0.15, 0.15, 0.1, 0.1, 0.1]))
-    mono, plateau = fig_3_22_write.claims(config)
+    mono, plateau, *_ = fig_3_22_write.claims(config)
     assert mono["verdict"] == "holds"  # within the default tolerance 0.005
     # no normalised eigenvalue falls below 0.01 within r <= 7: nothing to test
     assert plateau["verdict"] == "not measured" and "(untested)" in plateau["evidence"]
@@ -234,9 +234,11 @@ def test_no_real_data_is_not_measured_and_gaps_name_the_fetch(profile):
     assert len(missing) == 2 * 7 and (missing.status == "unavailable").all()
     assert "not in results.fig_3_22.datasets; plugins that provide it: frey" in \
         missing.reason.iloc[0]
-    for claim in fig_3_22_write.claims(config, frame):
+    for claim in fig_3_22_write.claims(config, frame)[:2]:
         assert claim["verdict"] == "not measured"
         assert "shown, not counted: teapot_standin" in claim["evidence"]
+    for claim in fig_3_22_write.claims(config, frame)[2:]:  # the register's spectra entries
+        assert claim["verdict"] == "not measured"
     # a listed data set without a record yet is a gap naming the command
     config = profile(fig_3_22={})
     frame = fig_3_22_write.build(config)

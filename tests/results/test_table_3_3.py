@@ -180,7 +180,7 @@ def pd_isna(value) -> bool:
 
 def test_claims_count_usps_only_and_report_the_stand_in(config):
     table_3_3_write.write(config)
-    first, linear = table_3_3_write.claims(config)
+    first, linear, *_ = table_3_3_write.claims(config)
     assert first["verdict"] == "holds" and linear["verdict"] == "holds"
     assert "usps/8vs9 test error (%) MVU 2.27 vs Gaussian 1.29" in first["evidence"]
     # the stand-in's only measured MVU cell is an uncertified solve: not even shown
@@ -189,7 +189,7 @@ def test_claims_count_usps_only_and_report_the_stand_in(config):
     write_point(config, "table_3_3/usps_standin/1vs2/draw0", **_body(
         {"linear": 2.0, "polynomial_p2": 2.0, "gaussian_sigma1": 20.0, "mvu_k4": 1.0}))
     table_3_3_write.write(config)
-    first, _ = table_3_3_write.claims(config)
+    first, *_ = table_3_3_write.claims(config)
     assert first["verdict"] == "holds"
     assert "usps_standin/1vs2 test error (%) MVU 1.00 vs Linear 2.00" in first["evidence"]
     assert "On the stand-in (usps_standin; not counted): does not hold" in first["evidence"]
@@ -204,7 +204,7 @@ def test_a_cell_whose_mvu_solve_is_not_certified_is_not_measured(config):
     assert frame.loc[("usps/1vs2", "mvu_k4"), "certified"] == False  # noqa: E712
     assert pd_isna(frame.loc[("usps/1vs2", "linear"), "certified"])  # no SDP
     table_3_3_write.write(config)
-    first, _ = table_3_3_write.claims(config)
+    first, *_ = table_3_3_write.claims(config)
     assert "usps/1vs2 test error (%) MVU" not in first["evidence"]  # would fail it
     assert "usps/8vs9 test error (%) MVU 2.27 vs Gaussian 1.29" in first["evidence"]
 
@@ -215,7 +215,7 @@ def test_a_failing_claim(profile):
     write_point(config, "table_3_3/usps/1vs2/draw0", **_body(dict(zip(KERNELS, (1, 1, 1, 3)))))
     write_point(config, "table_3_3/usps/8vs9/draw0", **_body(dict(zip(KERNELS, (2, 1, 1, 1.5)))))
     table_3_3_write.write(config)
-    first, linear = table_3_3_write.claims(config)
+    first, linear, *_ = table_3_3_write.claims(config)
     # 'on each task': one task against it refutes the claim (issue 51)
     assert first["verdict"] == "does not hold" and linear["verdict"] == "does not hold"
     assert "usps/8vs9 test error (%) MVU 1.50 vs Linear 2.00" in linear["evidence"]
@@ -233,7 +233,7 @@ def test_files_gaps_and_uncovered_thesis_columns(profile):
     assert "0.59 / n/a[" in md  # the thesis' MVU number beside the marked gap
     frame = table_3_3_write.build(config)
     assert set(frame.loc[frame["dataset"] == "usps/8vs9", "status"]) == {"unavailable"}
-    assert [c["verdict"] for c in table_3_3_write.claims(config)] == ["not measured"] * 2
+    assert [c["verdict"] for c in table_3_3_write.claims(config)][:2] == ["not measured"] * 2
 
 
 def test_the_gaussian_width_note_uses_the_measured_distances(config):

@@ -22,6 +22,7 @@ from harness.results.common.figure_files import (
 from harness.results.common.profile import thesis_column
 from harness.results.common.mvu_point import MEASURES
 from harness.results.common.tables import Footnotes
+from harness.results.fig_3_22.register_claims import register_claims
 from harness.results.fig_3_22 import NAME, TITLE, _conf, dimensions, keys, params
 
 __all__ = ["THESIS_DATASETS", "CLAIM", "LABELS", "build", "assess", "claims", "write"]
@@ -220,7 +221,8 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     metrics are non-decreasing in r (one check per counted data set and metric), and
     they plateau once the eigenvalues have tended to zero (one check per counted data
     set and metric where testable). Stand-ins and other data sets are shown, not
-    counted; no measured thesis data set gives "not measured"."""
+    counted; no measured thesis data set gives "not measured". Then the register
+    entries its spectra decide (:mod:`harness.results.fig_3_22.register_claims`)."""
     frame = build(config) if frame is None else frame
     conf = _conf(config)
     mono_checks, plat_checks, mono_text, plat_text = _evidence(frame, conf)
@@ -238,7 +240,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
                          "eigenvalues tends to zero (3.1.9, Fig. 3.22)",
                    plat_checks, "; ".join(plat_text) + ".",
         register="s3-1-9-fig-3-22-plateau"),
-    ]
+    ] + register_claims(frame)
 
 
 # ---- outputs ---------------------------------------------------------------------

@@ -10,6 +10,7 @@ from harness.results.common.row_claims import RowReading
 from harness.results.common.table_result import TableResult
 from harness.results.common.tables import AVERAGE
 from harness.results.table_3_2 import SPEC
+from harness.results.table_3_2.register_claims import register_claims
 
 __all__ = ["QUALITY", "REAL_3_2", "NON_MVU", "ALMOST_PERFECT", "write", "claims", "section"]
 
@@ -125,7 +126,14 @@ ROWS = {"s3-1-9-table-3-2-continuity-": "local_continuity",
 ROW_READINGS = (RowReading("cells", absolute=0.05), RowReading("average", absolute=0.05,
                                                                average=True))
 
-write, claims, section = TableResult(SPEC, CLAIMS, ROWS, ROW_READINGS).functions()
+_RESULT = TableResult(SPEC, CLAIMS, ROWS, ROW_READINGS)
+write, section = _RESULT.write, _RESULT.section
+
+
+def claims(config: dict) -> list[dict]:
+    """The table's statements and row entries (:class:`TableResult`), then the other
+    register entries its cells decide (:mod:`harness.results.table_3_2.register_claims`)."""
+    return _RESULT.claims(config) + register_claims(config)
 
 
 #: ``harness compare``'s tolerance (harness.runs.compare). Its MVU and variational MVU

@@ -25,6 +25,7 @@ from harness.results.common.table_section import table_section
 from harness.results.common.tables import (
     LONG_COLUMNS, compare_with_thesis, legend, stand_in_note, write_table_files,
 )
+from harness.results.table_3_3.register_claims import register_claims
 from harness.results.table_3_3 import MEASURE, NAME, SPEC, THESIS_DATA, THESIS_TASKS, _conf, keys
 
 __all__ = ["THESIS_KERNELS", "THESIS_EXPERIMENTS", "build", "NEAR_IDENTITY", "write",
@@ -331,17 +332,19 @@ def _scale_note(config: dict) -> str:
 
 def claims(config: dict) -> list[dict]:
     """The thesis' two claims on the generated CSV (``not measured`` without it); USPS
-    only counts, the stand-in's outcome is added to the evidence."""
+    only counts, the stand-in's outcome is added to the evidence; then the register
+    entries of the table's rows and of 3.2.2's comparisons
+    (:mod:`harness.results.table_3_3.register_claims`)."""
     path = output_paths(config, NAME, "table")["csv"]
     frame = read_long_table(path) if path.exists() else None
     found = table_claims(SPEC, CLAIMS, frame, f"the table was not generated: {path} does "
                          f"not exist; run `harness write {NAME}`")
     if frame is None:
-        return found
+        return found + register_claims(config)
     note = _scale_note(config)
     for claim, spec in zip(found, CLAIMS):
         claim["evidence"] += _stand_in_evidence(spec, frame) + note
-    return found
+    return found + register_claims(config, frame)
 
 
 #: ``harness compare``'s tolerance (harness.runs.compare). Its MVU kernel is an SDP
