@@ -86,6 +86,13 @@ def _method(frame: pd.DataFrame, method: str) -> pd.DataFrame:
     return frame[(frame["status"] == "ok") & (frame["method"] == method)].set_index("trial")
 
 
+def _pair(pca: pd.DataFrame, lda: pd.DataFrame, more=()) -> pd.DataFrame:
+    """Per trial measured by both: ``loo_error_pca``, ``loo_error_lda`` and ``more``
+    columns of LDA's rows."""
+    return pca[["loo_error"]].add_suffix("_pca").join(
+        lda[["loo_error"]].add_suffix("_lda").join(lda[list(more)]), how="inner")
+
+
 def _span(values, spec=".3g") -> str:
     values = list(values)
     if not values:
@@ -184,7 +191,7 @@ def _pca_max_variance(pca: pd.DataFrame) -> dict:
 
 
 def _wrong_intuition(pca: pd.DataFrame, lda: pd.DataFrame) -> dict:
-    both = pca[["loo_error"]].join(lda[["loo_error"]], lsuffix="_pca", rsuffix="_lda")
+    both = _pair(pca, lda)
     gap = both["loo_error_pca"] - both["loo_error_lda"]
     checks = [g > 10 for g in gap] + ([gap.mean() > 10] if len(both) >= DRAWS else [])
     evidence = (f"1-NN leave-one-out error along the first direction: PCA "
@@ -199,8 +206,7 @@ def _wrong_intuition(pca: pd.DataFrame, lda: pd.DataFrame) -> dict:
 
 
 def _lda_separates(pca: pd.DataFrame, lda: pd.DataFrame) -> dict:
-    both = pca[["loo_error"]].join(lda[["loo_error", "best_grid_loo_error"]],
-                                   lsuffix="_pca", rsuffix="_lda")
+    both = _pair(pca, lda, ("best_grid_loo_error",))
     diff = both["loo_error_pca"] - both["loo_error_lda"]
     se = diff.std(ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else math.nan
     beats = _over_draws("lda beats pca", [beyond_noise(diff.mean(), 2 * se)], len(both),
@@ -233,7 +239,7 @@ def _lda_bayes(lda: pd.DataFrame) -> dict:
 
 
 def _lecture(pca: pd.DataFrame, lda: pd.DataFrame) -> dict:
-    both = pca[["loo_error"]].join(lda[["loo_error"]], lsuffix="_pca", rsuffix="_lda")
+    both = _pair(pca, lda)
     n = pca["n_samples"] if "n_samples" in pca else pd.Series(dtype=float)
     checks = []
     for trial, r in both.iterrows():
