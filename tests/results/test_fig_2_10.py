@@ -127,7 +127,7 @@ def test_aggregation_and_holding_verdicts(profile):
     frame = fig_2_10_write.build(config)
     assert len(frame) == 6 and set(frame["status"]) == {"ok"}
     assert frame.loc[frame["n_metrics"] == 2, "thesis_loo_error"].tolist() == [0.21, 0.21]
-    verdicts = [c["verdict"] for c in fig_2_10_write.claims(config, frame)]
+    verdicts = [c["verdict"] for c in fig_2_10_write.claims(config, frame)[:3]]
     assert verdicts == ["holds", "holds", "holds"]
     paths = fig_2_10_write.write(config)
     assert [p.suffix for p in paths] == [".csv", ".png", ".md", ".json"]
@@ -142,7 +142,7 @@ def test_failing_partial_and_unmeasured_verdicts(profile):
     # below the 95 % threshold, two lower, three metrics not run (a gap)
     _write(config, {(0, 1): 1.0, (0, 2): 1.0, (0, 3): 0.5,
                     (1, 1): 0.9, (1, 2): 0.3})
-    first, second, third = fig_2_10_write.claims(config)
+    first, second, third = fig_2_10_write.claims(config)[:3]
     # a statement about the construction is universal over the seeds: one seed against
     # it beyond the threshold refutes it (issue 51: no 'partly holds' for a refuted every)
     assert first["verdict"] == "does not hold" and "seed 1: 90 %" in first["evidence"]
@@ -152,7 +152,7 @@ def test_failing_partial_and_unmeasured_verdicts(profile):
     assert "seed 1: not run" in md
     empty = profile(fig_2_10={**SMALL, "n_metrics": [1, 4]})
     _write(empty, {(0, 1): 1.0, (1, 1): 1.0})
-    assert [c["verdict"] for c in fig_2_10_write.claims(empty)] == ["holds", "not measured",
+    assert [c["verdict"] for c in fig_2_10_write.claims(empty)[:3]] == ["holds", "not measured",
                                                          "not measured"]
 
 

@@ -108,7 +108,7 @@ def test_fig_3_20_rows_times_and_verdicts(config20):
     assert math.isnan(frame.loc["baseline", "thesis_seconds"])
     assert frame.loc["sdp", "scale_factor"] == pytest.approx(1 / 1.6, rel=0.05)
     assert frame.loc["refined", "seconds"] == 0.7 and frame.loc["sdp", "seconds"] == 0.5
-    claims = fig_3_20_write.claims(config20)
+    claims = fig_3_20_write.claims(config20)[:4]
     # the time claim compares a 2007 laptop's wall time with ours: not comparable
     # (before: 'holds' because 0.5 s <= 19 s)
     assert [c["verdict"] for c in claims] == ["holds"] * 3 + ["not comparable"]
@@ -118,14 +118,14 @@ def test_fig_3_20_rows_times_and_verdicts(config20):
     # a refined error above the threshold fails "differ very little"
     frame = fig_3_20_write.build(config20)
     frame.loc[frame["estimate"] == "refined", "error_mean_rigid"] = 0.2 * 0.3
-    assert fig_3_20_write.claims(config20, frame)[0]["verdict"] == "does not hold"
+    assert fig_3_20_write.claims(config20, frame)[:4][0]["verdict"] == "does not hold"
 
 
 def test_fig_3_20_an_uncertified_sdp_does_not_decide_its_own_claim(config20):
     # the SDP's positions (mean error ~1e-2 after scaling) would have been corrected
     # by CG (~1e-3): 'holds'; an inaccurate SDP solve's positions are an iterate's
     write_variational(config20, sdp_status="inaccurate", relative_gap=0.0123)
-    claims = fig_3_20_write.claims(config20)
+    claims = fig_3_20_write.claims(config20)[:4]
     assert claims[2]["verdict"] == "not measured"
     assert claims[2]["evidence"] == (
         "(a) variational SDP: SDP solve not certified optimal (inaccurate, relative gap "
@@ -138,7 +138,7 @@ def test_fig_3_20_an_uncertified_sdp_does_not_decide_its_own_claim(config20):
 def test_fig_3_20_gaps_and_files(config20):
     write_point(config20, "fig_3_20/random", status="timeout",
                 reason="time limit of 600 s reached (time_limit_seconds)")
-    claims = fig_3_20_write.claims(config20)
+    claims = fig_3_20_write.claims(config20)[:4]
     assert claims[1]["verdict"] == "not measured" and claims[0]["verdict"] == "holds"
     csv_path, png_path, md_path, sidecar = fig_3_20_write.write(config20)
     csv = pd.read_csv(csv_path)
@@ -229,7 +229,7 @@ def test_fig_3_21_rows_claims_stand_in_and_files(config21):
     assert (frame["stand_in_for"] == "us_cities").all() and (frame["noise"] == 0.1).all()
     assert frame["stand_in"].all()
     assert frame.loc[6, "loss_326"] == 0.046 and frame.loc[6, "loss_326_K"] == pytest.approx(0.0414)
-    loss_claim, time_claim = fig_3_21_write.claims(config21)
+    loss_claim, time_claim = fig_3_21_write.claims(config21)[:2]
     # stand-in data is shown, never counted (before: 'partly holds' on the stand-in)
     assert loss_claim["verdict"] == "not measured (stand-in)"
     assert "measured on the stand-in us_cities_standin only" in loss_claim["evidence"]
@@ -243,7 +243,7 @@ def test_fig_3_21_rows_claims_stand_in_and_files(config21):
     assert "CPU time of the process" in time_claim["evidence"]
     write_point(config21, "fig_3_21/m8", status="failed", reason="the measurement graph "
                 "of 300 nodes has 2 connected components")
-    loss_claim, _ = fig_3_21_write.claims(config21)
+    loss_claim, _ = fig_3_21_write.claims(config21)[:2]
     assert "m = 8 not measured" in loss_claim["evidence"]
     csv_path, png_path, md_path, _ = fig_3_21_write.write(config21)
     csv = pd.read_csv(csv_path)
@@ -262,14 +262,14 @@ def test_fig_3_21_time_is_cpu_when_recorded(config21, monkeypatch):
 
     monkeypatch.setattr(registry.get_dataset("us_cities_standin"), "stand_in_for", None)
     _set_cpu(config21, [0.010, 0.020, 0.030, 0.040], wall=[0.05, 0.04, 0.03, 0.01])
-    _, time_claim = fig_3_21_write.claims(config21)
+    _, time_claim = fig_3_21_write.claims(config21)[:2]
     assert time_claim["verdict"] == "holds" and "m = 6: 0.03 s" in time_claim["evidence"]
     # records without CPU time: the wall time, and the claim says so
     for m in M_LIST:
         record = json.loads((path := _record_path(config21, m)).read_text())
         del record["sdp_cpu_seconds"]
         path.write_text(json.dumps(record))
-    _, time_claim = fig_3_21_write.claims(config21)
+    _, time_claim = fig_3_21_write.claims(config21)[:2]
     assert time_claim["verdict"] == "does not hold"
     assert "wall time (these records have no CPU time" in time_claim["evidence"]
 
@@ -280,7 +280,7 @@ def test_fig_3_21_real_data_gets_verdicts(config21, monkeypatch):
 
     monkeypatch.setattr(registry.get_dataset("us_cities_standin"), "stand_in_for", None)
     _set_cpu(config21, [0.010, 0.020, 0.030, 0.040])
-    loss_claim, time_claim = fig_3_21_write.claims(config21)
+    loss_claim, time_claim = fig_3_21_write.claims(config21)[:2]
     # losses 0.05, 0.045, 0.046, 0.04: rho -0.8 (p > 0.05) and one step up by 2.2 % > 1 %;
     # the fixture's 10 % time drop 0.02 -> 0.018 is not 'increasing' in either reading
     assert loss_claim["verdict"] == "partly holds"
@@ -300,7 +300,7 @@ def test_fig_3_21_an_uncertified_m_is_left_out_of_the_loss_claim(config21, monke
     monkeypatch.setattr(registry.get_dataset("us_cities_standin"), "stand_in_for", None)
     _set_cpu(config21, [0.010, 0.020, 0.030, 0.040])
     write_m(config21, 6, LOSSES[2], 0.030, sdp_status="inaccurate", relative_gap=0.0123)
-    loss_claim, time_claim = fig_3_21_write.claims(config21)
+    loss_claim, time_claim = fig_3_21_write.claims(config21)[:2]
     assert loss_claim["verdict"] == "holds"
     assert loss_claim["evidence"].startswith(
         "loss of the 2-D output m = 2: 5.000e-02, m = 4: 4.500e-02, m = 8: 4.000e-02; "
@@ -328,6 +328,9 @@ def test_real_points_on_a_small_network(profile):
 
 def test_no_records_yet_is_not_measured_and_still_writes(profile):
     config = profile(fig_3_20=SMALL, fig_3_21={"m": [2, 4], "n_samples": 300})
+    assert {c["verdict"] for c in fig_3_20_write.claims(config)[:4]} == {"not measured"}
+    assert {c["verdict"] for c in fig_3_21_write.claims(config)[:2]} == {"not measured"}
+    # the register's entries too (register_claims): nothing measured, nothing decided
     assert {c["verdict"] for c in fig_3_20_write.claims(config)} == {"not measured"}
     assert {c["verdict"] for c in fig_3_21_write.claims(config)} == {"not measured"}
     for module in (fig_3_20_write, fig_3_21_write):

@@ -16,6 +16,7 @@ from harness.results.common.figure_files import (
 )
 from harness.results.common.tables import Footnotes
 from harness.results.fig_2_20 import NAME, TITLE, _conf, keys
+from harness.results.fig_2_20.register_claims import register_claims, trial_columns
 from harness.results.fig_2_20.work import GRID, METHODS
 
 __all__ = ["METHODS", "LABELS", "build", "claims", "write"]
@@ -39,10 +40,13 @@ def build(config: dict) -> pd.DataFrame:
             rows.append(base)
             continue
         base["bayes_error"] = record["bayes_error"]
+        base["n_samples"] = record["n_samples"]
+        extra = trial_columns(record)  # the register's measures (register_claims)
         for method, m in record["directions"].items():
             row = {**base, "method": method, "direction_x": m["direction"][0],
                    "direction_y": m["direction"][1],
-                   **{k: v for k, v in m.items() if k != "direction"}}
+                   **{k: v for k, v in m.items() if k != "direction"},
+                   **extra.get(method, {})}
             if method == "rca":
                 before, after = record["within_eigenvalues_input"], record["within_eigenvalues_rca"]
                 row.update(within_min_input=min(before), within_max_input=max(before),
@@ -157,7 +161,17 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     why = (" (by construction of the example: an illustration, shown beside the thesis' "
            "claims and not counted)")
     return [{**c, "evidence": c["evidence"] + why, "counted": False}
-            for c in (first, second, third)]
+            for c in (first, second, third)] + register_claims(_with_columns(frame))
+
+
+def _with_columns(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every column the register's claims read (NaN where no trial was
+    measured)."""
+    needed = ("method", "trial", "loo_error", "n_samples", "angle_to_bayes_degrees",
+              "variance_share", "within_min_rca", "within_max_rca", "rca_scale_ratio",
+              "rca_chunklet_scale_ratio", "chunklet_min_rca", "chunklet_max_rca",
+              "pca_population_angle", "best_grid_loo_error")
+    return frame.reindex(columns=[*frame.columns, *[c for c in needed if c not in frame]])
 
 
 # ---- outputs ---------------------------------------------------------------------

@@ -15,9 +15,10 @@ from harness.results.common.figure_files import gap_mark, read_point, write_figu
 from harness.results.fig_2_3_4.markdown import markdown
 from harness.results.fig_2_3_4.plot import plot
 from harness.results.fig_2_3_4 import NAME, TITLE, _conf, keys
+from harness.results.fig_2_3_4.register_claims import LEVEL, register_claims
 
-__all__ = ["THESIS_FACTORS", "one_sided_wilcoxon", "decrease_test", "significant", "build",
-           "claims", "write"]
+__all__ = ["THESIS_FACTORS", "one_sided_wilcoxon", "decrease_test", "decrease_checks",
+           "significant", "build", "claims", "write"]
 
 THESIS_FACTORS = {"horizontal": 1.4, "vertical": 2.2}
 THESIS_RUNS, THESIS_N = 100, 1000
@@ -84,6 +85,8 @@ def _size_row(config: dict, n: int) -> dict:
                horizontal=float(np.mean(horizontal)), vertical=float(np.mean(vertical)),
                horizontal_min=float(np.min(horizontal)), horizontal_max=float(np.max(horizontal)),
                vertical_min=float(np.min(vertical)), vertical_max=float(np.max(vertical)),
+               skew_deviation_median=float(np.median([abs(s["angle_degrees"] - 90.0)
+                                                      for s in record["scaling"]])),
                vertical_larger_runs=int(sum(s["vertical"] > s["horizontal"]
                                             for s in record["scaling"])),
                redraws=int(sum(record["draws"]) - pe.size),
@@ -135,6 +138,28 @@ def _gaps(frame: pd.DataFrame) -> str:
                                            for r in gaps.itertuples())) if len(gaps) else ""
 
 
+def decrease_checks(frame: pd.DataFrame, alpha: float) -> tuple[list, str]:
+    """The checks that p falls with n for both metrics (one-sided Spearman test of the
+    runs' p against n at level ``alpha`` per metric) and the numbers behind them."""
+    sizes = frame[frame["panel"] == "fig_2_4"]
+    ok = sizes[sizes["status"] == "ok"]
+    size_note = (f"; {int(ok['runs'].min())} runs per size (thesis {THESIS_RUNS})"
+                 if len(ok) else "")
+    trend_rows = frame[frame["panel"] == "trend"].set_index("metric")
+    trends = {m: (float(trend_rows.loc[m, "spearman_rho"]),
+                  float(trend_rows.loc[m, "spearman_pvalue"])) for m in ("euclidean", "lmnn")}
+    means = "; ".join(
+        f"{m}: " + ", ".join(f"n = {r.n}: {getattr(r, f'mean_p_{m}'):.4f}"
+                             for r in ok.itertuples()) +
+        (f" (Spearman rho {trends[m][0]:+.2f}, one-sided p = {trends[m][1]:.1e})"
+         if not math.isnan(trends[m][0]) else "") for m in trends)
+    # Spearman's one-sided p-values of the two directions add to 1
+    checks = [significant(t[1], 1.0 - t[1], alpha) for t in trends.values()
+              if not math.isnan(t[1])]
+    return checks, (f"mean p {means}{size_note}{_gaps(sizes)}." if len(ok) else
+                     f"no size measured{_gaps(sizes)}.")
+
+
 def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     """The thesis' four statements with verdicts (interface :mod:`harness.claims`)."""
     conf = _conf(config)
@@ -181,23 +206,12 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
               f"2.2, n = {THESIS_N} (2.1.5, Fig. 2.3; checked within {tol:.0%} of each)",
         checks_2, factors + ".",
         register="s2-1-5-scaling-factors"))
-    trend_rows = frame[frame["panel"] == "trend"].set_index("metric")
-    trends = {m: (float(trend_rows.loc[m, "spearman_rho"]),
-                  float(trend_rows.loc[m, "spearman_pvalue"])) for m in ("euclidean", "lmnn")}
-    means = "; ".join(
-        f"{m}: " + ", ".join(f"n = {r.n}: {getattr(r, f'mean_p_{m}'):.4f}"
-                             for r in ok.itertuples()) +
-        (f" (Spearman rho {trends[m][0]:+.2f}, one-sided p = {trends[m][1]:.1e})"
-         if not math.isnan(trends[m][0]) else "") for m in trends)
+    checks, evidence = decrease_checks(frame, alpha)
     out.append(make_claim(
         NAME, "The probability p that 1-NN misclassifies a uniform test point decreases "
               "with the number of training points for both metrics (2.1.5, Fig. 2.4; "
               f"one-sided Spearman test of the runs' p against n at level {alpha:g})",
-        # Spearman's one-sided p-values of the two directions add to 1
-        [significant(t[1], 1.0 - t[1], alpha) for t in trends.values() if not math.isnan(t[1])],
-        f"mean p {means}{size_note}{_gaps(sizes)}." if len(ok) else
-        f"no size measured{_gaps(sizes)}.",
-        register="s2-1-5-p-decreases-for-both-metrics"))
+        checks, evidence, register="s2-1-5-p-decreases-for-both-metrics"))
     tests = ", ".join(f"n = {r.n}: {r.mean_p_lmnn:.4f} vs {r.mean_p_euclidean:.4f} "
                       f"(Wilcoxon p = {r.wilcoxon_pvalue:.1e})" for r in ok.itertuples())
     out.append(make_claim(
@@ -209,7 +223,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         (f"mean p LMNN vs Euclidean: {tests}{size_note}{_gaps(sizes)}." if len(ok)
          else f"no size measured{_gaps(sizes)}."),
         register="s2-1-5-lmnn-p-significantly-smaller"))
-    return out
+    return out + register_claims(frame, decrease_checks(frame, LEVEL))
 
 
 def write(config: dict) -> list:

@@ -21,6 +21,7 @@ from harness.results.common.figure_files import (
 from harness.results.common.sensor_point import align, load_network, unpack
 from harness.results.common.tables import Footnotes
 from harness.results.fig_3_20 import KEYS, NAME, TITLE, _conf, keys
+from harness.results.fig_3_20.register_claims import derived_columns, geometry, register_claims
 
 __all__ = ["ESTIMATES", "THESIS_N", "build", "claims", "write"]
 
@@ -65,11 +66,26 @@ def build(config: dict) -> pd.DataFrame:
             "sdp_status": (record.get("sdp") or {}).get("status") if name == "sdp" else None,
             "sdp_gap": (record.get("sdp") or {}).get("relative_gap") if name == "sdp" else None,
         })
+    _add_geometry(rows, records)
     frame = pd.DataFrame(rows)
     # the ratios the text shows, in the CSV (harness.number_audit finds them there)
     frame["error_mean_rigid_over_radius"] = frame["error_mean_rigid"] / frame["radius"]
     frame["seconds_over_thesis"] = frame["seconds"] / frame["thesis_seconds"]
-    return frame
+    return derived_columns(frame)
+
+
+def _add_geometry(rows: list[dict], records: dict) -> None:
+    """Each row whose record kept its estimate's positions gets the register's measures
+    of them against the truth (:func:`.register_claims.geometry`)."""
+    done = [r for r in records.values() if r["status"] == "ok"]
+    if not done:
+        return
+    net = None
+    for row in rows:
+        estimate = (records[row["job"]].get("estimates") or {}).get(row["estimate"], {})
+        if row["status"] == "ok" and "positions" in estimate:
+            net = load_network(done[0]["params"]) if net is None else net
+            row.update(geometry(unpack(estimate["positions"]), net.X))
 
 
 def _row(frame: pd.DataFrame, name: str) -> pd.Series | None:
@@ -175,7 +191,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         else:
             out.append(make_claim(NAME, text, checks, evidence + _size_note(frame),
                                   register=register))
-    return out
+    return out + register_claims(frame)
 
 
 # ---- outputs -----------------------------------------------------------------------

@@ -21,6 +21,7 @@ from harness.results.common.figure_files import (
 from harness.results.common.profile import dataset_choice
 from harness.results.common.tables import Footnotes
 from harness.results.fig_3_21 import NAME, TITLE, _conf, _parse_m, keys
+from harness.results.fig_3_21.register_claims import knee_columns, register_claims
 
 __all__ = ["THESIS_TIME_ID", "build", "trend_checks", "spearman_trend", "LOSS_TEXT",
            "TIME_TEXT", "claims", "write"]
@@ -56,7 +57,7 @@ def build(config: dict) -> pd.DataFrame:
             "sdp_gap": (record.get("sdp") or {}).get("relative_gap"),
             "thesis_sdp_seconds_m10": thesis_m10,
         })
-    return pd.DataFrame(rows)
+    return knee_columns(pd.DataFrame(rows))
 
 
 def trend_checks(values, tolerance: float, increasing: bool) -> list[bool]:
@@ -196,7 +197,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         f"the thesis: {frame['thesis_sdp_seconds_m10'].iloc[0]:g} s (wall) at m = 10 for "
         f"the cities (2007 hardware, not compared); {note}",
         "s3-1-8-more-eigenvectors-more-time")
-    return [loss_claim, time_claim]
+    return [loss_claim, time_claim, *register_claims(frame, conf["dataset"])]
 
 
 # ---- outputs -----------------------------------------------------------------------
