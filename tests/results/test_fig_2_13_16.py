@@ -267,8 +267,8 @@ def test_fig_2_13_aggregation_claims_and_gaps(profile):
     assert tree.loc[15, "speedup_vs_brute784"] == pytest.approx(10.0)
     assert tree.loc[15, "thesis_speedup"] == 14.8 and tree.loc[25, "thesis_speedup"] == 5.7
     assert tree.loc[25, "status"] == "unavailable"
-    verdicts = {c["claim"][:40]: c for c in fig_2_13_write.claims(config, frame)}
-    first, second, low, drastic, exact = fig_2_13_write.claims(config, frame)
+    verdicts = {c["claim"][:40]: c for c in fig_2_13_write.claims(config, frame)[:5]}
+    first, second, low, drastic, exact = fig_2_13_write.claims(config, frame)[:5]
     assert first["verdict"] == "holds"  # 12.5x within a factor 2 of 14.8x
     assert second["verdict"] == "not measured"  # r = 25 a gap
     assert "r = 25: not measured" in second["evidence"]
@@ -291,7 +291,7 @@ def test_fig_2_13_claims_that_fail(profile):
     write_point(config, "fig_2_13/r5", r=5, **_knn_record(10.0, 8.0, 2.0, 1.0, 1.5))
     write_point(config, "fig_2_13/r15", r=15,
                 **_knn_record(10.0, 8.0, 2.5, 1.5, 0.25, exact=False))
-    first, _, low, drastic, exact = fig_2_13_write.claims(config)
+    first, _, low, drastic, exact = fig_2_13_write.claims(config)[:5]
     assert first["verdict"] == "does not hold"  # 40x at r = 15: beyond 2 x 14.8x
     assert low["verdict"] == "does not hold"  # 1.33x at r = 5 refutes 'at every r', 10x at r = 15
     assert drastic["verdict"] == "does not hold"  # the gain rises
@@ -329,7 +329,7 @@ def test_fig_2_13_thesis_numbers_only_at_the_thesis_size(profile):
     for r, tree in ((5, 0.2), (15, 0.8)):  # 12.5x at r = 15: would hold at 60000
         write_point(config, f"fig_2_13/r{r}", r=r,
                     **_knn_record(10.0, 8.0, 2.0, 1.0, tree, n=(10000, 1000)))
-    first, _, low, drastic, exact = fig_2_13_write.claims(config)
+    first, _, low, drastic, exact = fig_2_13_write.claims(config)[:5]
     assert first["verdict"] == low["verdict"] == "not measured"
     for claim in (first, low):
         assert "not a verdict at this size: measured on 10000 training digits" in claim["evidence"]
@@ -339,7 +339,7 @@ def test_fig_2_13_thesis_numbers_only_at_the_thesis_size(profile):
     for r, tree in ((5, 0.2), (15, 0.8)):
         write_point(config, f"fig_2_13/r{r}", r=r,
                     **_knn_record(10.0, 8.0, 2.0, 1.0, tree, n=(60000, 1000)))
-    first, _, low, _, _ = fig_2_13_write.claims(config)
+    first, _, low, _, _ = fig_2_13_write.claims(config)[:5]
     assert first["verdict"] == "holds" and low["verdict"] == "holds"
 
 
@@ -366,7 +366,7 @@ def test_fig_2_16_aggregation_claims_and_gaps(profile):
     write_point(config, "fig_2_16/r40", status="timeout", reason="time limit 900 s")
     frame = fig_2_16_write.build(config)
     assert len(frame) == 5 and frame.loc[frame["r"] == 40, "status"].item() == "timeout"
-    significant, falls, drastic, scaled, identical = fig_2_16_write.claims(config, frame)
+    significant, falls, drastic, scaled, identical = fig_2_16_write.claims(config, frame)[:5]
     assert significant["verdict"] == "holds"  # 3x > 1.5x at r = 5
     assert falls["verdict"] == "holds"  # both scales fall from r = 5 to 15
     # over the naive r-D search: 3 < 9 and 1.2 < 3; over brute force: above 0.5x
@@ -378,7 +378,7 @@ def test_fig_2_16_aggregation_claims_and_gaps(profile):
     assert scaled["verdict"] == "holds"  # 4 > 3 and 2 > 1.2
     assert identical["verdict"] == "holds" and "not measured: r = 40" in identical["evidence"]
     write_point(config, "fig_2_16/r15", r=15, **_hinge_record({1.0: 5.0, 100.0: 1.0}, 3.0))
-    significant, falls, drastic, scaled, _ = fig_2_16_write.claims(config)
+    significant, falls, drastic, scaled, _ = fig_2_16_write.claims(config)[:5]
     # one counterexample refutes a claim about every scale / every r (issue 51)
     assert falls["verdict"] == "does not hold" and drastic["verdict"] == "does not hold"
     assert scaled["verdict"] == "does not hold"
@@ -424,7 +424,7 @@ def test_fig_2_16_a_difference_within_the_timing_band_is_no_difference(profile):
                     **_hinge_record({1.0: 2.55, 100.0: 2.59}, 2.6, knn_over_brute=2.6))
         write_point(config, "fig_2_16/r15", r=15,
                     **_hinge_record({1.0: 0.8, 100.0: 0.95}, 1.5, knn_over_brute=0.6))
-        return fig_2_16_write.claims(config)
+        return fig_2_16_write.claims(config)[:5]
 
     _, falls, drastic, scaled, _ = claims_with(0.1)
     assert scaled["verdict"] == "partly holds"  # r = 5: +1.6 %, r = 15: +19 %
@@ -452,7 +452,7 @@ def test_fig_2_16_speed_up_sizes_only_at_the_thesis_size(profile):
                 **_hinge_record({1.0: 3.0, 100.0: 4.0}, 9.0, n_train=10000))
     write_point(config, "fig_2_16/r15", r=15,
                 **_hinge_record({1.0: 1.2, 100.0: 2.0}, 3.0, n_train=10000))
-    significant, falls, drastic, scaled, identical = fig_2_16_write.claims(config)
+    significant, falls, drastic, scaled, identical = fig_2_16_write.claims(config)[:5]
     assert significant["verdict"] == drastic["verdict"] == "not measured"
     for claim in (significant, drastic):
         assert "measured on 10000 training digits, not the thesis' 60000" in claim["evidence"]
@@ -481,7 +481,7 @@ def test_speed_up_trends_are_also_read_in_coordinate_operations(profile):
     for r, (low, high) in ((5, (2.0, 2.06)), (15, (1.0, 1.03))):
         write_point(config, f"fig_2_16/r{r}", r=r, **_hinge_record(
             {1.0: low, 100.0: high}, 9.0, work_speedups={1.0: low, 100.0: 1.5 * low}))
-    _, falls, _, scaled, _ = fig_2_16_write.claims(config)
+    _, falls, _, scaled, _ = fig_2_16_write.claims(config)[:5]
     assert scaled["verdict"] == "partly holds"
     # issue 51 defect 3: inside the band is no counterexample
     assert "reading in CPU time (undecided (within noise))" in scaled["evidence"]

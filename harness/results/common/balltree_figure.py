@@ -12,7 +12,8 @@ from harness.claims import WITHIN_NOISE
 from harness.results.common.balltree_profile import keys
 from harness.results.common.figure_files import claim_lines, write_figure_files
 
-__all__ = ["THESIS_N_TRAIN", "size_gate", "clearly_below", "trend", "write_md"]
+__all__ = ["THESIS_N_TRAIN", "size_gate", "clearly_below", "trend", "at_least", "at_most",
+           "falls", "halves", "both", "write_md"]
 
 #: Properties both figures' sections have (the figures add theirs).
 
@@ -69,6 +70,91 @@ def trend(xs, ys, band: float = 0.0) -> tuple[float, object]:
     if ends is WITHIN_NOISE:
         return rho, WITHIN_NOISE
     return rho, bool(rho < 0 and ends)
+
+
+def at_least(value: float, threshold: float, band: float):
+    """Whether a speed-up ``value`` is at least ``threshold`` beyond the timing band:
+    ``True`` when ``value >= threshold (1 + band)``, ``False`` when ``value (1 + band) <
+    threshold``, else :data:`harness.claims.WITHIN_NOISE` (the difference from the
+    threshold lies inside the band). ``band`` 0 (an exact count): ``value >= threshold``.
+    A NaN value measures nothing (:data:`~harness.claims.WITHIN_NOISE`).
+
+    Examples
+    --------
+    >>> at_least(4.0, 2.0, 0.65), at_least(1.0, 2.0, 0.65), at_least(2.5, 2.0, 0.65)
+    (True, False, WITHIN_NOISE)
+    """
+    if value != value:
+        return WITHIN_NOISE
+    if value >= threshold * (1.0 + band):
+        return True
+    return False if value * (1.0 + band) < threshold else WITHIN_NOISE
+
+
+def at_most(value: float, threshold: float, band: float):
+    """Whether a speed-up ``value`` is at most ``threshold`` beyond the timing band (the
+    mirror of :func:`at_least`): ``True`` when ``value (1 + band) <= threshold``,
+    ``False`` when ``value > threshold (1 + band)``, else inside the band.
+
+    Examples
+    --------
+    >>> at_most(0.5, 1.5, 0.65), at_most(3.0, 1.5, 0.65), at_most(1.6, 1.5, 0.65)
+    (True, False, WITHIN_NOISE)
+    """
+    if value != value:
+        return WITHIN_NOISE
+    if value * (1.0 + band) <= threshold:
+        return True
+    return False if value > threshold * (1.0 + band) else WITHIN_NOISE
+
+
+def falls(xs, ys, band: float = 0.0) -> tuple[float, object]:
+    """Spearman's rho of ``ys`` with ``xs`` and the check "rho < 0": a pass when
+    negative; when not, a counterexample unless every value lies within the timing band
+    of every other (largest <= smallest (1 + band)), where the order is noise
+    (:data:`harness.claims.WITHIN_NOISE`). Fewer than two values: no check (``None``).
+
+    Examples
+    --------
+    >>> falls([5, 15, 40], [4.0, 2.0, 1.0])[1], falls([5, 15], [1.0, 1.2], 0.65)[1]
+    (True, WITHIN_NOISE)
+    """
+    xs, ys = np.asarray(xs, float), np.asarray(ys, float)
+    if len(xs) < 2:
+        return float("nan"), None
+    rho = float(spearmanr(xs, ys).statistic) if np.ptp(ys) > 0 else 0.0
+    if rho < 0:
+        return rho, True
+    if band > 0 and ys.max() <= ys.min() * (1.0 + band):
+        return rho, WITHIN_NOISE
+    return rho, False
+
+
+def halves(first: float, last: float, band: float = 0.0):
+    """Whether ``last`` is below half of ``first`` beyond the timing band
+    (:func:`clearly_below` of ``last`` and ``first / 2``).
+
+    Examples
+    --------
+    >>> halves(5.0, 0.7, 0.65), halves(5.0, 4.5, 0.65), halves(5.0, 2.0, 0.65)
+    (True, False, WITHIN_NOISE)
+    """
+    return clearly_below(last, first / 2.0, band)
+
+
+def both(*checks):
+    """One case's check from its checks in two or more measures (CPU time, coordinate
+    operations), every one of which the case needs: a counterexample when one fails,
+    else inside the noise when one is, else a pass.
+
+    Examples
+    --------
+    >>> both(True, True), both(True, False), both(True, WITHIN_NOISE)
+    (True, False, WITHIN_NOISE)
+    """
+    if any(c is False for c in checks):
+        return False
+    return WITHIN_NOISE if any(c is WITHIN_NOISE for c in checks) else True
 
 
 def write_md(config: dict, name: str, title: str, claims: list[dict], frame, table: str,

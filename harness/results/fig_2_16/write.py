@@ -14,6 +14,7 @@ from harness.results.common.figure_files import (
 )
 from harness.results.common.tables import Footnotes
 from harness.results.fig_2_16 import NAME, TITLE, _conf, keys
+from harness.results.fig_2_16.register_claims import register_claims
 
 __all__ = ["MEASURED", "build", "claims", "write"]
 
@@ -150,7 +151,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         f"identical{missing}"))
     # ours, not the thesis' (issue 51 defect 5): shown, never counted among its claims
     out[-1]["counted"] = False
-    return out
+    return out + register_claims(conf, frame)
 
 
 # ---- outputs ---------------------------------------------------------------------

@@ -19,6 +19,7 @@ from harness.results import get_result, write_module
 from harness.results.fig_2_17.outputs import write_outputs
 from harness.results.common.figure_files import read_point
 from harness.results.fig_2_17 import NAME, SPEEDUPS_FROM, TITLE, _conf, keys
+from harness.results.fig_2_17.register_claims import register_claims
 
 __all__ = ["METHODS", "LABELS", "INPUT_LABELS", "THESIS_IDS", "COLUMNS",
            "thesis_points", "build", "claims", "ball_tree_sizes", "ball_tree_speedups",
@@ -200,12 +201,14 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         reason = f"the baseline is a gap ({base_row['status']}: {base_row['reason']})"
         for text, entry in _CURVE_CLAIMS:
             out.append(make_claim(NAME, text, [], reason, register=entry))
-        return out
+        return out + register_claims(config, conf, series, None, None, at_size, reason,
+                                     {}, [])
     n_test = int(frame.loc[frame["status"] == "ok", "n_test"].dropna().min())
     note = f" Measured at {size}" + ("." if at_size else
                                      " (the direction of the claim, not the thesis' numbers).")
     out += _curve_claims(conf, series, base, n_test, note)
-    return out
+    return out + register_claims(config, conf, series, base, n_test, at_size, why,
+                                 ball_tree_speedups(config), ball_tree_sizes(config))
 
 
 _CURVE_CLAIMS = (

@@ -13,6 +13,7 @@ from harness.results.fig_2_9_12.ratios import (
     paired_difference, run_values,
 )
 from harness.results.fig_2_9_12.outputs import CLASS_MARKS, plot, ratio_table
+from harness.results.fig_2_9_12.register_claims import add_tests, register_claims
 from harness.results.common.figure_files import (
     claim_lines, dataset_notes, gap_mark, write_figure_files,
 )
@@ -37,7 +38,8 @@ LITTLE_IMPACT = ("20news", "yalefaces")
 COLUMNS = ["figure", "dataset", "thesis_dataset", "stand_in", "measure", "method", "base",
            "thesis_numerator", "thesis_denominator", "thesis_ratio", "thesis_note",
            "thesis_class", "ours_numerator", "ours_denominator", "ours_ratio", "ours_note",
-           "diff_mean", "diff_se", "n_paired", "ours_class", "status", "reason"]
+           "diff_mean", "diff_se", "n_paired", "ours_class", "status", "reason",
+           "ours_ratio_se", "p_lower", "p_higher"]
 
 
 def _conf(config: dict) -> dict:
@@ -119,7 +121,7 @@ def build(config: dict) -> pd.DataFrame:
                 rows.append(out)
     frame = pd.DataFrame(rows, columns=COLUMNS)
     frame["n_paired"] = frame["n_paired"].astype("Int64")
-    return frame
+    return add_tests(frame)
 
 
 # ---- claims --------------------------------------------------------------------------
@@ -247,7 +249,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     conf = _conf(config)
     frame = build(config) if frame is None else frame
     return [_claim_2_9(frame, conf), _claim_2_12_several(frame, conf),
-            _claim_2_12_little(frame, conf)]
+            _claim_2_12_little(frame, conf)] + register_claims(conf, frame)
 
 
 # ---- outputs ---------------------------------------------------------------------
