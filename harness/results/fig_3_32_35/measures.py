@@ -9,7 +9,7 @@ its row was not measured or the quantity does not apply.
 ``param_rho``               Swiss roll rows: max over the first two embedding
                             coordinates of |Spearman rho| with the roll's parameter
 ``radius_cv``               teapot rows: the 2-D embedding's radii about its centroid: std / mean
-``angle_corr``              |circular correlation| (Jammalamadaka-SenGupta) of the 2-D
+``angle_corr``              |circular correlation| (Fisher-Lee) of the 2-D
                             embedding's angle about its centroid with the rotation angle
                             (the sign is the eigenvectors' arbitrary orientation)
 ``angle_gap_deg``           the largest angular gap, in degrees, between consecutive
@@ -28,8 +28,8 @@ its row was not measured or the quantity does not apply.
                             coordinates holds at least 90 % of their squared norm
 ==========================  ============================================================
 
-The input-side columns are computed on the data sets of the thesis' Swiss roll and
-teapot columns only (the readings that use them are about those two).
+The input-side columns are computed on the data sets of the thesis' Swiss roll, teapot
+and digits columns only (the readings that use them are about those).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from harness.results.common.figure_files import read_point
 from harness.results.fig_3_32_35 import NAME, _conf
 
 __all__ = ["COLUMNS", "QUALITY_NEIGHBORS", "NEAR_ZERO", "AXIS_SHARE", "INPUT_COLUMNS",
-           "param_rho", "circle_measures", "near_zero_fraction", "sigma_balls",
+           "param_rho", "circular_correlation", "circle_measures", "near_zero_fraction", "sigma_balls",
            "far_kernel_max", "axis_aligned_fraction", "add_measures"]
 
 #: l of the quality measures (Table 3.2's header)
@@ -58,8 +58,9 @@ QUALITY_NEIGHBORS = 15
 NEAR_ZERO = 0.01
 #: a point lies on one axis of Fig. 3.34 when one coordinate holds this share of its norm^2
 AXIS_SHARE = 0.9
-#: the thesis columns whose inputs are loaded again for the input-side columns
-INPUT_COLUMNS = ("swiss_roll", "teapot")
+#: the thesis columns whose inputs are loaded again for the input-side columns (the
+#: digits for s4-mvu-works-synthetic-and-real's quality measures)
+INPUT_COLUMNS = ("swiss_roll", "teapot", "usps")
 COLUMNS = ("param_rho", "radius_cv", "angle_corr", "angle_gap_deg", "continuity_2d",
            "trust_2d", "intersection_2d", "near_zero_fraction", "sigma_balls",
            "far_kernel_max", "axis_aligned_fraction")
@@ -70,6 +71,16 @@ def param_rho(Y: np.ndarray, colour: np.ndarray) -> float:
     return max(abs(float(spearmanr(Y[:, j], colour)[0])) for j in range(2))
 
 
+def circular_correlation(a: np.ndarray, b: np.ndarray) -> float:
+    """Fisher and Lee's (1983) circular-circular correlation of the angles ``a`` and
+    ``b``: sum_ij sin(a_i - a_j) sin(b_i - b_j) / sqrt(sum_ij sin^2(a_i - a_j) sum_ij
+    sin^2(b_i - b_j)); +1 for b = a + c, -1 for b = c - a, and defined for angles spread
+    over the whole circle (where a circular mean, and Jammalamadaka and SenGupta's
+    coefficient built on it, is not)."""
+    sa, sb = np.sin(a[:, None] - a[None, :]), np.sin(b[:, None] - b[None, :])
+    return float((sa * sb).sum() / math.sqrt((sa**2).sum() * (sb**2).sum()))
+
+
 def circle_measures(Y: np.ndarray, angle: np.ndarray) -> dict[str, float]:
     """``radius_cv``, ``angle_corr`` and ``angle_gap_deg`` of the 2-D points ``Y[:, :2]``
     about their centroid against the rotation ``angle`` (radians)."""
@@ -77,11 +88,7 @@ def circle_measures(Y: np.ndarray, angle: np.ndarray) -> dict[str, float]:
     radius = np.hypot(Z[:, 0], Z[:, 1])
     theta = np.arctan2(Z[:, 1], Z[:, 0])
 
-    def centred(a):
-        return np.sin(a - np.angle(np.exp(1j * a).mean()))
-
-    sa, sb = centred(theta), centred(np.asarray(angle, float))
-    corr = float((sa * sb).sum() / math.sqrt((sa**2).sum() * (sb**2).sum()))
+    corr = circular_correlation(theta, np.asarray(angle, float))
     ordered = np.sort(theta)
     gaps = np.diff(np.concatenate([ordered, [ordered[0] + 2 * np.pi]]))
     return {"radius_cv": float(radius.std() / radius.mean()), "angle_corr": abs(corr),
