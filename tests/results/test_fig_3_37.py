@@ -120,7 +120,7 @@ def test_figure_verdicts_and_gaps(profile):
     teapot = frame[(frame["dataset"] == "teapot") & (frame["method"] == "isomap")]
     assert len(teapot) == 20 and teapot["rank"].tolist() == list(range(1, 21))
     assert teapot["normalised"].iloc[2] == pytest.approx(-0.2)
-    first, second = fig_3_37_write.claims(config, frame)
+    first, second = fig_3_37_write.claims(config, frame)[:2]
     assert first["verdict"] == "holds" and second["verdict"] == "holds"
     assert "teapot Isomap -0.2" in first["evidence"]
     assert "stand-ins, not counted" in first["evidence"] and "not all as claimed" in first["evidence"]
@@ -143,7 +143,7 @@ def test_failing_verdicts(profile):
     # MVU's eigenvalues are no check (PSD by construction): -1e-3 is shown, not counted
     # (before: it failed a 'PSD' check and the verdict was 'partly holds')
     write_point(config, "fig_3_37/teapot/mvu", **_ok(-1e-3, **MVU_SOLVE))
-    first, second = fig_3_37_write.claims(config)
+    first, second = fig_3_37_write.claims(config)[:2]
     assert first["verdict"] == "holds" and second["verdict"] == "does not hold"
     assert "below -1e-08; PSD by construction, not counted" in first["evidence"]
     assert "teapot MVU certified optimal, gap 1.0e-04" in first["evidence"]

@@ -19,7 +19,9 @@ from harness.results.common.figure_files import (
     dataset_notes, gap_mark, missing_column_reason, read_point, write_figure_files,
 )
 from harness.results.common.profile import thesis_column
+from harness.results.fig_3_32_35.measures import add_measures
 from harness.results.fig_3_32_35.plot import plot_figure
+from harness.results.fig_3_32_35.register_claims import register_claims
 from harness.results.common.tables import Footnotes
 from harness.results.fig_3_32_35 import LEVELS, NAME, TITLE, _conf, keys
 
@@ -100,12 +102,13 @@ def _missing_columns(config: dict) -> list[dict]:
 
 
 def build(config: dict) -> pd.DataFrame:
-    """One row per (data set, kernel) (see the module docstring), gaps included."""
+    """One row per (data set, kernel) (see the module docstring), gaps included, with
+    the columns the register's readings read (:mod:`.measures`)."""
     conf = _conf(config)
     rows = [_row(config, d, k) for d in conf["datasets"] for k in conf["kernels"]]
     frame = pd.DataFrame(rows + _missing_columns(config))
     frame["certified"] = frame["solve_status"].eq("optimal") | frame["kernel"].ne("mvu")
-    return frame
+    return add_measures(config, frame)
 
 
 def _shares_text(part: pd.DataFrame, column: str, fmt: str) -> str:
@@ -298,7 +301,8 @@ def _fewer_claim(frame: pd.DataFrame, kernels: tuple, factor: float) -> dict:
 
 
 def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
-    """The three statements with verdicts (interface: :mod:`harness.claims`), checked
+    """The three statements with verdicts (interface: :mod:`harness.claims`), then the
+    register entries of :mod:`.register_claims`, checked
     on the thesis' data sets only (stand-ins in the evidence, not counted) and only
     where the MVU solve a check reads is certified optimal (a data set whose solve is
     not is named and left out: its spectrum is an iterate's)."""
@@ -307,7 +311,8 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     kernels = tuple(conf["kernels"])
     return [*_manifold_claims(frame, kernels, conf["dominance_threshold"]),
             _linear_claim(frame),
-            _fewer_claim(frame, kernels, conf["fewer_factor"])]
+            _fewer_claim(frame, kernels, conf["fewer_factor"]),
+            *register_claims(frame)]
 
 
 # ---- outputs ---------------------------------------------------------------------

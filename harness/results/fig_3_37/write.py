@@ -19,6 +19,7 @@ from harness.results.common.figure_files import (
 from harness.results.common.profile import thesis_column
 from harness.results.common.tables import Footnotes
 from harness.results.fig_3_37 import METHODS, NAME, TITLE, _conf, keys
+from harness.results.fig_3_37.register_claims import register_claims
 
 __all__ = ["LABELS", "THESIS_DATASETS", "build", "claims", "write"]
 
@@ -42,7 +43,9 @@ def build(config: dict) -> pd.DataFrame:
     """One row per (data set, method, rank) of the ``n_eigenvalues`` eigenvalues of
     largest magnitude (``eigenvalue`` signed, ``normalised`` = over the largest), with
     the matrix' summary repeated on each row (``negative_ratio`` = most negative /
-    largest, the sums, the MVU solve); a gap is one row without a rank."""
+    largest, the sums, the MVU solve) and ``positive_share`` (the eigenvalue over the
+    sum of the positive ones, :mod:`.register_claims`); a gap is one row without a
+    rank."""
     conf = _conf(config)
     m = conf["n_eigenvalues"]
     rows = []
@@ -69,7 +72,8 @@ def build(config: dict) -> pd.DataFrame:
                         fit_seconds=record.get("fit_seconds"))
             for rank, value in enumerate(spectrum["leading"][:m], start=1):
                 rows.append({**base, "rank": rank, "eigenvalue": value,
-                             "normalised": value / spectrum["largest"]})
+                             "normalised": value / spectrum["largest"],
+                             "positive_share": value / spectrum["positive_sum"]})
     return pd.DataFrame(rows + _missing_columns(config))
 
 
@@ -151,7 +155,7 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         [bool((-iso_real["negative_ratio"] >= big).any())] if len(iso_real) else [],
         f"{worst}{extra}{missing}.",
         register="s3-2-2-negative-appreciable")
-    return [first, second]
+    return [first, second, *register_claims(frame)]
 
 
 # ---- outputs ---------------------------------------------------------------------
