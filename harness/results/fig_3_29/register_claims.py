@@ -79,7 +79,7 @@ def edge_row(config: dict) -> dict:
     medians of q_ij + q_ji and its AUC (empty but for its part where the graph record
     is missing or has no bad edge or no good one)."""
     g = _graph(config)
-    row = {"part": "bad_edges", "stage": "figure roll"}
+    row = {"part": "bad_edges", "stage": "bad edges"}
     if g is None or not g["bad"].any() or g["bad"].all():
         return {**row, "status": "missing"}
     bad, good = g["bad"], ~g["bad"]
