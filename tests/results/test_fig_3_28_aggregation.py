@@ -203,7 +203,7 @@ def test_a_reading_counted_as_returned_counts_its_uncertified_iterates(profile):
                     **ok_body({q: 0.99 for q in MEASURES}, LOCKED, solve_status="inaccurate"))
     frame = written.build(config)
     assert list(frame["counted"]) == [True, False, True, True]
-    lock, best = written.claims(config)
+    lock, best = written.claims(config)[:2]
     assert "reading plain (p), exact (not measured): no certified lock-up" in lock["evidence"]
     assert "reading sde (s), exact (holds): locks at k = 7 (first measured k" in lock["evidence"]
     assert "not certified optimal, counted as the solver returned them" in lock["evidence"]
@@ -216,7 +216,7 @@ def _claims(profile, noise_free_lock: int, noisy_lock: int) -> tuple[dict, dict]
     config = profile(fig_3_28={**SECTION, "k": [4, 5, 6, 7, 8]})
     _sweep(config, "noise_free", noise_free_lock, [4, 5, 6, 7, 8])
     _sweep(config, "section_3_1_5", noisy_lock, [4, 5, 6, 7, 8])
-    lock, best = written.claims(config)
+    lock, best = written.claims(config)[:2]
     return lock, best
 
 
@@ -246,7 +246,7 @@ def test_readings_that_agree_give_their_verdict(profile):
 def test_a_reading_without_records_is_stated_not_counted(profile):
     config = profile(fig_3_28={**SECTION, "k": [6, 7]})
     _sweep(config, "noise_free", 7, [6, 7])
-    lock, _ = written.claims(config)
+    lock, _ = written.claims(config)[:2]
     assert lock["verdict"] == "holds"
     assert "reading section_3_1_5 (the roll of 3.1.5 / Fig. 3.5, the 3-D roll plus five " \
            "extra dimensions of Gaussian noise of std 0.1), exact (not measured): no k " \
@@ -257,7 +257,7 @@ def test_one_reading_makes_a_plain_claim(profile):
     readings = {"noise_free": {"dataset_params": {"noise": 0.0}, "description": "plain"}}
     config = profile(fig_3_28={**SECTION, "k": [6, 7], "readings": readings})
     _sweep(config, "noise_free", 7, [6, 7])
-    lock, best = written.claims(config)
+    lock, best = written.claims(config)[:2]
     assert lock["verdict"] == "holds" and best["verdict"] == "not measured"  # no k = 4, 5
     assert lock["evidence"].startswith("reading noise_free (plain), exact (holds): locks at k = 7")
 

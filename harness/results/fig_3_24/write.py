@@ -117,6 +117,10 @@ def build(config: dict) -> pd.DataFrame:
                 row[f"{v}_certificate"] = (certificate_text(record["solve"])
                                            if record.get("solve") else None)
                 row[f"{v}_kernel_trace"] = record.get("trace", math.nan)
+                spectrum = record.get("normalised_eigenvalues") or []
+                row[f"ev_count_{v}"] = (sum(e > 0.01 for e in spectrum) if spectrum
+                                        else math.nan)
+                row[f"ev_kept_{v}"] = len(spectrum) if spectrum else math.nan
             rows.append(row)
     frame = pd.DataFrame(rows + _missing_columns(config))
     frame["certified"] = (frame.get("max_trace_solve_status") == "optimal") & \
@@ -204,7 +208,9 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         register="s3-1-11-caption-min-trace-worse")
     for claim in (values, caption):
         claim["evidence"] = f"{evidence}; {claim['evidence']}."
-    return [values, caption]
+    from harness.results.fig_3_24.register_claims import register_claims
+
+    return [values, caption, *register_claims(frame, THESIS_DATASETS)]
 
 
 #: the register's reading of the caption's "significantly worse" (no runs: an effect

@@ -234,8 +234,11 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
                  "of the 2-D embedding (3.1.12, Fig. 3.28)")
     lock = [r for pair in by_reading for r in _lock_readings(config, *pair, size)]
     best = [r for pair in by_reading for r in _best_readings(config, *pair, size)]
+    from harness.results.fig_3_28.register_claims import register_claims
+
     return [_claim(lock_text, lock, "s3-1-12-caption-locks-at-k-7"),
-            _claim(best_text, best, "s3-1-12-k-4-5-6-best")]
+            _claim(best_text, best, "s3-1-12-k-4-5-6-best"),
+            *register_claims(config, frame)]
 
 
 def _size(config: dict, frame: pd.DataFrame) -> str:

@@ -101,9 +101,11 @@ def build(config: dict) -> pd.DataFrame:
     edge and the smallest of a bad one), and one row per noise level of the sweep
     (with the fewest and most bad edges of one roll)."""
     rows = [_mvu_row(config, "before"), _mvu_row(config, "after"), _detection_row(config)]
+    from harness.results.fig_3_29.register_claims import edge_row
+
     seeded = [_mvu_row(config, stage, seed) for seed in range(_conf(config)["mvu_seeds"])
               for stage in ("before", "after")]
-    return pd.DataFrame(rows + _sweep_rows(config) + seeded)
+    return pd.DataFrame(rows + _sweep_rows(config) + seeded + [edge_row(config)])
 
 
 def _part(frame: pd.DataFrame, part: str, stage: str | None = None) -> pd.Series | None:
@@ -243,9 +245,11 @@ def _claim_unfold(config: dict, frame: pd.DataFrame) -> list[dict]:
 def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     """The detection claim and the two MVU claims (before: cannot unfold; after:
     unfolds), with verdicts (:mod:`harness.claims`)."""
+    from harness.results.fig_3_29.register_claims import register_claims
+
     frame = build(config) if frame is None else frame
     return [linked(_claim_detection(config, frame), "s3-1-12-bad-edges-detected-as-outliers"),
-            *_claim_unfold(config, frame)]
+            *_claim_unfold(config, frame), *register_claims(config, frame)]
 
 
 def write(config: dict) -> list:

@@ -7,12 +7,19 @@ from __future__ import annotations
 from harness.results.common.solver_frame import write_solver_table
 from harness.results.solver_table.section import solver_section
 
-__all__ = ["write", "section"]
+__all__ = ["write", "section", "claims"]
 
 
 def write(config: dict) -> list:
     """``tables/solver_table.{csv,md,tex}`` from the solve records."""
     return write_solver_table(config)
+
+
+def claims(config: dict, frame=None) -> list[dict]:
+    """The claims-register entries the table decides (:mod:`.register_claims`)."""
+    from harness.results.solver_table.register_claims import register_claims
+
+    return register_claims(config, frame)
 
 
 def section(config: dict):
