@@ -75,7 +75,7 @@ def test_cells_are_lecture_ours_delta_in_percent(profile):
 
 def test_claims_count_real_columns_and_show_stand_ins(profile):
     # stand-in twos has MVE < SDE: shown, not counted
-    first, second = mve_fidelity_write.claims(_config(profile))
+    first, second = mve_fidelity_write.claims(_config(profile))[:2]
     # MVE ahead on the star and the roll, but the faces are not measured: the claim is
     # about every data set, no verdict (the stand-ins, USPS' and the network's, not counted)
     assert first["verdict"] == "not measured"
@@ -92,7 +92,7 @@ def test_claims_count_real_columns_and_show_stand_ins(profile):
 
 def test_claims_fail_when_the_numbers_say_so(profile):
     config = _config(profile, star=(0.99, 0.95, 0.9), roll=(0.4, 0.99, 0.95))
-    first, second = mve_fidelity_write.claims(config)
+    first, second = mve_fidelity_write.claims(config)[:2]
     assert first["verdict"] == "does not hold"
     assert second["verdict"] == "does not hold"
     config = _config(profile, star=(0.99, 0.2, 0.9))
@@ -105,7 +105,7 @@ def test_uncertified_columns_are_left_out_of_both_claims(profile):
     config = _config(profile, roll=(0.4, 0.99, 0.9))
     write_point(config, "mve_fidelity/faces/frey", n_samples=60, n_edges=200,
                 methods=_methods(0.5, 0.8, 0.85))
-    first, second = mve_fidelity_write.claims(config)
+    first, second = mve_fidelity_write.claims(config)[:2]
     assert first["verdict"] == "not measured"
     assert first["evidence"].startswith(
         "star/star: MVE 100.0% vs SDE 29.0% (n = 81); faces/frey: MVE 85.0% vs SDE 80.0% (n = 60). "
@@ -117,10 +117,13 @@ def test_uncertified_columns_are_left_out_of_both_claims(profile):
     methods = _methods(0.99, 0.29, 1.0)
     methods["sde"]["solve"] = {"status": "inaccurate", "gap": 2e-2}
     write_point(config, "mve_fidelity/star/star", n_samples=81, n_edges=300, methods=methods)
-    first, second = mve_fidelity_write.claims(config)
+    first, second = mve_fidelity_write.claims(config)[:2]
     assert second["verdict"] == "not measured"
-    assert second["evidence"] == ("star/star: SDE solve not certified optimal (inaccurate, "
-                                  "gap 2.0e-02), not counted (n = 81).")
+    assert second["evidence"].startswith("star/star: SDE solve not certified optimal "
+                                         "(inaccurate, gap 2.0e-02), not counted (n = 81).")
+    # the harness' own readings, shown and not counted, in both branches
+    assert first["counted"] is False and second["counted"] is False
+    assert "register" not in second
     assert first["verdict"] == "not measured" and "1 of 3 measured" in first["evidence"]
 
 
@@ -188,7 +191,7 @@ def test_missing_records_are_gaps_not_errors(profile):
     frame = mve_fidelity_write.build(config)
     assert (frame["status"] == "missing").all() and frame["ours_pct"].isna().all()
     assert all(math.isnan(v) for v in frame["delta_pct"])
-    assert [c["verdict"] for c in mve_fidelity_write.claims(config)] == ["not measured"] * 2
+    assert [c["verdict"] for c in mve_fidelity_write.claims(config)[:2]] == ["not measured"] * 2
     assert np.isfinite(frame["lecture_pct"]).all()
 
 
@@ -212,7 +215,7 @@ def test_a_failed_last_sdp_and_a_fallback_start_are_named(profile):
     row = frame.loc[("star/star", "MVE")]
     assert row["sdp_status"] == "not all certified"  # despite the record's all_certified
     assert "SDP 2 timeout (no kernel: time limit of 3 s reached)" == row["failed_sdps"]
-    first, _ = mve_fidelity_write.claims(config)
+    first, _ = mve_fidelity_write.claims(config)[:2]
     assert "(MVE: SDP 2 timeout (no kernel" in first["evidence"]
     assert "(MVE started from affinity: init mvu: the SDE solve" in first["evidence"]
     md = mve_fidelity_write.write(config)[1].read_text()

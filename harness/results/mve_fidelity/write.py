@@ -5,7 +5,7 @@ Markdown and LaTeX, the sidecar and the verdicts on the lecture's two statements
 from __future__ import annotations
 
 from harness.results.mve_fidelity import NAME, TITLE, _conf, keys
-from harness.results.mve_fidelity import table
+from harness.results.mve_fidelity import register_claims, table
 
 __all__ = ["build", "claims", "write"]
 
@@ -16,9 +16,12 @@ def build(config: dict):
 
 
 def claims(config: dict, frame=None) -> list[dict]:
-    """The lecture's two statements with verdicts (:func:`table.claims`)."""
+    """The harness' two readings of the lecture (:func:`table.claims`, not counted),
+    then one claim per register entry the table decides
+    (:func:`register_claims.register_claims`)."""
     frame = build(config) if frame is None else frame
-    return table.claims(NAME, _conf(config), frame)
+    return (table.claims(NAME, _conf(config), frame)
+            + register_claims.register_claims(NAME, frame))
 
 
 def write(config: dict) -> list:
