@@ -1,6 +1,7 @@
 """The report's parts: a result whose declaration says ``GROUP = "lecture"`` (the
 lecture methods on the thesis' data) is shown after the thesis' results under its own
-heading, with no thesis legend, and may state no claims."""
+heading, with no thesis legend, and may state only claims deciding lecture register
+entries."""
 
 from __future__ import annotations
 
@@ -75,11 +76,15 @@ def test_lecture_results_come_last_under_their_heading(config):
     assert page.index('<section id="table_2_1">') < page.index('id="part-lecture"')
 
 
-def test_a_lecture_result_states_no_claims(config, monkeypatch):
-    assert collect_claims(config) == [c for c in collect_claims(config)
-                                      if c["source"] != "lecture_clustering"]
-    claim = make_claim("lecture_clustering", "ours wins (lecture)", [True], "0.9")
-    monkeypatch.setattr(write_module(get_result("lecture_clustering")), "claims",
-                        lambda config: [claim])
-    with pytest.raises(ValueError, match="state no claims"):
-        collect_claims(config)
+def test_a_lecture_result_states_only_lecture_register_claims(config, monkeypatch):
+    stated = [c for c in collect_claims(config) if c["source"] == "lecture_clustering"]
+    assert stated and {c["register"] for c in stated} == {
+        "lec-spectral-clustering-groups-like-person", "lec-multiclass-spectral-clustering"}
+    thesis = make_claim("lecture_clustering", "ours wins", [True], "0.9",
+                        register="s2-1-1-knn-often-competitive")
+    loose = make_claim("lecture_clustering", "ours wins (lecture)", [True], "0.9")
+    for wrong in (thesis, loose):
+        monkeypatch.setattr(write_module(get_result("lecture_clustering")), "claims",
+                            lambda config, wrong=wrong: [*stated, wrong])
+        with pytest.raises(ValueError, match="decide no lecture entry"):
+            collect_claims(config)

@@ -3,7 +3,8 @@
 A result's declaration may name the report's part it belongs to: ``GROUP`` (absent:
 the thesis' results). ``GROUP = "lecture"`` (:data:`GROUPS`) marks a result of the
 lecture methods on the thesis' data: not a thesis result, shown after the thesis'
-results under its own heading, and it may state no claims (no verdicts).
+results under its own heading; it may state only claims that decide the lecture notes'
+own register entries (:mod:`harness.register`, kind ``"lecture"``), never a thesis claim.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from harness.claims_table import collect_claims as all_claims
 from harness.jobs import profile_results, result_record_paths
 from harness.number_audit import audit_lines, audit_profile
 from harness.result_claims import result_claims
+from harness.register import load_register
 from harness.report.runinfo import RunInfo, provenance_summary, run_info
 from harness.report.sections import Section, result_section
 from harness.results import hook, result_modules
@@ -26,7 +28,7 @@ TITLE = "Reproduction report: Weinberger (2007), Metric Learning with Convex Opt
 #: the report's parts after the thesis' results: a declaration's ``GROUP`` -> (heading,
 #: what the part's sections are)
 GROUPS = {
-    "lecture": ("Lecture methods (not thesis results; no verdicts)",
+    "lecture": ("Lecture methods (not thesis results; verdicts only on claims of the lecture notes)",
                 "The methods of the course notes (statwiki STAT 841 F14) on the thesis' "
                 "data and on generated data. These are not results of the thesis: each "
                 "cell is our measurement alone (mean ± standard deviation over the runs), "
@@ -126,15 +128,19 @@ class Report:
 
 def collect_claims(config: dict) -> list[dict]:
     """:func:`harness.claims_table.collect_claims`: the claims of every result of the
-    profile, after checking that no result of a part in :data:`GROUPS` (whose results
-    state no claims) states one."""
+    profile, after checking that a result of a part in :data:`GROUPS` states only
+    claims deciding lecture register entries (no thesis claim, no unregistered one)."""
+    register = load_register()
     for module in profile_results(config):
         if result_group(module) and hook(module, "claims"):
-            stated = result_claims(config, module)
-            if stated:
+            wrong = [c for c in result_claims(config, module)
+                     if c.get("register") not in register
+                     or register[c["register"]].kind != "lecture"]
+            if wrong:
                 raise ValueError(f"{module.__name__} is in the report's part "
-                                 f"{result_group(module)!r}, whose results state no "
-                                 f"claims, but its claims() returned {len(stated)}")
+                                 f"{result_group(module)!r}, whose results state only the "
+                                 f"lecture notes' register claims, but {len(wrong)} of its "
+                                 f"claims decide no lecture entry: {wrong[0]['claim']!r}")
     return all_claims(config)
 
 

@@ -39,13 +39,18 @@ class TableResult:
         id prefix -> measure; each such entry is a claim checked cell by cell.
     row_readings : sequence of RowReading
         The readings of those entries (their tolerances).
+    extra : callable, optional
+        ``extra(name, frame) -> list of claim dicts``: further claims decided on the
+        long CSV (``frame`` None when it was not generated), appended after the others
+        (e.g. a result's ``register_claims``).
     """
 
     def __init__(self, spec: TableSpec, claims: tuple[TableClaim, ...] = (),
                  rows: dict[str, str] | None = None,
-                 row_readings: tuple[RowReading, ...] = ()):
+                 row_readings: tuple[RowReading, ...] = (), extra=None):
         self.spec, self.claim_list = spec, tuple(claims)
         self.rows, self.row_readings = dict(rows or {}), tuple(row_readings)
+        self.extra = extra
 
     def functions(self) -> tuple:
         """``write, claims, section``, in this order."""
@@ -67,6 +72,8 @@ class TableResult:
         if self.rows:
             stated += row_claims(self.spec.name, frame, self.rows, self.row_readings,
                                  self.spec.decimals, missing)
+        if self.extra is not None:
+            stated += self.extra(self.spec.name, frame)
         return stated
 
     def section(self, config: dict):

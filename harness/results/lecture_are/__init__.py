@@ -1,7 +1,7 @@
 """The lecture methods on the thesis' data (3 of 3): action respecting embedding (ARE,
 Bowling, Ghodsi & Wilkinson 2005) against MVU on the moving window, the alignment
 error of each embedding with the true window positions (statwiki STAT 841 F14,
-lecture 7; not a thesis result: no thesis values, no verdicts).
+lecture 7; not a thesis result: no thesis values; verdicts only on claims of the lecture notes).
 
 The declaration: its grid (:class:`~harness.results.common.table_spec.TableSpec` of the
 embedding task, no reference file) and profile side

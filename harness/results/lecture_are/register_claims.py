@@ -2,11 +2,6 @@
 F14, lecture 7, lines 820-822): ARE "captures the trajectory of the robot", on the
 table's long CSV (``alignment_error``: Procrustes disparity with the true positions).
 
-Not wired into :func:`harness.results.lecture_are.write.claims`: the result is in the
-report's ``lecture`` part, whose results state no claims
-(:func:`harness.report.build.collect_claims` refuses them). :func:`register_claims` is
-what ``claims()`` returns once that rule admits claims linked to lecture entries.
-
 Readings (``harness/claims_register/lectures.yaml``), literal: "small error" is ARE's
 disparity at most 0.1, "better than sde" MVU's (= SDE's) disparity minus ARE's above
 0.01; a difference inside the larger of that tolerance and two standard errors over the

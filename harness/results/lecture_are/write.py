@@ -1,17 +1,20 @@
 """The outputs of the lecture's ARE table: ours alone in every cell (CSV, Markdown,
-LaTeX, sidecar) and its report section; no claims (not a thesis result).
+LaTeX, sidecar) and its report section; the lecture notes' own claims
+(lecture register entries; not a thesis result).
 """
 
 from __future__ import annotations
 
 from harness.results.common.table_result import TableResult
 from harness.results.lecture_are import SPEC
+from harness.results.lecture_are.register_claims import register_claims
 
 __all__ = ["write", "claims", "section"]
 
-CLAIMS: tuple = ()  # not a thesis result: no statements, no verdicts
+CLAIMS: tuple = ()  # not a thesis result: no thesis statements
 
-write, claims, section = TableResult(SPEC, CLAIMS).functions()
+#: the lecture notes' own claims (lecture register entries), decided on the table
+write, claims, section = TableResult(SPEC, CLAIMS, extra=register_claims).functions()
 
 
 #: ``harness compare``'s tolerance (harness.runs.compare). ARE and MVU are SDP solves

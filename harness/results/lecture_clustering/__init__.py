@@ -1,7 +1,7 @@
 """The lecture methods on the thesis' data (2 of 3): our spectral clustering (Ng,
 Jordan & Weiss 2002) against scikit-learn's, adjusted Rand index, normalised mutual
 information and fit CPU seconds (statwiki STAT 841 F14, lectures 7-8; not a thesis
-result: no thesis values, no verdicts).
+result: no thesis values; verdicts only on claims of the lecture notes).
 
 The declaration: its grid (:class:`~harness.results.common.table_spec.TableSpec` of the
 clustering task, no reference file) and profile side

@@ -2,10 +2,6 @@
 statwiki STAT 841 F14, lectures 7-8, lines 1041 and 1048), on the table's long CSV
 (``adjusted_rand_index`` against the generating labels).
 
-Not wired into :func:`harness.results.lecture_clustering.write.claims`: the result is
-in the report's ``lecture`` part, whose results state no claims
-(:func:`harness.report.build.collect_claims` refuses them). :func:`register_claims` is
-what ``claims()`` returns once that rule admits claims linked to lecture entries.
 
 Readings (``harness/claims_register/lectures.yaml``), literal: an ARI "at least 0.9" is
 checked against two standard errors over the runs (inside decides nothing); both
