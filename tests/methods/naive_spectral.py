@@ -165,17 +165,16 @@ def naive_laplacian_eigenmaps(X: np.ndarray, k: int, r: int, *, weights: str = "
     return V[:, 1 : r + 1], w, W
 
 
-def naive_hessian_lle(X: np.ndarray, k: int, r: int, *, variant: str = "donoho_grimes",
-                      tol: float = 1e-4):
-    """Hessian eigenmaps (Donoho & Grimes, PNAS 2003, steps 1-6).
+def naive_hessian_form(X: np.ndarray, k: int, r: int, *, variant: str = "donoho_grimes",
+                       tol: float = 1e-4) -> np.ndarray:
+    """The dense quadratic form M = sum_i H^i H^i^T of Hessian eigenmaps (Donoho &
+    Grimes, PNAS 2003, steps 1-5).
 
     For each x_i: its k nearest neighbours (self excluded), centred; tangent
     coordinates U = their top r left singular vectors; the design matrix
     [1, U, the r(r+1)/2 products U_a U_b (a <= b)], orthonormalised (Gram-Schmidt:
-    QR with a positive diagonal of R); the local Hessian estimator H^i; the quadratic
-    form M = sum_i H^i H^i^T over the neighbourhoods. Then the bottom r+1
-    eigenvectors of M, the constant direction (an exact null vector, since every
-    column of H^i is orthogonal to 1) projected out. ``variant`` picks H^i:
+    QR with a positive diagonal of R); the local Hessian estimator H^i. ``variant``
+    picks H^i:
 
     ``"donoho_grimes"``
         The paper and its reference code ``hlle.m``: the r(r+1)/2 orthonormalised
@@ -185,8 +184,6 @@ def naive_hessian_lle(X: np.ndarray, k: int, r: int, *, variant: str = "donoho_g
         k - 1 - r columns of the *complete* orthogonal factor after the linear ones
         (the quadratic columns plus the orthogonal complement of the design), each
         divided by its sum when the sum's magnitude is at least ``tol``.
-
-    Returns ``(Y, eigenvalues ascending)`` with Y orthonormal and orthogonal to 1.
     """
     n = X.shape[0]
     dp = r * (r + 1) // 2
@@ -212,6 +209,22 @@ def naive_hessian_lle(X: np.ndarray, k: int, r: int, *, variant: str = "donoho_g
             raise ValueError(variant)
         H /= S
         M[np.ix_(nbrs[i], nbrs[i])] += H @ H.T
+    return M
+
+
+def naive_hessian_lle(X: np.ndarray, k: int, r: int, *, variant: str = "donoho_grimes",
+                      tol: float = 1e-4, keep: np.ndarray | None = None):
+    """Hessian eigenmaps (Donoho & Grimes, PNAS 2003, steps 1-6): the bottom r + 1
+    eigenvectors of :func:`naive_hessian_form`, the constant direction (an exact null
+    vector, since every column of H^i is orthogonal to 1) projected out. ``keep``
+    (boolean mask): the eigenproblem of M restricted to those points (the rows of the
+    points in no neighbourhood, which are zero, left out); Y then has their rows only.
+
+    Returns ``(Y, eigenvalues ascending)`` with Y orthonormal and orthogonal to 1.
+    """
+    M = naive_hessian_form(X, k, r, variant=variant, tol=tol)
+    if keep is not None:
+        M = M[np.ix_(keep, keep)]
     w, V = np.linalg.eigh(M)
     B = V[:, : r + 1]
     B = B - B.mean(axis=0)  # remove the constant direction from the span, which ...

@@ -1,5 +1,5 @@
 """LLE-family fits fall back to the dense eigensolver when ARPACK fails on the null
-space (hLLE on Frey's faces: "Factor is exactly singular"), and say so."""
+space (as hLLE once did on Frey's faces: "Factor is exactly singular"), and say so."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 import sklearn.manifold._locally_linear as sk_lle
 from sklearn.datasets import make_swiss_roll
 
-from methods.hlle import HessianLLE
+from methods.lle import LLE
 
 
 def _singular(*args, **kwargs):
@@ -22,9 +22,9 @@ def roll():
 
 
 def test_arpack_failure_refits_dense_and_says_so(roll, monkeypatch):
-    dense = HessianLLE(n_neighbors=12, eigen_solver="dense").fit(roll)
+    dense = LLE(n_neighbors=12, eigen_solver="dense").fit(roll)
     monkeypatch.setattr(sk_lle, "eigsh", _singular)
-    fallback = HessianLLE(n_neighbors=12, random_state=0).fit(roll)
+    fallback = LLE(n_neighbors=12, random_state=0).fit(roll)
     assert fallback.eigen_solver_used_ == "dense" and dense.eigen_solver_used_ == "dense"
     np.testing.assert_allclose(fallback.embedding_, dense.embedding_, atol=1e-10)
     assert fallback.reconstruction_error_ == pytest.approx(dense.reconstruction_error_)
@@ -33,7 +33,7 @@ def test_arpack_failure_refits_dense_and_says_so(roll, monkeypatch):
 
 
 def test_arpack_success_keeps_arpack_and_other_errors_propagate(roll, monkeypatch):
-    fitted = HessianLLE(n_neighbors=12, eigen_solver="arpack", random_state=0).fit(roll)
+    fitted = LLE(n_neighbors=12, eigen_solver="arpack", random_state=0).fit(roll)
     assert fitted.eigen_solver_used_ == "arpack" and fitted.fit_note_ is None
 
     def other(*args, **kwargs):
@@ -41,4 +41,4 @@ def test_arpack_success_keeps_arpack_and_other_errors_propagate(roll, monkeypatc
 
     monkeypatch.setattr(sk_lle, "eigsh", other)
     with pytest.raises(ValueError, match="something else"):
-        HessianLLE(n_neighbors=12, random_state=0).fit(roll)
+        LLE(n_neighbors=12, random_state=0).fit(roll)
