@@ -221,3 +221,28 @@ def test_every_placeholder_of_the_known_deviations_names_a_cell_it_could():
             for match in PLACEHOLDER.finditer(reason):
                 assert match.group(0).count("/") in (0, 2), (table, method, match.group(0))
     assert not re.search(r"0\.8 % vs 6\.1 %", str(known_deviations("table_2_1")))
+
+
+def test_an_ok_record_without_a_measure_the_thesis_fills_is_a_skipped_cell(config):
+    # issue 52: MNIST's SVM leave-one-out training error (not computed above
+    # loo_max_samples) showed "0.00 / - / -" as an ok cell with no note
+    _write(config, "swiss_roll", "isomap", value=0.9)
+    path = record_path(config, Job("table_3_2", "swiss_roll/isomap"))
+    body = pd.read_json(path, typ="series").to_dict()
+    del body["summary"]["local_trust"]
+    del body["runs"][0]["measures"]["local_trust"]
+    write_json_atomic(path, body)
+    frame = build_table(config, SPEC).set_index(["measure", "method", "dataset"])
+    cell = frame.loc[("local_trust", "isomap", "swiss_roll")]
+    assert cell["status"] == "skipped" and math.isnan(cell["ours"])
+    assert "isomap returned no value of local_trust" in cell["reason"]
+    assert frame.loc[("local_continuity", "isomap", "swiss_roll"), "status"] == "ok"
+
+
+def test_a_leave_one_out_above_the_limit_says_so():
+    from harness import registry
+    from harness.results.common.tables import no_value_reason
+
+    record = {"params": {"method_params": {}}, "runs": [{"info": {"n_train": 60000}}]}
+    reason = no_value_reason(record, "train_svm_loo_error", registry.get_method("svm"))
+    assert "60000 training points" in reason and "loo_max_samples = 2000" in reason

@@ -32,7 +32,7 @@ __all__ = ["build_table", "write_table", "write_table_files", "compare_with_thes
            "legend", "stand_in_note", "wide_tables", "known_deviations", "AVERAGE",
            "LONG_COLUMNS", "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "SPREAD_STANDARD_ERRORS",
            "within_run_noise", "PLACEHOLDER", "fill_reason", "Footnotes",
-           "RUN_NUMBERS", "ColumnReading", "column_readings"]
+           "RUN_NUMBERS", "ColumnReading", "column_readings", "no_value_reason"]
 
 UNEXPLAINED = "outside the tolerance and not yet explained"
 #: how many standard errors of our mean a delta may be and still be noise of our runs
@@ -127,6 +127,9 @@ def build_table(config: dict, spec: TableSpec) -> pd.DataFrame:
             summary = _summary(record, measure) if record["status"] == "ok" else None
             if record["status"] == "ok" and summary is None and thesis is None:
                 continue  # a measure this method does not have (an SVM has no energy)
+            status, reason = record["status"], record.get("reason", "")
+            if status == "ok" and summary is None:  # never "ok" without a value
+                status, reason = "skipped", no_value_reason(record, measure, method_cls)
             ours = summary["mean"] if summary else math.nan
             rows.append({
                 "measure": measure,
@@ -139,8 +142,8 @@ def build_table(config: dict, spec: TableSpec) -> pd.DataFrame:
                 "ours": ours,
                 "ours_std": summary["std"] if summary else math.nan,
                 "n_runs": summary["n"] if summary else 0,
-                "status": record["status"],
-                "reason": record.get("reason", ""),
+                "status": status,
+                "reason": reason,
                 "solver_note": _solver_note(record),
                 "certified": _certified(record),
             })
@@ -150,6 +153,23 @@ def build_table(config: dict, spec: TableSpec) -> pd.DataFrame:
     if spec.average:
         frame = pd.concat([frame, _averages(frame, spec, config, table)], ignore_index=True)
     return compare_with_thesis(frame, spec)[LONG_COLUMNS]
+
+
+def no_value_reason(record: dict, measure: str, method_cls) -> str:
+    """Why a job that ran (status ok) recorded no value of ``measure`` for a cell the
+    thesis fills (issue 52: such a cell showed "0.00 / - / -" with no note): a
+    leave-one-out error above the method's ``loo_max_samples`` training points, else
+    the plain fact."""
+    params = {**method_cls().get_params(), **record.get("params", {}).get("method_params", {})}
+    runs = record.get("runs") or [{}]
+    n_train = runs[0].get("info", {}).get("n_train")
+    limit = params.get("loo_max_samples")
+    if "loo" in measure and limit is not None and n_train is not None and n_train > limit:
+        return (f"not computed: leave-one-out over the {n_train} training points would take "
+                f"{n_train} refits; {method_cls.name} computes it up to loo_max_samples = "
+                f"{limit} points (set it in the profile's method_params to compute it)")
+    return (f"not computed: the job ran (status ok) but {method_cls.name} returned no value "
+            f"of {measure} in any of its runs")
 
 
 #: numbers every run of a task records beside its measures (the fit's time), which a
