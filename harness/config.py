@@ -17,6 +17,7 @@ import jsonschema
 import yaml
 
 from harness import registry
+from harness.config_keys import check_map_keys
 from harness.errors import ConfigError, check_names
 from harness.results import result_modules, result_schema
 from harness.schema_defaults import validate_with_defaults
@@ -51,8 +52,10 @@ def _refuse_old_layout(config: dict) -> None:
 
 
 def validate_config(config: dict) -> dict:
-    """Validate a profile; return a copy with the schema's defaults filled in and each
-    result's section checked (and normalised) by its module's ``check``.
+    """Validate a profile; return a copy with the schema's defaults filled in, every
+    key of every result section's map checked against what it names
+    (:mod:`harness.config_keys`) and each result's section checked (and normalised) by
+    its module's ``check``.
 
     Raises
     ------
@@ -69,6 +72,8 @@ def validate_config(config: dict) -> dict:
         raise ConfigError(f"config entry {where}: {exc.message}") from None
     for kind, valid in (("dataset", registry.datasets()), ("method", registry.methods())):
         check_names(kind, list(config[kind + "s"]), valid, f"{kind}s")
+    schema = profile_schema()
+    check_map_keys(config, schema["properties"]["results"]["properties"], schema["$defs"])
     modules = result_modules()
     for name in config["results"]:
         if hasattr(modules[name], "check"):

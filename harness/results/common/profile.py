@@ -17,7 +17,7 @@ from harness.errors import ConfigError
 from harness.solvers.mvu_names import MVU_SOLVERS
 
 __all__ = ["DEVIATIONS_FILE", "SOLVER_BUDGET", "parse_int_key", "check_registered_dataset",
-           "check_datasets_section", "check_dataset_keys", "check_mvu_solver",
+           "check_datasets_section", "check_mvu_solver",
            "dataset_choice", "mvu_point_params", "SENSOR_TASK", "check_sensor_dataset",
            "sensor_params", "sensor_inputs", "thesis_claims_input", "thesis_column"]
 
@@ -44,11 +44,10 @@ def check_registered_dataset(name: str, where: str) -> None:
                           f"{', '.join(valid)}")
 
 
-def check_datasets_section(conf: dict, where: str, per_dataset: tuple[str, ...],
-                           below_n) -> None:
+def check_datasets_section(conf: dict, where: str, below_n) -> None:
     """The checks of a figure section that lists data sets (``datasets``) and solves
-    MVU (``solver``): registered data set names, per-data-set entries (the keys
-    ``per_dataset`` of ``conf``) that name a listed data set, a known solver, and
+    MVU (``solver``): registered data set names (the keys of its per-data-set maps
+    are checked for every section by :mod:`harness.config_keys`), a known solver, and
     ``below_n(name)`` -- ``(what, value)`` pairs -- below every given
     ``n_samples.<name>``.
 
@@ -59,7 +58,6 @@ def check_datasets_section(conf: dict, where: str, per_dataset: tuple[str, ...],
     """
     for name in conf["datasets"]:
         check_registered_dataset(name, f"{where}.datasets")
-    check_dataset_keys(conf, per_dataset, where)
     check_mvu_solver(conf["solver"], where)
     for name, n in conf["n_samples"].items():
         for what, value in below_n(name):
@@ -67,15 +65,6 @@ def check_datasets_section(conf: dict, where: str, per_dataset: tuple[str, ...],
                 raise ConfigError(f"{where}.{what} = {value} must be below "
                                   f"n_samples.{name} = {n}; lower it or use more points")
 
-
-def check_dataset_keys(conf: dict, keys, where: str) -> None:
-    """Raise :class:`ConfigError` if a per-data-set entry (``conf[key]`` for each of
-    ``keys``, e.g. ``n_samples``) names a data set not in ``conf["datasets"]``."""
-    for key in keys:
-        stray = [d for d in conf[key] if d not in conf["datasets"]]
-        if stray:
-            raise ConfigError(f"{where}.{key}: {stray[0]!r} is not in {where}.datasets "
-                              f"({', '.join(conf['datasets'])}); add it there or drop the entry")
 
 
 def check_mvu_solver(solver: str, where: str) -> None:

@@ -42,7 +42,7 @@ def check(config: dict) -> None:
     """Profile checks beyond the schema: data set and solver names, per-data-set
     keys that name a listed data set, k, l and the largest r below every n_samples."""
     conf = _conf(config)
-    check_datasets_section(conf, f"results.{NAME}", ("dataset_params", "n_samples"),
+    check_datasets_section(conf, f"results.{NAME}",
                            lambda name: [(what, conf[what]) for what in
                                          ("n_neighbors", "eval_neighbors", "max_dimension")])
 

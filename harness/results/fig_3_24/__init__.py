@@ -54,8 +54,7 @@ def check(config: dict) -> None:
     """Profile checks beyond the schema: data set and solver names, per-data-set
     keys that name a listed data set, k and l below every given n_samples."""
     conf = _conf(config)
-    check_datasets_section(conf, f"results.{NAME}", ("dataset_params", "n_samples",
-                                                      "n_components"),
+    check_datasets_section(conf, f"results.{NAME}",
                            lambda name: (("n_neighbors", conf["n_neighbors"]),
                                          ("eval_neighbors", conf["eval_neighbors"]),
                                          (f"n_components.{name}", _dims(conf, name)[0])))

@@ -12,7 +12,7 @@ from typing import Any
 
 from harness.errors import ConfigError
 from harness.results.common.profile import (
-    SOLVER_BUDGET, check_dataset_keys, check_mvu_solver, check_registered_dataset,
+    SOLVER_BUDGET, check_mvu_solver, check_registered_dataset,
     dataset_choice, thesis_column,
 )
 
@@ -58,7 +58,6 @@ def check(config: dict) -> None:
     where = f"results.{NAME}"
     for name in conf["datasets"]:
         check_registered_dataset(name, f"{where}.datasets")
-    check_dataset_keys(conf, ("dataset_params", "n_samples", "degree", "sigma"), where)
     check_mvu_solver(conf["solver"], where)
     for name, n in conf["n_samples"].items():
         for what in ("n_neighbors", "sigma_neighbors", "n_components"):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from harness.errors import ConfigError
 from harness.results.common.profile import (
-    SOLVER_BUDGET, check_dataset_keys, check_mvu_solver, check_registered_dataset,
+    SOLVER_BUDGET, check_mvu_solver, check_registered_dataset,
     dataset_choice, thesis_column,
 )
 
@@ -42,7 +42,6 @@ def check(config: dict) -> None:
     where = f"results.{NAME}"
     for name in conf["datasets"]:
         check_registered_dataset(name, f"{where}.datasets")
-    check_dataset_keys(conf, ("dataset_params", "n_samples"), where)
     check_mvu_solver(conf["solver"], where)
     for name, n in conf["n_samples"].items():
         if conf["n_neighbors"] >= n:

@@ -18,7 +18,7 @@ from pathlib import Path
 from harness import registry
 from harness.errors import ConfigError
 from harness.results.common.profile import (
-    DEVIATIONS_FILE, SOLVER_BUDGET, check_dataset_keys, check_mvu_solver,
+    DEVIATIONS_FILE, SOLVER_BUDGET, check_mvu_solver,
 )
 from harness.results.common.table_spec import TableSpec
 
@@ -79,7 +79,6 @@ def check(config: dict) -> None:
         if name not in valid:
             raise ConfigError(f"{where}.datasets: unknown labelled dataset {name!r}; valid "
                               f"datasets: {', '.join(valid)}")
-    check_dataset_keys(conf, ("dataset_params",), where)
     for task in conf["tasks"]:
         try:
             parse_task(task)

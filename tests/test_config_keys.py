@@ -1,0 +1,66 @@
+"""Every key of every map of a profile's result sections names something (issue 53: a
+misspelt data-set key was silently ignored and the run was wrong)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from harness.config import load_config, profile_schema, validate_config
+from harness.config_keys import KEY_KINDS, map_properties
+from harness.errors import ConfigError
+
+QUICK = "config/quick.yaml"
+
+
+@pytest.fixture
+def quick(repo_root):
+    import yaml
+
+    return yaml.safe_load((repo_root / QUICK).read_text())
+
+
+def test_every_map_of_every_result_section_declares_what_its_keys_name():
+    schema = profile_schema()
+    sections = schema["properties"]["results"]["properties"]
+    maps = [(name, prop, node) for name, section in sections.items()
+            for prop, node in map_properties(section, schema["$defs"])]
+    assert len(maps) > 40  # the tables' and figures' per-data-set maps among them
+    undeclared = [f"{name}.{prop}" for name, prop, node in maps if "x-keys" not in node]
+    assert undeclared == []
+    kinds = {kind for _, _, node in maps for kind in node["x-keys"]}
+    assert kinds <= set(KEY_KINDS)
+
+
+@pytest.mark.parametrize("section, prop, value, closest", [
+    ("table_2_1", "dataset_params", {"olivett": {"n_components": 200}}, "olivetti"),
+    ("table_2_1", "method_params", {"wine": {"pca_lmn": {"max_iter": 5}}}, "pca_lmnn"),
+    ("table_2_1", "n_neighbors", {"wnie": 3}, "wine"),
+    ("table_3_2", "method_params", {"fery": {"mvu": {"time_limit": 800}}}, "frey"),
+    ("fig_3_24", "time_limit_by_dataset", {"fery": 900}, "frey"),
+    ("fig_3_32_35", "sigma", {"swiss_rol": 1.45}, "swiss_roll"),
+])
+def test_a_misspelt_key_is_refused_naming_the_closest(quick, section, prop, value, closest):
+    config = copy.deepcopy(quick)
+    config["results"][section][prop] = value
+    with pytest.raises(ConfigError, match=rf"results\.{section}\.{prop}.*did you mean '{closest}'"):
+        validate_config(config)
+
+
+def test_a_misspelt_backend_is_refused(quick):
+    config = copy.deepcopy(quick)
+    config["results"]["solver_table"]["time_limit_per_backend"] = {"natve": 60}
+    with pytest.raises(ConfigError, match="time_limit_per_backend.*'natve'"):
+        validate_config(config)
+
+
+def test_a_key_for_a_registered_data_set_the_section_does_not_list_is_accepted(quick):
+    config = copy.deepcopy(quick)
+    config["results"]["table_2_1"]["dataset_params"] = {"mnist": {"n_train": 100}}
+    validate_config(config)
+
+
+def test_the_shipped_profiles_pass(repo_root):
+    for name in ("quick", "full"):
+        load_config(repo_root / "config" / f"{name}.yaml")
