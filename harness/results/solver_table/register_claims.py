@@ -127,7 +127,8 @@ def solves(config: dict) -> pd.DataFrame:
         row = {"k": params["k"], "dataset": DATASET,
                "method": (record.get("solver_reported") or {}).get("method") or "",
                "max_edge_residual": math.nan, "edge_error_2d": math.nan,
-               "spectrum": None, "input_variance": math.nan}
+               "spectrum": None, "input_variance": math.nan, "max_sq_length": math.nan,
+               "trace": math.nan}
         arrays = _certificate(config, point.key, record) if record["status"] == "ok" else None
         if arrays is not None:
             row.update(kernel_numbers(arrays["kernel_factor"], arrays["edges"],
@@ -303,6 +304,7 @@ def _bound_312(frame: pd.DataFrame) -> dict:
     optimum lies in [value, bound]; it is below (3.12) when the bound is, above it when
     the value is beyond the tolerance, else inside the certified gap."""
     rows = _optimal(frame)
+    rows = _read(rows, "max_sq_length")
 
     def check(row, s, squared):
         tau = s * s * row["max_sq_length"] if squared else s * math.sqrt(row["max_sq_length"])
@@ -358,7 +360,14 @@ def _convex(frame: pd.DataFrame) -> dict:
                       register="s3-1-4-sdp-convex-no-spurious-maxima")
 
 
+def _read(rows: pd.DataFrame, column: str) -> pd.DataFrame:
+    """The rows whose certificate file was read (``column`` computed from its kernel);
+    a solve without one decides nothing, it is never a counterexample."""
+    return rows[pd.to_numeric(rows[column], errors="coerce").notna()]
+
+
 def _residuals(rows: pd.DataFrame) -> tuple[list[bool], str]:
+    rows = _read(rows, "max_edge_residual")
     checks = [bool(r["max_edge_residual"] <= RESIDUAL_TOL) for _, r in rows.iterrows()]
     worst = rows["max_edge_residual"].max() if len(rows) else math.nan
     where = _cell(rows.loc[rows["max_edge_residual"].idxmax()]) if len(rows) else ""
@@ -443,7 +452,8 @@ def most_of(per_dataset: dict, named: list[str]) -> tuple[list, str]:
 
 def _fewer_eigenvalues(frame: pd.DataFrame) -> dict:
     """3.1.6, line 1562: relaxed solutions tend to have fewer appreciable eigenvalues."""
-    pairs = [p for v in ("inequality", "slack") for p in _variant_pairs(frame, v)]
+    pairs = [(a, b) for v in ("inequality", "slack") for a, b in _variant_pairs(frame, v)
+             if a["spectrum"] is not None and b["spectrum"] is not None]
     readings = []
     for name, check in (
             ("count", lambda a, b: _appreciable(a["spectrum"]) <= _appreciable(b["spectrum"])),
@@ -548,6 +558,7 @@ def _finite_size(frame: pd.DataFrame) -> dict:
     """3.2.1, line 2094: MVU's constraints give locally isometric embeddings."""
     rows = _optimal(frame)
     kernel, text = _residuals(rows)
+    rows = _read(rows, "edge_error_2d")
     out = [bool(e <= 0.05) for e in rows["edge_error_2d"]]
     worst = rows["edge_error_2d"].max() if len(rows) else math.nan
     return readings_claim(
@@ -584,6 +595,7 @@ def _stretched(frame: pd.DataFrame, register: str, text: str, margin: float) -> 
     (by more than ``margin`` relative)."""
     rows = _optimal(frame)
     checks, said = _residuals(rows)
+    rows = _read(_read(rows, "trace"), "input_variance")
     above = [bool(r["trace"] > r["input_variance"] * (1 + margin)) for _, r in rows.iterrows()]
     low = [_cell(r) for (_, r), a in zip(rows.iterrows(), above) if not a]
     return make_claim(NAME, text, checks + above, (
