@@ -22,6 +22,8 @@ if not workflow.overwrite_configfiles:
     configfile: "config/quick.yaml"
 
 HARNESS = WorkflowConfig.from_snakemake(workflow, config)
+# an unreadable record (truncated, not JSON) is moved aside, so that its job reruns
+HARNESS.quarantine_corrupt_records()
 # Jobs call the harness through HARNESS.command and HARNESS.configfile in their shell
 # commands, never as params: the interpreter's and the profile's paths differ between
 # `snakemake` and `snakemake --configfile ...` and change when the checkout moves, and

@@ -440,11 +440,24 @@ def main(argv: list[str] | None = None) -> int:
     from harness.errors import ConfigError
     from harness.registry import UnknownNameError
 
-    args = build_parser().parse_args(argv)
+    from harness.records import CorruptRecordError
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    debug = "--debug" in argv  # anywhere on the line: show the traceback
+    args = build_parser().parse_args([a for a in argv if a != "--debug"])
     try:
         return args.func(args)
-    except (ConfigError, UnknownNameError, FileNotFoundError, FileExistsError) as exc:
+    except (ConfigError, UnknownNameError, FileNotFoundError, FileExistsError,
+            CorruptRecordError) as exc:
+        if debug:
+            raise
         print(f"harness: error: {exc}", file=sys.stderr)
+        return 2
+    except (PermissionError, IsADirectoryError, NotADirectoryError) as exc:
+        if debug:
+            raise
+        print(f"harness: error: {exc}; check that the folder exists and is writable "
+              f"(run with --debug for the traceback)", file=sys.stderr)
         return 2
 
 

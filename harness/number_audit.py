@@ -362,16 +362,27 @@ def whitelisted(result: str, cited: bool = False) -> set[str]:
 
 
 def audit_profile(config: dict, results=None) -> dict[str, list[Token]]:
-    """:func:`audit_result` of every result of the profile (or of ``results``) whose
-    Markdown is written, by name (a result not written yet is left out)."""
+    """:func:`audit_result` of every result of the profile (or of ``results``), by name.
+    A result whose Markdown is not written, or whose records cannot be read, is a
+    finding too (one token naming the missing file or the unreadable record and the
+    fix), so that the audit never passes over it (issue 53)."""
     from harness.outputs import result_outputs
+    from harness.records import CorruptRecordError
     from harness.results import get_result
 
     found = {}
     for name in results or list(config["results"]):
         md = result_outputs(config, get_result(name)).get("md")
-        if md is not None and Path(md).exists():
+        if md is None:
+            continue
+        if not Path(md).exists():
+            found[name] = [Token("(not written)", math.nan, 0.0,
+                                 f"{md} does not exist: run `harness write {name}`")]
+            continue
+        try:
             found[name] = audit_result(config, name)
+        except CorruptRecordError as exc:
+            found[name] = [Token("(unreadable record)", math.nan, 0.0, str(exc))]
     return found
 
 

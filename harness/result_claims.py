@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from harness.claims import check_claim
+from harness.claims import check_claim, make_claim
 from harness.jobs import records_dir, result_input_records
+from harness.records import CorruptRecordError
 from harness.results import hook
 
 __all__ = ["result_claims", "not_run", "withhold"]
@@ -63,8 +64,13 @@ def result_claims(config: dict, module: ModuleType) -> list[dict]:
     record it is built from has not run (:func:`withhold`), unless the result declares
     ``CLAIMS_PER_CELL``."""
     claims = hook(module, "claims")
-    stated = [check_claim(c, f"{module.__name__}.claims") for c in
-              (claims(config) if claims else [])]
+    try:
+        stated = [check_claim(c, f"{module.__name__}.claims") for c in
+                  (claims(config) if claims else [])]
+    except CorruptRecordError as exc:  # the report goes on with the other results
+        unread = make_claim(module.NAME, f"The claims of {module.NAME} could not be "
+                            f"judged: one of its records is unreadable", [], str(exc))
+        return [{**unread, "counted": False}]
     if not stated or getattr(module, "CLAIMS_PER_CELL", False):
         return stated
     missing, total = not_run(config, module)

@@ -24,6 +24,7 @@ from harness.jobs import (
     runtime_minutes,
 )
 from harness.outputs import outputs_dir, result_outputs
+from harness.records import quarantine_corrupt
 from harness.results import get_result, write_module
 from harness.sources import source_closure
 
@@ -243,6 +244,17 @@ class WorkflowConfig:
     def all_outputs(self) -> list[str]:
         """What ``reproduce_all`` builds: every result, then the report."""
         return self.all_result_outputs() + self.report_outputs()
+
+    def quarantine_corrupt_records(self) -> list[Path]:
+        """Move the profile's unreadable records aside (``<record>.corrupt``,
+        :func:`harness.records.quarantine_corrupt`) and say so on stderr: their jobs
+        then rerun, and the write steps after them, instead of every step failing on
+        the file (issue 53)."""
+        moved = quarantine_corrupt(self.all_records())
+        for path in moved:
+            print(f"harness: {path} is not a readable record; moved to {path.name}.corrupt "
+                  f"beside it, its job reruns", file=sys.stderr)
+        return moved
 
     def all_records(self) -> list[str]:
         """Every job record of the profile, the other inputs of ``reproduce_all``.

@@ -1,15 +1,17 @@
-"""A lost record is made again: after deleting one record of an up-to-date run,
+"""A lost or unreadable record is made again: after deleting one record of an
+up-to-date run (or truncating it: it is moved aside to ``<record>.corrupt``),
 ``snakemake -n`` schedules exactly its job, the write steps that read it and the
 report (harness.workflow.WorkflowConfig.all_records: every record is an input of the
 default target, whose missing inputs Snakemake does not ignore).
 
-The up-to-date run is fabricated, not computed: empty records and outputs, then
+The up-to-date run is fabricated, not computed: minimal records and empty outputs, then
 ``snakemake --touch``, which stamps them in the workflow's order and writes
 Snakemake's metadata as a real run would.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -50,6 +52,8 @@ def up_to_date(tmp_path_factory) -> Path:
     for path in workflow.all_records() + workflow.all_outputs():
         (work / path).parent.mkdir(parents=True, exist_ok=True)
         (work / path).touch()
+    for path in workflow.all_records():
+        (work / path).write_text('{"status": "ok"}\n')
     assert len(workflow.all_records()) == 2 + 4 + 3 + 2
     touched = _snakemake(work, "--touch")
     assert touched.returncode == 0, touched.stderr[-3000:]
@@ -105,3 +109,22 @@ def test_a_deleted_record_reruns_its_job_and_the_writes_that_read_it(up_to_date,
         for record, kept in moved:
             kept.rename(record)
     assert scheduled == {("job", job) for job in lost} | {(w, None) for w in expected} | REPORT
+
+
+def test_a_truncated_record_is_moved_aside_and_its_job_reruns(up_to_date):
+    work = up_to_date
+    record = work / RECORDS / "fig_2_20/trial1.json"
+    good = record.read_text()
+    stamp = record.stat().st_mtime_ns
+    record.write_text(good[: len(good) // 2])
+    try:
+        dry = _snakemake(work, "-n")
+        assert "fig_2_20/trial1.json is not a readable record; moved to" in dry.stderr
+        corrupt = record.with_name("trial1.json.corrupt")
+        assert corrupt.exists() and not record.exists()
+        scheduled = _scheduled(work)
+    finally:
+        record.write_text(good)
+        os.utime(record, ns=(stamp, stamp))
+        record.with_name("trial1.json.corrupt").unlink(missing_ok=True)
+    assert scheduled == {("job", "fig_2_20/trial1"), ("write_fig_2_20", None)} | REPORT

@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from harness.provenance import git_commit, package_versions
-from harness.records import read_record
+from harness.records import CorruptRecordError, read_record
 
 __all__ = ["RunInfo", "run_info", "provenance_summary"]
 
@@ -58,7 +58,13 @@ def _timing(record: dict, key: str) -> float:
 def run_info(paths: list[Path]) -> tuple[RunInfo, list[dict]]:
     """Read the existing records among ``paths``; their :class:`RunInfo` and the
     records themselves."""
-    records = [(p, read_record(p)) for p in paths if p.exists()]
+    records, unreadable = [], 0
+    for path in paths:
+        if path.exists():
+            try:
+                records.append((path, read_record(path)))
+            except CorruptRecordError:
+                unreadable += 1  # named by the audit; counted here as a status
     slowest = max(records, key=lambda pr: _timing(pr[1], "wall_seconds"), default=None)
     label = ""
     if slowest is not None:
@@ -66,7 +72,8 @@ def run_info(paths: list[Path]) -> tuple[RunInfo, list[dict]]:
         name = rec.get("job") or slowest[0].stem
         label = f"{name} ({_seconds(_timing(rec, 'wall_seconds'))})"
     info = RunInfo(expected=len(paths), found=len(records),
-                   statuses=Counter(r.get("status", "?") for _, r in records),
+                   statuses=Counter([r.get("status", "?") for _, r in records]
+                                    + ["unreadable"] * unreadable),
                    wall_seconds=sum(_timing(r, "wall_seconds") for _, r in records),
                    cpu_seconds=sum(_timing(r, "cpu_seconds") for _, r in records),
                    slowest=label)

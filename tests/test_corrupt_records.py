@@ -1,0 +1,68 @@
+"""An unreadable record is an error naming the file and the fix, never a traceback,
+and the report and the audit go on with the other results (issue 53)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness.cli import main
+from harness.records import CorruptRecordError, quarantine_corrupt, read_record
+from harness.report.runinfo import run_info
+
+
+@pytest.fixture
+def truncated(tmp_path):
+    path = tmp_path / "records" / "fig_2_20" / "trial0.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"status": "ok", "runs": [1, 2, 3]})[:15])
+    return path
+
+
+def test_reading_a_truncated_record_names_the_file_and_the_fix(truncated):
+    with pytest.raises(CorruptRecordError, match=r"trial0.json is not a readable record "
+                       r"\(JSONDecodeError.*delete it and run snakemake"):
+        read_record(truncated)
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", '{"runs": []}', "\udcff".encode(
+    "utf-8", "surrogateescape").decode("latin-1")])
+def test_json_that_is_no_record_is_refused(tmp_path, text):
+    path = tmp_path / "r.json"
+    path.write_text(text, encoding="latin-1")
+    with pytest.raises(CorruptRecordError):
+        read_record(path)
+
+
+def test_quarantine_moves_only_unreadable_records(truncated):
+    good = truncated.with_name("trial1.json")
+    good.write_text('{"status": "ok"}')
+    assert quarantine_corrupt([truncated, good, truncated.with_name("absent.json")]) == [truncated]
+    assert not truncated.exists() and truncated.with_name("trial0.json.corrupt").exists()
+    assert good.exists()
+
+
+def test_run_info_counts_an_unreadable_record_and_reads_the_others(truncated):
+    good = truncated.with_name("trial1.json")
+    good.write_text('{"status": "ok"}')
+    info, records = run_info([truncated, good])
+    assert info.statuses == {"ok": 1, "unreadable": 1} and len(records) == 1
+
+
+def test_the_command_line_says_one_line_not_a_traceback(tmp_path, capsys, repo_root):
+    profile = tmp_path / "p.yaml"
+    profile.write_text(json.dumps({
+        "profile": "p", "results_dir": str(tmp_path / "results"),
+        "reference_dir": str(repo_root / "results" / "reference"),
+        "results": {"fig_2_20": {"n_samples": 100, "n_trials": 1}}}))
+    record = tmp_path / "results" / "p" / "records" / "fig_2_20" / "trial0.json"
+    record.parent.mkdir(parents=True)
+    record.write_text('{"status": "ok", "ru')
+    assert main(["write", "fig_2_20", "--config", str(profile)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("harness: error: ") and "trial0.json is not a readable record" in err
+    assert "Traceback" not in err
+    assert main(["audit", "--config", str(profile)]) == 1  # not written: a finding
+    out = capsys.readouterr().out
+    assert "fig_2_20" in out and "does not exist: run `harness write fig_2_20`" in out
