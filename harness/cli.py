@@ -440,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
     from harness.errors import ConfigError
     from harness.registry import UnknownNameError
 
-    from harness.records import CorruptRecordError
+    from harness.record_check import CorruptRecordError
 
     argv = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in argv  # anywhere on the line: show the traceback

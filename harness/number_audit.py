@@ -367,7 +367,8 @@ def audit_profile(config: dict, results=None) -> dict[str, list[Token]]:
     finding too (one token naming the missing file or the unreadable record and the
     fix), so that the audit never passes over it (issue 53)."""
     from harness.outputs import result_outputs
-    from harness.records import CorruptRecordError
+    from harness.jobs import result_input_records
+    from harness.record_check import CorruptRecordError, check_readable
     from harness.results import get_result
 
     found = {}
@@ -380,6 +381,7 @@ def audit_profile(config: dict, results=None) -> dict[str, list[Token]]:
                                  f"{md} does not exist: run `harness write {name}`")]
             continue
         try:
+            check_readable(result_input_records(config, name))
             found[name] = audit_result(config, name)
         except CorruptRecordError as exc:
             found[name] = [Token("(unreadable record)", math.nan, 0.0, str(exc))]

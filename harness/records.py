@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["STATUSES", "CSV_FLOAT_FORMAT", "write_json_atomic", "write_text_atomic",
-           "write_csv_atomic", "write_bytes_atomic", "read_record", "CorruptRecordError",
-           "quarantine_corrupt"]
+           "write_csv_atomic", "write_bytes_atomic", "read_record"]
 
 SCHEMA_VERSION = 1
 STATUSES = ("ok", "failed", "unavailable", "skipped", "timeout")
@@ -86,46 +85,7 @@ def write_json_atomic(path: str | Path, record: dict) -> Path:
     return write_text_atomic(path, json.dumps(_jsonable(record), indent=1, sort_keys=True) + "\n")
 
 
-class CorruptRecordError(ValueError):
-    """A record file that is not a readable record (truncated, not JSON, not an
-    object with a status): the message names the file and how to recompute it."""
-
-    def __init__(self, path: str | Path, why: str):
-        self.path = Path(path)
-        super().__init__(f"{path} is not a readable record ({why}); delete it and run "
-                         f"snakemake again (or `harness job RESULT/KEY`) to recompute it")
-
-
 def read_record(path: str | Path) -> dict:
-    """Read one record.
-
-    Raises
-    ------
-    CorruptRecordError
-        The file is not a record (naming it and the fix).
-    """
-    try:
-        with open(path, encoding="utf-8") as fh:
-            record = json.load(fh)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise CorruptRecordError(path, f"{type(exc).__name__}: {exc}") from None
-    if not isinstance(record, dict) or "status" not in record:
-        raise CorruptRecordError(path, "not a JSON object with a status")
-    return record
-
-
-def quarantine_corrupt(paths) -> list[Path]:
-    """Move every existing unreadable record among ``paths`` aside to ``<name>.corrupt``
-    (replacing an older one), so that the workflow sees it missing and reruns its job
-    (issue 53: a truncated record broke every step after it and was never redone);
-    return the moved records' paths."""
-    moved = []
-    for path in map(Path, paths):
-        if not path.exists():
-            continue
-        try:
-            read_record(path)
-        except CorruptRecordError:
-            os.replace(path, path.with_name(path.name + ".corrupt"))
-            moved.append(path)
-    return moved
+    """Read one record."""
+    with open(path) as fh:
+        return json.load(fh)

@@ -26,7 +26,7 @@ from types import ModuleType
 
 from harness.claims import check_claim, make_claim
 from harness.jobs import records_dir, result_input_records
-from harness.records import CorruptRecordError
+from harness.record_check import CorruptRecordError, check_readable
 from harness.results import hook
 
 __all__ = ["result_claims", "not_run", "withhold"]
@@ -65,6 +65,7 @@ def result_claims(config: dict, module: ModuleType) -> list[dict]:
     ``CLAIMS_PER_CELL``."""
     claims = hook(module, "claims")
     try:
+        check_readable(result_input_records(config, module.NAME))
         stated = [check_claim(c, f"{module.__name__}.claims") for c in
                   (claims(config) if claims else [])]
     except CorruptRecordError as exc:  # the report goes on with the other results

@@ -16,6 +16,8 @@ from pathlib import Path
 from types import ModuleType
 
 from harness.claims import structured_claims
+from harness.jobs import result_input_records
+from harness.record_check import check_readable
 from harness.outputs import read_sidecar, result_outputs, write_sidecar
 from harness.result_claims import result_claims
 from harness.results import hook
@@ -51,7 +53,15 @@ def add_claims(config: dict, module: ModuleType) -> Path | None:
 
 def write_result(config: dict, module: ModuleType) -> list[Path]:
     """Write the result's outputs (its ``write(config)``), then its claims into its
-    sidecar (:func:`add_claims`); return the paths ``write`` returned."""
+    sidecar (:func:`add_claims`); return the paths ``write`` returned.
+
+    Raises
+    ------
+    harness.record_check.CorruptRecordError
+        Before anything is written, when a record the result reads is unreadable (the
+        last outputs stay as they were).
+    """
+    check_readable(result_input_records(config, module.NAME))
     paths = list(hook(module, "write")(config))
     add_claims(config, module)
     return paths

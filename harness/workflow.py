@@ -24,7 +24,7 @@ from harness.jobs import (
     runtime_minutes,
 )
 from harness.outputs import outputs_dir, result_outputs
-from harness.records import quarantine_corrupt
+from harness.record_check import quarantine_corrupt
 from harness.results import get_result, write_module
 from harness.sources import source_closure
 
@@ -247,7 +247,7 @@ class WorkflowConfig:
 
     def quarantine_corrupt_records(self) -> list[Path]:
         """Move the profile's unreadable records aside (``<record>.corrupt``,
-        :func:`harness.records.quarantine_corrupt`) and say so on stderr: their jobs
+        :func:`harness.record_check.quarantine_corrupt`) and say so on stderr: their jobs
         then rerun, and the write steps after them, instead of every step failing on
         the file (issue 53)."""
         moved = quarantine_corrupt(self.all_records())

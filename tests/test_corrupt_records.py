@@ -8,7 +8,8 @@ import json
 import pytest
 
 from harness.cli import main
-from harness.records import CorruptRecordError, quarantine_corrupt, read_record
+from harness.record_check import CorruptRecordError, quarantine_corrupt
+from harness.record_check import read_checked as read_record
 from harness.report.runinfo import run_info
 
 

@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from harness.provenance import git_commit, package_versions
-from harness.records import CorruptRecordError, read_record
+from harness.record_check import CorruptRecordError, read_checked
 
 __all__ = ["RunInfo", "run_info", "provenance_summary"]
 
@@ -62,7 +62,7 @@ def run_info(paths: list[Path]) -> tuple[RunInfo, list[dict]]:
     for path in paths:
         if path.exists():
             try:
-                records.append((path, read_record(path)))
+                records.append((path, read_checked(path)))
             except CorruptRecordError:
                 unreadable += 1  # named by the audit; counted here as a status
     slowest = max(records, key=lambda pr: _timing(pr[1], "wall_seconds"), default=None)
