@@ -152,8 +152,11 @@ class WorkflowConfig:
         return json.dumps(params, sort_keys=True)
 
     def dataset_files_present(self, name) -> bool:
-        """Whether the files of the registered data set ``name`` are on disk (True for
-        anything that is not a registered data set's name), asked once per name."""
+        """Whether the files of the registered data set ``name`` are on disk and verify
+        against their hashes (True for anything that is not a registered data set's
+        name), asked once per name. A corrupt file counts as missing, so that a job
+        whose record is a gap of a corrupt cache reruns once ``harness fetch`` repairs
+        it (issue 53: only the files' existence was compared)."""
         if not isinstance(name, str):
             return True
         if name not in self._data_present:
@@ -162,7 +165,10 @@ class WorkflowConfig:
             except registry.UnknownNameError:
                 present = True
             else:
-                present = plugin().files_present()
+                data = plugin()
+                present = data.files_present()
+                if present and hasattr(data, "verify"):
+                    present = bool(data.verify()[0])
             self._data_present[name] = present
         return self._data_present[name]
 

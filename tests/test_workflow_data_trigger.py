@@ -54,3 +54,20 @@ def test_jobs_start_longest_first_by_the_reference_runs_cpu(tmp_path, monkeypatc
     assert workflow.job_priority(SimpleNamespace(job=ROLL_JOB)) == 175.5
     assert workflow.job_priority(SimpleNamespace(job=MNIST_JOB)) == 0.0  # no CPU recorded
     assert workflow.job_priority(SimpleNamespace(job="fig_2_20/trial0")) == 0.0
+
+
+def test_a_corrupt_file_marks_the_params_until_it_is_repaired(tmp_path, monkeypatch):
+    # issue 53: a corrupt MNIST file gave an unavailable record, and after `harness
+    # fetch mnist` repaired the cache nothing reran (only existence was compared)
+    install_fake_mnist(FAKE, tmp_path, monkeypatch)
+    workflow, good = _params(MNIST_JOB)
+    assert "data_files_missing" not in good
+    files = sorted(p for p in (tmp_path).rglob("*") if p.is_file() and "idx" in p.name)
+    assert files, "the fake MNIST's files"
+    kept = files[0].read_bytes()
+    files[0].write_bytes(kept[: len(kept) // 2])
+    workflow, corrupt = _params(MNIST_JOB)
+    assert corrupt.pop("data_files_missing") is True and corrupt == good
+    files[0].write_bytes(kept)
+    workflow, repaired = _params(MNIST_JOB)
+    assert repaired == good
