@@ -172,6 +172,37 @@ def test_a_caller_that_goes_away_takes_its_served_job_with_it(tmp_path, repo_roo
     assert not (tmp_path / "results/unit/records" / f"{job}.json").exists()
 
 
+def test_a_killed_owner_takes_its_served_job_with_it(tmp_path, repo_root, drop_plugin,
+                                                     monkeypatch):
+    """issue 53: `kill -9` of Snakemake left its running job going; the caller (its
+    shell's `harness job`) survives the owner, so the served child watches the owner."""
+    drop_plugin("methods", "sleepy_owner_test",
+                embedding_plugin("sleepy_owner_test", "time.sleep(120)",
+                                 imports="import time"))
+    profile = _profile(tmp_path, repo_root, methods=["sleepy_owner_test"])
+    job = "table_3_2/swiss_roll/sleepy_owner_test"
+    owner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    monkeypatch.chdir(repo_root)
+    path = str(tmp_path / "owner.sock")
+    process = start_server(path, watch_pid=owner.pid)
+    env = {**os.environ, jobserver.SOCKET_ENV: path}
+    caller = subprocess.Popen([sys.executable, "-m", "harness", "job", "--config", profile,
+                               job], cwd=repo_root, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    server_process = psutil.Process(process.pid)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not server_process.children():
+        time.sleep(0.2)
+    served = server_process.children(recursive=True)
+    assert served, "the job did not reach the server"
+    owner.kill()
+    owner.wait()
+    gone, alive = psutil.wait_procs(served, timeout=10)
+    assert not alive, f"still running after its owner died: {alive}"
+    caller.wait(10)
+    assert not (tmp_path / "results/unit/records" / f"{job}.json").exists()
+
+
 def test_the_server_stops_when_its_socket_goes_or_its_owner_dies(tmp_path):
     path = str(tmp_path / "a.sock")
     process = start_server(path, watch_pid=os.getpid())

@@ -31,7 +31,9 @@ What keeps it safe to share one process:
   preloaded library read at import (``OPENBLAS_NUM_THREADS``, ...) would otherwise
   hold the server's value. Anything else runs in its own process, as without a server;
 - a caller that goes away (Snakemake cancelling a job) takes its served command with
-  it: the served child watches the connection and kills its process group.
+  it: the served child watches the connection and kills its process group; so does
+  the end of the process the server watches (Snakemake killed with ``kill -9``, whose
+  shells and callers would wait on), so that no job runs on after its run.
 
 The Snakefile starts a server for a local run (``onstart``) and stops it at the end;
 it also stops by itself when the process it watches (Snakemake) is gone, when its

@@ -62,9 +62,18 @@ def _apply_threads(env) -> None:
         sys.modules["numexpr"].set_num_threads(int(env["NUMEXPR_NUM_THREADS"]))
 
 
-def _run_child(conn: socket.socket, request: dict, fds: list[int]) -> None:
+#: how often a served child asks whether the run's owner (Snakemake) is still alive
+OWNER_POLL_SECONDS = 0.5
+
+
+def _run_child(conn: socket.socket, request: dict, fds: list[int],
+               watch_pid: int | None = None) -> None:
     """In the forked child: become the caller's command, run it, report its exit
-    code, and end (never returns)."""
+    code, and end (never returns). It kills its process group (itself and the work it
+    started; no record is left, records being written atomically) when the caller
+    closes the connection, or when ``watch_pid`` (the run's Snakemake) is gone: a
+    ``kill -9`` of Snakemake leaves the shells it started, and their ``harness job``
+    callers, waiting, and the job would run on and write its record later (issue 53)."""
     code = 1
     try:
         os.setsid()  # one process group with the work it starts, killed together
@@ -88,7 +97,15 @@ def _run_child(conn: socket.socket, request: dict, fds: list[int]) -> None:
             if not done.is_set():
                 os.killpg(0, signal.SIGKILL)
 
+        def watch_owner():
+            while not done.is_set():
+                if not _alive(watch_pid):
+                    os.killpg(0, signal.SIGKILL)
+                time.sleep(OWNER_POLL_SECONDS)
+
         threading.Thread(target=watch_caller, daemon=True).start()
+        if watch_pid is not None:
+            threading.Thread(target=watch_owner, daemon=True).start()
         send(conn, {"served": True, "pid": os.getpid()})
         from harness import timelimit
         from harness.cli import main
@@ -169,7 +186,7 @@ def serve(path: str, *, watch_pid: int | None = None, idle_seconds: float = IDLE
                     send(conn, {"served": False, "why": why})
             elif os.fork() == 0:
                 listener.close()
-                _run_child(conn, request, fds)
+                _run_child(conn, request, fds, watch_pid)
             for fd in fds:
                 os.close(fd)
             conn.close()
