@@ -182,7 +182,18 @@ def cmd_verify(args) -> int:
 
     failed = 0
     for path in args.records:
-        report = verify_record(path)
+        try:
+            report = verify_record(path)
+        except FileNotFoundError:
+            raise  # no record or no certificate file: an error of the command line
+        except Exception as exc:  # noqa: BLE001 (a malformed certificate is not certified)
+            failed += 1
+            why = f"{type(exc).__name__}: {exc}"
+            if args.json:
+                print(json.dumps({"record": str(path), "ok": False, "error": why}))
+            else:
+                print(f"{path}: NOT CERTIFIED: the certificate cannot be checked ({why})")
+            continue
         failed += not report.ok
         if args.json:
             from harness.records import _jsonable

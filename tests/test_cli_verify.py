@@ -68,3 +68,40 @@ def test_cli_names_a_record_without_a_certificate(tmp_path, capsys):
     path.write_text(json.dumps({"status": "skipped", "certificate": None}))
     assert main(["verify", str(path)]) == 2
     assert "keeps no certificate arrays" in capsys.readouterr().err
+
+
+def _malformed(facial_record, tmp_path, how):
+    """A copy of the record with its certificate changed ``how``."""
+    import shutil
+
+    record = tmp_path / facial_record.name
+    shutil.copy(facial_record, record)
+    source = certificate_path(facial_record)
+    target = tmp_path / source.name
+    if how == "truncated":
+        data = source.read_bytes()
+        target.write_bytes(data[: len(data) // 2])
+        return record
+    arrays = dict(np.load(source))
+    if how == "nan multiplier":
+        arrays["dual"] = arrays["dual"].copy()
+        arrays["dual"][0] = np.nan
+    elif how == "missing array":
+        arrays.pop("kernel_factor")
+    elif how == "dropped edges":
+        arrays["edges"], arrays["sq_lengths"] = arrays["edges"][:-3], arrays["sq_lengths"][:-3]
+    np.savez(target, **arrays)
+    return record
+
+
+@pytest.mark.parametrize("how", ["truncated", "nan multiplier", "missing array",
+                                 "dropped edges"])
+def test_a_malformed_certificate_is_not_certified_without_a_traceback(
+        facial_record, tmp_path, capsys, how):
+    # issue 53, defect 6: each of these gave a traceback
+    record = _malformed(facial_record, tmp_path, how)
+    assert main(["verify", str(record)]) == 1
+    captured = capsys.readouterr()
+    assert "NOT CERTIFIED" in captured.out and "Traceback" not in captured.err
+    assert main(["verify", "--json", str(record)]) == 1
+    assert json.loads(capsys.readouterr().out)["ok"] is False
