@@ -110,14 +110,33 @@ def _numbers(record: dict) -> list[str]:
     return parts
 
 
+def _check_writable(folder) -> None:
+    """Raise :class:`PermissionError` naming ``folder`` (created if absent) unless a file
+    can be created in it (issue 53: a read-only results folder was found only after
+    the whole job had run)."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-check-"):
+            pass
+    except OSError as exc:
+        raise PermissionError(f"cannot write records in {folder} ({exc.strerror}); make "
+                              f"it writable or set results_dir in the profile to a "
+                              f"writable folder") from None
+
+
 def cmd_job(args) -> int:
-    from harness.jobs import parse_job
+    from harness.jobs import parse_job, record_path
     from harness.records import read_record
     from harness.runner import run_job
 
     config = _config(args)
-    for job_id in args.jobs:
-        path = run_job(config, parse_job(job_id))
+    jobs = [parse_job(job_id) for job_id in args.jobs]
+    for job in jobs:  # before any work: a job that cannot write its record is refused
+        _check_writable(record_path(config, job).parent)
+    for job in jobs:
+        path = run_job(config, job)
         record = read_record(path)
         status = record["status"] + (f" ({record['verdict']})" if "verdict" in record else "")
         print(_result_line(record["job"], status, record, path, *_numbers(record)))

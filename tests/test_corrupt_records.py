@@ -4,6 +4,7 @@ and the report and the audit go on with the other results (issue 53)."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -67,3 +68,43 @@ def test_the_command_line_says_one_line_not_a_traceback(tmp_path, capsys, repo_r
     assert main(["audit", "--config", str(profile)]) == 1  # not written: a finding
     out = capsys.readouterr().out
     assert "fig_2_20" in out and "does not exist: run `harness write fig_2_20`" in out
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_job_whose_folder_is_read_only_is_refused_before_it_runs(tmp_path, capsys,
+                                                                   repo_root):
+    profile = tmp_path / "p.yaml"
+    profile.write_text(json.dumps({
+        "profile": "p", "results_dir": str(tmp_path / "results"),
+        "results": {"fig_2_20": {"n_samples": 100, "n_trials": 1}}}))
+    folder = tmp_path / "results" / "p" / "records" / "fig_2_20"
+    folder.mkdir(parents=True)
+    folder.chmod(0o500)
+    try:
+        assert main(["job", "--config", str(profile), "fig_2_20/trial0"]) == 2
+    finally:
+        folder.chmod(0o700)
+    err = capsys.readouterr().err
+    assert "cannot write records in" in err and "Traceback" not in err
+
+
+def test_writability_is_checked_by_creating_a_file(tmp_path, monkeypatch):
+    from harness.cli import _check_writable
+
+    _check_writable(tmp_path / "new" / "folder")  # created
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    with pytest.raises(PermissionError, match="cannot write records in"):
+        _check_writable(blocked / "below")  # a file where a folder should be
+
+
+def test_a_job_that_cannot_write_is_refused_before_it_runs(tmp_path, capsys):
+    blocked = tmp_path / "file"
+    blocked.write_text("x")  # a file where the results folder would be: even root fails
+    profile = tmp_path / "p.yaml"
+    profile.write_text(json.dumps({
+        "profile": "p", "results_dir": str(blocked / "results"),
+        "results": {"fig_2_20": {"n_samples": 100, "n_trials": 1}}}))
+    assert main(["job", "--config", str(profile), "fig_2_20/trial0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("harness: error: cannot write records in") and "Traceback" not in err
