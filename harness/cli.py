@@ -111,19 +111,19 @@ def _numbers(record: dict) -> list[str]:
 
 
 def _check_writable(folder) -> None:
-    """Raise :class:`PermissionError` naming ``folder`` (created if absent) unless a file
-    can be created in it (issue 53: a read-only results folder was found only after
-    the whole job had run)."""
-    import tempfile
+    """Raise :class:`PermissionError` naming ``folder`` unless its nearest existing
+    ancestor is a folder this process may write (issue 53: a read-only results folder
+    was found only after the whole job had run). Creates nothing."""
+    import os
 
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-check-"):
-            pass
-    except OSError as exc:
-        raise PermissionError(f"cannot write records in {folder} ({exc.strerror}); make "
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        why = "not a folder" if not probe.is_dir() else "not writable"
+        raise PermissionError(f"cannot write records in {folder} ({probe} is {why}); make "
                               f"it writable or set results_dir in the profile to a "
-                              f"writable folder") from None
+                              f"writable folder")
 
 
 def cmd_job(args) -> int:

@@ -91,7 +91,8 @@ def test_a_job_whose_folder_is_read_only_is_refused_before_it_runs(tmp_path, cap
 def test_writability_is_checked_by_creating_a_file(tmp_path, monkeypatch):
     from harness.cli import _check_writable
 
-    _check_writable(tmp_path / "new" / "folder")  # created
+    _check_writable(tmp_path / "new" / "folder")  # its ancestor tmp_path is writable
+    assert not (tmp_path / "new").exists()  # nothing created
     blocked = tmp_path / "file"
     blocked.write_text("x")
     with pytest.raises(PermissionError, match="cannot write records in"):

@@ -315,8 +315,10 @@ def _point_lines(frame: pd.DataFrame) -> list[str]:
         extra = "" if not _finite(r["peak_memory_mb"]) else (
             f", process {_seconds(r['process_wall_seconds'])}, CPU "
             f"{_seconds(r['cpu_seconds'])}, peak {r['peak_memory_mb']:.0f} MB")
-        lines.append(f"{r['variant']}/{r['backend']}/n{r['n']}: {r['status']} "
-                     f"({r['verdict']}), m={r['m']}, rank={_or_dash(r['rank'])}, wall "
+        state = (r["status"] if r["verdict"] in ("", r["status"]) or pd.isna(r["verdict"])
+                 else f"{r['status']} ({r['verdict']})")  # never "timeout (timeout)"
+        lines.append(f"{r['variant']}/{r['backend']}/n{r['n']}: {state}"
+                     f", m={r['m']}, rank={_or_dash(r['rank'])}, wall "
                      f"{_seconds(r['wall_seconds'])}{extra}, solver said "
                      f"{r['solver_status'] or '-'!r}, commit={r['commit']}")
     return lines
