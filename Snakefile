@@ -16,12 +16,19 @@ here. Last, one job writes the reproduction report results/<profile>/report.{htm
 (rules/report.smk).
 """
 
+import sys
+
+from harness.errors import ConfigError
 from harness.workflow import JOB_PATTERN, WorkflowConfig
 
 if not workflow.overwrite_configfiles:
     configfile: "config/quick.yaml"
 
-HARNESS = WorkflowConfig.from_snakemake(workflow, config)
+try:
+    HARNESS = WorkflowConfig.from_snakemake(workflow, config)
+except ConfigError as exc:  # one line naming the entry, not Snakemake's stack frames
+    sys.stderr.write(f"harness: error in the profile: {exc}\n")
+    sys.exit(1)
 # an unreadable record (truncated, not JSON) is moved aside, so that its job reruns
 HARNESS.quarantine_corrupt_records()
 # Jobs call the harness through HARNESS.command and HARNESS.configfile in their shell

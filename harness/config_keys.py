@@ -82,10 +82,10 @@ def _valid(conf: dict, kind: str, where: str, prop: str) -> tuple[list[str], lis
 def _refuse(key: str, listed: list[str], every: list[str], where: str, kind: str,
             listing: str) -> None:
     close = difflib.get_close_matches(key, every, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    hint = f"; did you mean {close[0]!r}?" if close else "."
     others = " (or any registered one)" if len(every) > len(listed) else ""
     raise ConfigError(f"{where}: key {key!r} names no {kind} of {listing} "
-                      f"({', '.join(listed) or 'none'}){others}{hint}. An entry under a key "
+                      f"({', '.join(listed) or 'none'}){others}{hint} An entry under a key "
                       f"that names nothing would be silently ignored; fix or drop it")
 
 

@@ -64,3 +64,23 @@ def test_a_key_for_a_registered_data_set_the_section_does_not_list_is_accepted(q
 def test_the_shipped_profiles_pass(repo_root):
     for name in ("quick", "full"):
         load_config(repo_root / "config" / f"{name}.yaml")
+
+
+@pytest.mark.slow
+def test_snakemake_names_a_bad_profile_in_one_line(tmp_path, repo_root, quick):
+    import subprocess
+    import sys
+
+    import yaml
+
+    config = copy.deepcopy(quick)
+    config["results"]["table_2_1"]["dataset_params"] = {"olivett": {"n_components": 200}}
+    profile = tmp_path / "bad.yaml"
+    profile.write_text(yaml.safe_dump(config))
+    run = subprocess.run([sys.executable, "-m", "snakemake", "-n", "--cores", "1",
+                          "--configfile", str(profile)], cwd=repo_root, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode != 0
+    assert ("harness: error in the profile: results.table_2_1.dataset_params: key "
+            "'olivett'" in run.stderr)
+    assert "did you mean 'olivetti'?" in run.stderr and 'File "' not in run.stderr
