@@ -18,6 +18,7 @@ import yaml
 
 from harness import registry
 from harness.config_keys import check_map_keys
+from harness.plugin_args import check_plugin_args
 from harness.errors import ConfigError, check_names
 from harness.results import result_modules, result_schema
 from harness.schema_defaults import validate_with_defaults
@@ -74,6 +75,7 @@ def validate_config(config: dict) -> dict:
         check_names(kind, list(config[kind + "s"]), valid, f"{kind}s")
     schema = profile_schema()
     check_map_keys(config, schema["properties"]["results"]["properties"], schema["$defs"])
+    check_plugin_args(config)
     modules = result_modules()
     for name in config["results"]:
         if hasattr(modules[name], "check"):

@@ -84,3 +84,30 @@ def test_snakemake_names_a_bad_profile_in_one_line(tmp_path, repo_root, quick):
     assert ("harness: error in the profile: results.table_2_1.dataset_params: key "
             "'olivett'" in run.stderr)
     assert "did you mean 'olivetti'?" in run.stderr and 'File "' not in run.stderr
+
+
+@pytest.mark.parametrize("where, value, message", [
+    (("datasets", "swiss_roll"), {"n_sample": 100}, r"datasets\.swiss_roll\.n_sample: the "
+     r"dataset 'swiss_roll' takes no argument 'n_sample'; did you mean 'n_samples'\?"),
+    (("datasets", "swiss_roll"), {"n_samples": "forty"}, r"n_samples = 'forty': must be "
+     r"an integer"),
+    (("datasets", "swiss_roll"), {"n_samples": -2000}, r"must be an integer of at least 1"),
+    (("methods", "mvu"), {"time_limt": 60}, r"methods\.mvu\.time_limt: the method 'mvu' "
+     r"takes no argument 'time_limt'; did you mean 'time_limit'\?"),
+])
+def test_a_bad_plugin_argument_is_refused_before_any_job(quick, where, value, message):
+    # issue 53, defect 4: these passed `snakemake -n` and every job they reached crashed
+    config = copy.deepcopy(quick)
+    config.setdefault(where[0], {})[where[1]] = value
+    with pytest.raises(ConfigError, match=message):
+        validate_config(config)
+
+
+def test_a_result_sections_plugin_arguments_are_checked_too(quick):
+    config = copy.deepcopy(quick)
+    config["results"]["table_3_2"]["method_params"] = {"swiss_roll": {"mvu": {"tim_limit": 9}}}
+    with pytest.raises(ConfigError, match=r"results\.table_3_2\.method_params\.swiss_roll"
+                                          r"\.mvu\.tim_limit"):
+        validate_config(config)
+    config["results"]["table_3_2"]["method_params"] = {"swiss_roll": {"mvu": {"time_limit": 9}}}
+    validate_config(config)
