@@ -10,6 +10,7 @@ normalise) its own section, e.g. expands ``methods: all``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import jsonschema
 import yaml
 
 from harness import registry
+from harness.registry import UnknownNameError
 from harness.config_keys import check_map_keys
 from harness.plugin_args import check_plugin_args
 from harness.errors import ConfigError, check_names
@@ -74,13 +76,26 @@ def validate_config(config: dict) -> dict:
     for kind, valid in (("dataset", registry.datasets()), ("method", registry.methods())):
         check_names(kind, list(config[kind + "s"]), valid, f"{kind}s")
     schema = profile_schema()
-    check_map_keys(config, schema["properties"]["results"]["properties"], schema["$defs"])
+    try:
+        check_map_keys(config, schema["properties"]["results"]["properties"],
+                       schema["$defs"])
+    except ConfigError as keys_error:
+        # a result's own check names a wrong list (an unknown data set in datasets:)
+        # better than the keys that list then leaves unnamed; else the key is the error
+        with contextlib.suppress(UnknownNameError):
+            _check_results(config)
+        raise keys_error from None
+    _check_results(config)
     check_plugin_args(config)
+    return config
+
+
+def _check_results(config: dict) -> None:
+    """Each result's ``check(config)`` of its section (which may normalise it)."""
     modules = result_modules()
     for name in config["results"]:
         if hasattr(modules[name], "check"):
             modules[name].check(config)
-    return config
 
 
 #: libyaml's parser where PyYAML was built with it (ten times faster; the same

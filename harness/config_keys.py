@@ -7,10 +7,10 @@ silently ignored (issue 53: olivetti's jobs ran on all 1178 pixels instead of th
 thesis' 200 principal components). Every map-valued property of a result's schema
 therefore declares what its keys name, as ``x-keys`` (one kind per level of nesting):
 
-``dataset``    a column of the section's ``datasets`` list (a data set or a reading),
-               or any registered data set (an entry kept for a data set the profile
-               does not list is unused, not wrong)
-``method``     a method of the section's ``methods`` list, or any registered method
+``dataset``    a column of the section's ``datasets`` list (a data set or a reading):
+               an entry for a data set the section does not run would be ignored too
+``method``     a method of the section's ``methods`` list (``all``: every registered
+               method)
 ``backend``    a backend of the section's ``backends`` list
 ``extension``  an out-of-sample extension of the section's ``extensions`` list
 ``named``      names the map itself defines (readings, kernel columns): not checked
@@ -75,15 +75,19 @@ def _valid(conf: dict, kind: str, where: str, prop: str) -> tuple[list[str], lis
         raise ConfigError(f"{where}.{prop}: its keys name entries of {where}.{listing}, "
                           f"which the section does not list")
     listed = [str(name) for name in conf[listing]]
-    extra = [str(name) for name in _REGISTERED[kind]()] if kind in _REGISTERED else []
-    return listed, listed + [name for name in extra if name not in listed]
+    hints = [str(name) for name in _REGISTERED[kind]()] if kind in _REGISTERED else []
+    return listed, listed + [name for name in hints if name not in listed]
 
 
 def _refuse(key: str, listed: list[str], every: list[str], where: str, kind: str,
             listing: str) -> None:
-    close = difflib.get_close_matches(key, every, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else "."
-    others = " (or any registered one)" if len(every) > len(listed) else ""
+    close = difflib.get_close_matches(key, every, n=1) or [key] * (key in every)
+    hint = "."
+    if close and close[0] in listed:
+        hint = f"; did you mean {close[0]!r}?"
+    elif close:
+        hint = f"; did you mean {close[0]!r} (add it to {listing} first)?"
+    others = ""
     raise ConfigError(f"{where}: key {key!r} names no {kind} of {listing} "
                       f"({', '.join(listed) or 'none'}){others}{hint} An entry under a key "
                       f"that names nothing would be silently ignored; fix or drop it")
@@ -98,7 +102,7 @@ def _check_level(value: dict, kinds: list[str], conf: dict, where: str, prop: st
         raise ValueError(f"{where}: x-keys kind {kind!r} is not one of {sorted(KEY_KINDS)}")
     valid = _valid(conf, kind, section, prop)
     for key, inner in value.items():
-        if valid is not None and str(key) not in valid[1]:
+        if valid is not None and str(key) not in valid[0]:
             _refuse(str(key), *valid, where, kind, f"{section}.{KEY_KINDS[kind]}")
         _check_level(inner, rest, conf, f"{where}.{key}", prop, section)
 

@@ -55,9 +55,15 @@ def test_a_misspelt_backend_is_refused(quick):
         validate_config(config)
 
 
-def test_a_key_for_a_registered_data_set_the_section_does_not_list_is_accepted(quick):
+def test_a_key_for_a_data_set_the_section_does_not_run_is_refused(quick):
+    # a registered data set, but not one of the section's: its entry would be ignored
     config = copy.deepcopy(quick)
-    config["results"]["table_2_1"]["dataset_params"] = {"mnist": {"n_train": 100}}
+    config["results"]["table_2_1"]["dataset_params"] = {"olivetti": {"n_components": 200}}
+    with pytest.raises(ConfigError, match=r"key 'olivetti' names no dataset of "
+                                          r"results\.table_2_1\.datasets \(iris, wine, "
+                                          r"balance_scale\)"):
+        validate_config(config)
+    config["results"]["table_2_1"]["datasets"].append("olivetti")
     validate_config(config)
 
 
@@ -83,7 +89,7 @@ def test_snakemake_names_a_bad_profile_in_one_line(tmp_path, repo_root, quick):
     assert run.returncode != 0
     assert ("harness: error in the profile: results.table_2_1.dataset_params: key "
             "'olivett'" in run.stderr)
-    assert "did you mean 'olivetti'?" in run.stderr and 'File "' not in run.stderr
+    assert "did you mean 'olivetti'" in run.stderr and 'File "' not in run.stderr
 
 
 @pytest.mark.parametrize("where, value, message", [

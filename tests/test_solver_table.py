@@ -163,10 +163,10 @@ def test_a_backend_s_own_time_limit_replaces_the_section_s_at_each_of_its_n(tmp_
     ({"n_per_backend": {"native": [5]}},
      r"results.solver_table.n_per_backend.native: n = 5 is too small for k = 5"),
     ({"n_per_backend": {"sdpa": [40]}, "backends": ["native"]},
-     r"results.solver_table.n_per_backend: key 'sdpa' names no backend of "
+     r"results.solver_table.n_per_backend: backend 'sdpa' is not in "
      r"results.solver_table.backends"),
     ({"time_limit_per_backend": {"sdpa": 60}, "backends": ["native"]},
-     r"results.solver_table.time_limit_per_backend: key 'sdpa' names no backend of "
+     r"results.solver_table.time_limit_per_backend: backend 'sdpa' is not in "
      r"results.solver_table.backends"),
     ({"time_limit_per_backend": {"native": 0}},
      r"config entry results/solver_table/time_limit_per_backend/native"),

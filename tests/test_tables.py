@@ -223,7 +223,7 @@ def test_every_placeholder_of_the_known_deviations_names_a_cell_it_could():
     assert not re.search(r"0\.8 % vs 6\.1 %", str(known_deviations("table_2_1")))
 
 
-def test_an_ok_record_without_a_measure_the_thesis_fills_is_a_skipped_cell(config):
+def test_an_ok_record_without_a_measure_the_thesis_fills_is_an_incomplete_cell(config):
     # issue 52: MNIST's SVM leave-one-out training error (not computed above
     # loo_max_samples) showed "0.00 / - / -" as an ok cell with no note
     _write(config, "swiss_roll", "isomap", value=0.9)
@@ -234,8 +234,8 @@ def test_an_ok_record_without_a_measure_the_thesis_fills_is_a_skipped_cell(confi
     write_json_atomic(path, body)
     frame = build_table(config, SPEC).set_index(["measure", "method", "dataset"])
     cell = frame.loc[("local_trust", "isomap", "swiss_roll")]
-    assert cell["status"] == "skipped" and math.isnan(cell["ours"])
-    assert "isomap returned no value of local_trust" in cell["reason"]
+    assert cell["status"] == "incomplete" and math.isnan(cell["ours"])
+    assert "its record has no local_trust in any run (isomap returned none)" in cell["reason"]
     assert frame.loc[("local_continuity", "isomap", "swiss_roll"), "status"] == "ok"
 
 

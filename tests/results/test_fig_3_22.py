@@ -104,7 +104,7 @@ def test_defaults_keys_and_params(profile):
     ({"datasets": ["freyy"]}, r"results.fig_3_22.datasets: unknown dataset 'freyy'; valid"),
     ({"solver": "cplex"}, r"results.fig_3_22.solver: unknown solver 'cplex'"),
     ({"n_samples": {"teapot_standin": 50}},
-     r"results.fig_3_22.n_samples: 'teapot_standin' is not in results.fig_3_22.datasets"),
+     r"results.fig_3_22.n_samples: key 'teapot_standin' names no dataset of results.fig_3_22.datasets"),
     ({"n_samples": {"frey": 20}},
      r"results.fig_3_22.max_dimension = 20 must be below n_samples.frey = 20"),
 ])

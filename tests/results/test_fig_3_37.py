@@ -71,7 +71,7 @@ def test_keys_params_and_checks(profile):
     assert "solver" not in fig.params(config, "teapot/isomap")
     with pytest.raises(ConfigError, match="METHOD one of isomap, mvu"):
         fig.params(config, "teapot/lle")
-    with pytest.raises(ConfigError, match="n_samples: 'frey' is not in"):
+    with pytest.raises(ConfigError, match="n_samples: key 'frey' names no dataset of"):
         profile(fig_3_37={**SECTION, "n_samples": {"frey": 100}})
     with pytest.raises(ConfigError, match="n_neighbors = 4 must be below n_samples.usps_standin"):
         profile(fig_3_37={**SECTION, "n_samples": {"usps_standin": 4}})

@@ -120,19 +120,22 @@ def test_the_audit_of_a_profile_names_each_unexplained_number(profile, capsys, t
     config = _fig_2_13(profile)
     hook(get_result("fig_2_13"), "write")(config)
     found = audit_profile(config)
+    # a listed result that is not written is a finding too (issue 53)
+    assert [t.text for t in found.pop("table_3_2")] == ["(not written)"]
     assert list(found) == ["fig_2_13"] and found["fig_2_13"] == []
     (line,) = audit_lines(found)
     assert line.startswith("Every number in the generated text of the 1 results written is "
                            "traced to this run's records")
     md = result_outputs(config, get_result("fig_2_13"))["md"]
     md.write_text(md.read_text() + "\nA stale speed-up of 14.3x.\n")
-    (line,) = audit_lines(audit_profile(config))
+    line = audit_lines(audit_profile(config, ["fig_2_13"]))[0]
     assert line.startswith("fig_2_13: 1 number(s) that no record") and "14.3 in" in line
     path = tmp_path / "profile.yaml"
     path.write_text(yaml.safe_dump(config))
     assert main(["audit", "--config", str(path)]) == 1
     assert "fig_2_13: 1 number(s)" in capsys.readouterr().out
-    assert main(["audit", "--config", str(path), "table_3_2"]) == 2  # not written
+    assert main(["audit", "--config", str(path), "table_3_2"]) == 1  # not written: a finding
+    assert "table_3_2.md does not exist: run `harness write table_3_2`" in capsys.readouterr().out
 
 
 def test_a_gap_s_reason_may_show_its_own_numbers():

@@ -129,7 +129,7 @@ def build_table(config: dict, spec: TableSpec) -> pd.DataFrame:
                 continue  # a measure this method does not have (an SVM has no energy)
             status, reason = record["status"], record.get("reason", "")
             if status == "ok" and summary is None:  # never "ok" without a value
-                status, reason = "skipped", no_value_reason(record, measure, method_cls)
+                status, reason = "incomplete", no_value_reason(record, measure, method_cls)
             ours = summary["mean"] if summary else math.nan
             rows.append({
                 "measure": measure,
@@ -168,8 +168,8 @@ def no_value_reason(record: dict, measure: str, method_cls) -> str:
         return (f"not computed: leave-one-out over the {n_train} training points would take "
                 f"{n_train} refits; {method_cls.name} computes it up to loo_max_samples = "
                 f"{limit} points (set it in the profile's method_params to compute it)")
-    return (f"not computed: the job ran (status ok) but {method_cls.name} returned no value "
-            f"of {measure} in any of its runs")
+    return (f"not computed: the job ran (status ok) but its record has no {measure} in "
+            f"any run ({method_cls.name} returned none)")
 
 
 #: numbers every run of a task records beside its measures (the fit's time), which a

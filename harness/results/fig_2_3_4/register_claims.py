@@ -51,8 +51,8 @@ def _skew(scale, runs) -> dict:
     low, high = SKEW_DEGREES
     slight = lambda deviation: low < deviation < high  # noqa: E731
     text = ("LMNN's map of the half-square skews slightly: the images of the axes meet "
-            f"between {90 - high:g} and {90 - low:g} (or {90 + low:g} and {90 + high:g}) "
-            "degrees (2.1.5, Fig. 2.3)")
+            f"at an angle more than {low:g} and less than {high:g} degrees away from a "
+            "right angle (2.1.5, Fig. 2.3)")
     if scale is None:
         return make_claim(NAME, text, [], "Fig. 2.3's job not measured",
                           register="s2-1-5-slight-skewing")

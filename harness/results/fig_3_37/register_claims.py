@@ -42,6 +42,8 @@ def spectra(frame: pd.DataFrame) -> dict:
     ``ratio`` (most negative / largest) and ``positive`` (the kept positive eigenvalues
     over the positive sum, largest first)."""
     out = {}
+    if not {"rank", "positive_share", "negative_ratio"} <= set(frame.columns):
+        return out  # no job measured a spectrum (every one a gap)
     ok = frame[(frame["status"] == "ok") & frame["rank"].notna()]
     for (dataset, method), part in ok.groupby(["dataset", "method"], sort=False):
         part = part.sort_values("rank")
