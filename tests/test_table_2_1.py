@@ -64,7 +64,9 @@ def test_a_tables_dataset_params_override_the_profiles_datasets_section(config):
     assert job_params(config, parse_job("table_2_1/iris/svm"))["dataset_params"] == {}
 
 
-@pytest.mark.parametrize("profile", ["quick", "full"])
+# the quick profile does not run olivetti in Table 2.1 (a key for a data set the
+# section does not list is refused: harness.config_keys); its comment names the entry
+@pytest.mark.parametrize("profile", ["full"])
 def test_the_profiles_give_table_2_1_the_thesis_olivetti_eigenfaces(repo_root, profile):
     import yaml
     section = yaml.safe_load((repo_root / "config" / f"{profile}.yaml").read_text())
