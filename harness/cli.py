@@ -128,10 +128,12 @@ def _check_writable(folder) -> None:
 
 def cmd_job(args) -> int:
     from harness.jobs import parse_job, record_path
+    from harness.plugin_args import check_plugin_args
     from harness.records import read_record
     from harness.runner import run_job
 
     config = _config(args)
+    check_plugin_args(config)  # a misspelt argument: one line, before any work
     jobs = [parse_job(job_id) for job_id in args.jobs]
     for job in jobs:  # before any work: a job that cannot write its record is refused
         _check_writable(record_path(config, job).parent)

@@ -20,7 +20,6 @@ import yaml
 from harness import registry
 from harness.registry import UnknownNameError
 from harness.config_keys import check_map_keys
-from harness.plugin_args import check_plugin_args
 from harness.errors import ConfigError, check_names
 from harness.results import result_modules, result_schema
 from harness.schema_defaults import validate_with_defaults
@@ -86,7 +85,6 @@ def validate_config(config: dict) -> dict:
             _check_results(config)
         raise keys_error from None
     _check_results(config)
-    check_plugin_args(config)
     return config
 
 

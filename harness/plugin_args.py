@@ -18,7 +18,10 @@ against the plugin's signature:
 - an integer whose default is a positive count (``n_samples=1000``) must be at least
   1 (a negative count is never meant).
 
-A plugin that validates more (ranges, combinations) still does so when it runs.
+A plugin that validates more (ranges, combinations) still does so when it runs. The
+workflow checks a profile this way when Snakemake starts (``snakemake -n`` names the
+argument), and ``harness job`` before its work; :func:`harness.config.validate_config`
+does not, since it runs in every job and must import no plugin.
 """
 
 from __future__ import annotations

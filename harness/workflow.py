@@ -24,6 +24,7 @@ from harness.jobs import (
     runtime_minutes,
 )
 from harness.outputs import outputs_dir, result_outputs
+from harness.plugin_args import check_plugin_args
 from harness.record_check import quarantine_corrupt
 from harness.results import get_result, write_module
 from harness.sources import source_closure
@@ -81,7 +82,11 @@ class WorkflowConfig:
                 f"and edit it, then pass it with --configfile"
             )
         path = files[0] if files else DEFAULT_CONFIGFILE
-        return cls(configfile=path, config=load_config(path))
+        config = load_config(path)
+        # the plugins' arguments against their signatures, before any job runs (this
+        # imports the plugins, which validating a profile in every job must not)
+        check_plugin_args(config)
+        return cls(configfile=path, config=config)
 
     # ---- the job server of a local run (harness.jobserver) ---------------------------
     def start_jobserver(self, workflow) -> None:

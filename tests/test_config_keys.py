@@ -10,6 +10,7 @@ import pytest
 from harness.config import load_config, profile_schema, validate_config
 from harness.config_keys import KEY_KINDS, map_properties
 from harness.errors import ConfigError
+from harness.plugin_args import check_plugin_args
 
 QUICK = "config/quick.yaml"
 
@@ -106,7 +107,7 @@ def test_a_bad_plugin_argument_is_refused_before_any_job(quick, where, value, me
     config = copy.deepcopy(quick)
     config.setdefault(where[0], {})[where[1]] = value
     with pytest.raises(ConfigError, match=message):
-        validate_config(config)
+        check_plugin_args(validate_config(config))
 
 
 def test_a_result_sections_plugin_arguments_are_checked_too(quick):
@@ -114,6 +115,6 @@ def test_a_result_sections_plugin_arguments_are_checked_too(quick):
     config["results"]["table_3_2"]["method_params"] = {"swiss_roll": {"mvu": {"tim_limit": 9}}}
     with pytest.raises(ConfigError, match=r"results\.table_3_2\.method_params\.swiss_roll"
                                           r"\.mvu\.tim_limit"):
-        validate_config(config)
+        check_plugin_args(validate_config(config))
     config["results"]["table_3_2"]["method_params"] = {"swiss_roll": {"mvu": {"time_limit": 9}}}
-    validate_config(config)
+    check_plugin_args(validate_config(config))

@@ -40,6 +40,7 @@ def test_alignment_error_is_the_least_squares_residual():
 
 def test_one_point_runs_four_mvu_solves_and_every_extension(profile):
     config = profile(fig_3_23={**SECTION, "datasets": ["swiss_roll"],
+                               "n_samples": {"swiss_roll": 60},
                                "dataset_params": {"swiss_roll": {"noise": 0.0}}})
     record = read_record(run_job(config, Job("fig_3_23", "swiss_roll/trial0")))
     assert record["status"] == "ok", record["reason"]

@@ -5,7 +5,7 @@ entry, each implementing the entry's readings as the register writes them (thesi
 Conventions shared with the figure's own claims (:mod:`.write`):
 
 - Two of our 3-NN test errors differ only beyond ``difference_z`` (2) binomial standard
-  errors of their difference on the test digits (:func:`.write.binomial_noise`); inside
+  errors of their difference on the test digits (:func:`binomial_noise`); inside
   them the comparison is :data:`harness.claims.WITHIN_NOISE`, never a pass or a
   counterexample. A fixed tolerance on such a difference ("at most 0.3 points") is
   compared the same way: a pass or a counterexample only beyond the noise.
@@ -26,7 +26,17 @@ from harness.claims import WITHIN_NOISE, Reading, beyond_noise, make_claim, read
 from harness.reference import reference_value
 from harness.results.common.balltree_figure import at_least, both, size_gate
 
-__all__ = ["register_claims"]
+
+def binomial_noise(e1: float, e2: float, n_test: int, z: float) -> float:
+    """``z`` binomial standard errors (percentage points) of the difference of two test
+    errors ``e1``, ``e2`` (in %) on ``n_test`` test points: ``z sqrt(p1 q1 / n + p2 q2
+    / n)``. Inside it a difference is noise of the test sample (the register's
+    reading of every comparison of Fig. 2.17's curves)."""
+    p1, p2 = e1 / 100.0, e2 / 100.0
+    return 100.0 * z * math.sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / n_test)
+
+
+__all__ = ["binomial_noise", "register_claims"]
 
 #: the register's tolerances (percentage points) and factors
 LITTLE_IMPACT_PP, NO_LOSS_PP, VERY_CLOSE_PP, ENERGY_CLOSE_PP = 0.3, 0.1, 0.2, 0.4
@@ -45,7 +55,6 @@ class _Curves:
         self.base, self.n_test, self.z = base, n_test, z
 
     def noise(self, a: float, b: float) -> float:
-        from harness.results.fig_2_17.write import binomial_noise
 
         return binomial_noise(a, b, self.n_test, self.z)
 

@@ -19,7 +19,7 @@ from harness.results import get_result, write_module
 from harness.results.fig_2_17.outputs import write_outputs
 from harness.results.common.figure_files import read_point
 from harness.results.fig_2_17 import NAME, SPEEDUPS_FROM, TITLE, _conf, keys
-from harness.results.fig_2_17.register_claims import register_claims
+from harness.results.fig_2_17.register_claims import binomial_noise, register_claims
 
 __all__ = ["METHODS", "LABELS", "INPUT_LABELS", "THESIS_IDS", "COLUMNS",
            "thesis_points", "build", "claims", "ball_tree_sizes", "ball_tree_speedups",
@@ -155,15 +155,6 @@ def _at_thesis_size(frame: pd.DataFrame) -> bool:
 #: the register entries of the thesis' three numbers (2.1.9, line 1049), by what
 NUMBER_ENTRIES = {15: "s2-1-9-lmnn-rec-15-error-2-38", 25: "s2-1-9-rec-25-error-1-76",
                   "baseline": "s2-1-9-baseline-2-33"}
-
-
-def binomial_noise(e1: float, e2: float, n_test: int, z: float) -> float:
-    """``z`` binomial standard errors (percentage points) of the difference of two test
-    errors ``e1``, ``e2`` (in %) on ``n_test`` test points: ``z sqrt(p1 q1 / n + p2 q2
-    / n)``. Inside it a difference is noise of the test sample (the register's
-    reading of every comparison of Fig. 2.17's curves)."""
-    p1, p2 = e1 / 100.0, e2 / 100.0
-    return 100.0 * z * math.sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / n_test)
 
 
 def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:

@@ -49,6 +49,7 @@ from harness.claims import (
     WITHIN_NOISE, Reading, about_every, beyond_noise, make_claim, readings_claim,
 )
 from harness.register import load_register
+from harness.results.fig_3_32_35.cases import _cases
 from harness.results.fig_3_32_35 import NAME
 
 __all__ = ["OVER", "Spec", "SPECS", "about_most", "about_some", "all_of", "at_least",
@@ -521,7 +522,6 @@ def _reading(spec: Spec, cases, name: str, check: Callable) -> Reading:
 def decide(frame: pd.DataFrame, spec: Spec) -> dict:
     """The claim of ``spec``'s register entry from ``frame`` (see the module
     docstring)."""
-    from harness.results.fig_3_32_35.write import _cases
 
     from harness.results.common.figure_files import gap_mark
 
@@ -549,7 +549,6 @@ def _isomap_mvu_dimension(frame: pd.DataFrame) -> dict:
     teapot from this result; Isomap's is not a kernel of this result (fig_3_37 holds
     its matrix, without the Swiss roll): named, not measured. About every case, so an
     MVU counterexample decides."""
-    from harness.results.fig_3_32_35.write import _cases
 
     cases = _cases(frame, MANIFOLDS, ("mvu",))
     passed, texts = {}, []
@@ -575,7 +574,6 @@ def _sde_fewer(frame: pd.DataFrame) -> dict:
     linear kernel) per data set here; Isomap's counts are not computed by this result
     (named, not measured). Reading 'fewer than both' needs some data set for each
     comparison; 'every data set' every one (the faces are no data of this result)."""
-    from harness.results.fig_3_32_35.write import _cases
 
     cases = _cases(frame, ROLL + TEAPOT + USPS, ("linear", "mvu"))
     named = ["swiss_roll", "teapot", "usps", "faces"]
@@ -608,7 +606,6 @@ def _works(frame: pd.DataFrame) -> dict:
     """s4-mvu-works-synthetic-and-real as the register's tests write them: reading
     'quality metrics' holds on the Swiss roll and on at least one real image set
     (teapot, USPS digits); reading 'spectrum' on both the Swiss roll and the teapot."""
-    from harness.results.fig_3_32_35.write import _cases
 
     roll = Spec("", "", ROLL, ("mvu",), "every", ())
     images = Spec("", "", TEAPOT + USPS, ("mvu",), "some", ())

@@ -5,7 +5,6 @@ figure, for a figure) and the verdicts on the thesis' statements (:func:`claims`
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -21,6 +20,7 @@ from harness.results.common.figure_files import (
 from harness.results.common.profile import thesis_column
 from harness.results.fig_3_32_35.measures import add_measures
 from harness.results.fig_3_32_35.plot import plot_figure
+from harness.results.fig_3_32_35.cases import Cases, _cases
 from harness.results.fig_3_32_35.register_claims import register_claims
 from harness.results.common.tables import Footnotes
 from harness.results.fig_3_32_35 import LEVELS, NAME, TITLE, _conf, keys
@@ -115,37 +115,6 @@ def _shares_text(part: pd.DataFrame, column: str, fmt: str) -> str:
     return ", ".join(f"{r.kernel} {format(getattr(r, column), fmt)}"
                      + ("" if r.certified else "†") if r.status == "ok"
                      else f"{r.kernel} {gap_mark(r.status)}" for r in part.itertuples())
-
-
-class Cases(NamedTuple):
-    """The data sets of a claim, each as ``(dataset, its rows)``: ``real`` (counted),
-    ``stand`` (stand-ins: shown, not counted), ``gaps`` (a kernel the claim needs not
-    measured) and ``loose`` (real, but a kernel the claim needs has an SDP solve not
-    certified optimal: its spectrum is an iterate's, not counted)."""
-
-    real: list
-    stand: list
-    gaps: list
-    loose: list
-
-
-def _cases(frame: pd.DataFrame, columns, needed) -> Cases:
-    """Per data set of the thesis columns ``columns``: a data set is measured when every
-    kernel in ``needed`` is, and counted when it is real data and those kernels'
-    solves are certified (column ``certified``)."""
-    cases = Cases([], [], [], [])
-    for dataset, part in frame[frame["thesis_dataset"].isin(columns)].groupby(
-            "dataset", sort=False):
-        measured = set(part.loc[part["status"] == "ok", "kernel"])
-        if not set(needed) <= measured:
-            cases.gaps.append((dataset, part))
-        elif part["stand_in"].any():
-            cases.stand.append((dataset, part))
-        elif not part.loc[part["kernel"].isin(needed), "certified"].all():
-            cases.loose.append((dataset, part))
-        else:
-            cases.real.append((dataset, part))
-    return cases
 
 
 def _evidence(cases: Cases, column: str, fmt: str, extra: str = "") -> str:
