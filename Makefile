@@ -19,13 +19,15 @@ COMMITS ?= 3
 BENCH  ?= MVUSolvers
 PORT   ?= 8080
 
-.PHONY: help venv reproduce reproduce-full test solver-regression bench-check bench bench-assets bench-history bench-show clean dry-run
+.PHONY: help venv reproduce reproduce-full test slurm-test solver-regression bench-check bench bench-assets bench-history bench-show clean dry-run
 
 help:
 	@echo "make reproduce   set up .venv, fetch $(FETCH) and regenerate every table of the '$(PROFILE)' profile"
 	@echo "make reproduce-full  the same at the thesis' sizes (config/full.yaml), its plan printed first"
 	@echo "make test        set up .venv with the test extras and run the test suite ($(TEST_WORKERS) processes)"
 	@echo "make dry-run     list the jobs Snakemake would run"
+	@echo "make slurm-test  a real one-node SLURM cluster on this machine (root, Debian): two quick"
+	@echo "                 results through profiles/slurm, compared with a local run (not in make test)"
 	@echo "make solver-regression  the native MVU solver's regression suite (TIER=$(TIER), JOBS=$(JOBS)"
 	@echo "                 processes of one BLAS thread) against benchmarks/solver_regression_baseline.csv"
 	@echo "make bench-check asv check + a quick dry run of the benchmarks (as CI does)"
@@ -76,6 +78,11 @@ dry-run: $(STAMP_RUN)
 
 test: $(STAMP_TEST)
 	$(BIN)/python -m pytest $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
+
+# profiles/slurm against a real one-node SLURM (installs slurm-wlm and munge, starts and
+# stops the daemons; root on Debian; ~5 min); not part of `make test`
+slurm-test:
+	bash scripts/slurm_test.sh
 
 # the native MVU solver's regression suite: run it before and after every solver change;
 # exit 1 on an instance that lost its certificate or became > 1.5x slower (CPU)
