@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 __all__ = ["main"]
 
@@ -243,6 +244,11 @@ def cmd_fetch(args) -> int:
         if not hasattr(dataset, "install"):
             print(f"harness: error: {args.names[0]} is not a downloaded data set; it takes "
                   f"no --file", file=sys.stderr)
+            return 2
+        folders = [path for path in args.files if Path(path).is_dir()]
+        if folders:  # "does not exist" was the message for a folder (issue 53)
+            print(f"harness: error: --file {folders[0]} is a folder; give the file itself "
+                  f"(e.g. {Path(folders[0]) / 'att_faces.zip'})", file=sys.stderr)
             return 2
         try:
             for path in args.files:

@@ -1,4 +1,5 @@
-"""An unreadable record is an error naming the file and the fix, never a traceback,
+"""Bad input at the command line (issue 53): an unreadable record is an error naming the
+file and the fix, never a traceback,
 and the report and the audit go on with the other results (issue 53)."""
 
 from __future__ import annotations
@@ -109,3 +110,25 @@ def test_a_job_that_cannot_write_is_refused_before_it_runs(tmp_path, capsys):
     assert main(["job", "--config", str(profile), "fig_2_20/trial0"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("harness: error: cannot write records in") and "Traceback" not in err
+
+
+def test_fetch_file_names_a_folder_as_a_folder(tmp_path, capsys):
+    # issue 53: `harness fetch olivetti --file DIR` said "does not exist"
+    assert main(["fetch", "olivetti", "--file", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "is a folder; give the file itself" in err and "does not exist" not in err
+
+
+def test_a_solver_point_line_says_its_status_once():
+    # issue 53: footnotes read "timeout (timeout)"
+    import pandas as pd
+
+    from harness.results.common.solver_frame import _point_lines
+
+    row = {"variant": "equality", "backend": "native", "n": 1000, "m": 5733, "rank": 21,
+           "wall_seconds": 756.0, "peak_memory_mb": float("nan"), "solver_status": "timeout",
+           "commit": "abc", "process_wall_seconds": 757.0, "cpu_seconds": 604.0}
+    lines = _point_lines(pd.DataFrame([{**row, "status": "timeout", "verdict": "timeout"},
+                                       {**row, "status": "ok", "verdict": "inaccurate"}]))
+    assert lines[0].startswith("equality/native/n1000: timeout, m=5733")
+    assert lines[1].startswith("equality/native/n1000: ok (inaccurate), m=5733")
