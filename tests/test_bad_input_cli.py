@@ -1,6 +1,7 @@
-"""Bad input at the command line (issue 53): an unreadable record is an error naming the
-file and the fix, never a traceback,
-and the report and the audit go on with the other results (issue 53)."""
+"""Bad input at the command line (issue 53): an unreadable record is an error naming
+the file and the fix, never a traceback, and the report and the audit go on with the
+other results; a job that cannot write is refused before it runs; a folder given as a
+file is named so; a status is said once."""
 
 from __future__ import annotations
 
