@@ -29,6 +29,7 @@ Examples
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -127,6 +128,36 @@ def _check_writable(folder) -> None:
                               f"writable folder")
 
 
+#: the pid of the local Snakemake run a job belongs to (set by the workflow for local
+#: executors only: on a cluster node that pid means nothing)
+OWNER_ENV = "HARNESS_OWNER_PID"
+
+
+def _watch_owner() -> None:
+    """When :data:`OWNER_ENV` names a process, end this job with its work as soon as
+    that process is gone (issue 53: a ``kill -9`` of Snakemake left a job running in
+    its own process, which wrote its record later). Nothing is written: records are
+    written atomically at the end of the job."""
+    import threading
+    import time
+
+    import psutil
+
+    owner = os.environ.get(OWNER_ENV, "")
+    if not owner.isdigit():
+        return
+
+    def watch():
+        while psutil.pid_exists(int(owner)):
+            time.sleep(0.5)
+        for child in psutil.Process().children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                child.kill()
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def cmd_job(args) -> int:
     from harness.jobs import parse_job, record_path
     from harness.plugin_args import check_plugin_args
@@ -134,6 +165,7 @@ def cmd_job(args) -> int:
     from harness.runner import run_job
 
     config = _config(args)
+    _watch_owner()
     check_plugin_args(config)  # a misspelt argument: one line, before any work
     jobs = [parse_job(job_id) for job_id in args.jobs]
     for job in jobs:  # before any work: a job that cannot write its record is refused

@@ -93,10 +93,16 @@ class WorkflowConfig:
         """Start a job server for a local run (Snakefile ``onstart``) and name its
         socket in the environment the jobs inherit. Not for a cluster executor (its
         jobs run elsewhere), nor when ``HARNESS_JOBSERVER=off``."""
+        from harness.cli import OWNER_ENV
         from harness.jobserver import SOCKET_ENV
         from harness.jobserver.server import socket_path_for, start_server
 
-        if not workflow.local_exec or os.environ.get(SOCKET_ENV) == "off":
+        if not workflow.local_exec:
+            return
+        # every local job, served or in its own process, stops when this run is gone
+        # (harness.cli: a kill -9 of Snakemake leaves its shells and jobs running)
+        os.environ[OWNER_ENV] = str(os.getpid())
+        if os.environ.get(SOCKET_ENV) == "off":
             return
         path = socket_path_for(os.getpid())
         self._jobserver = (path, start_server(path, watch_pid=os.getpid()))

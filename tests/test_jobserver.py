@@ -203,6 +203,36 @@ def test_a_killed_owner_takes_its_served_job_with_it(tmp_path, repo_root, drop_p
     assert not (tmp_path / "results/unit/records" / f"{job}.json").exists()
 
 
+def test_a_killed_owner_takes_a_job_in_its_own_process_with_it(tmp_path, repo_root,
+                                                              drop_plugin):
+    """issue 53: with the server off, a job in its own process outlived `kill -9` of
+    Snakemake; the workflow names its pid (HARNESS_OWNER_PID) to every local job."""
+    from harness.cli import OWNER_ENV
+
+    drop_plugin("methods", "sleepy_own_test",
+                embedding_plugin("sleepy_own_test", "time.sleep(120)",
+                                 imports="import time"))
+    profile = _profile(tmp_path, repo_root, methods=["sleepy_own_test"])
+    job = "table_3_2/swiss_roll/sleepy_own_test"
+    owner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
+    env = {**os.environ, jobserver.SOCKET_ENV: "off", OWNER_ENV: str(owner.pid)}
+    caller = subprocess.Popen([sys.executable, "-m", "harness", "job", "--config", profile,
+                               job], cwd=repo_root, env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    process = psutil.Process(caller.pid)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not process.children(recursive=True):
+        time.sleep(0.2)
+    work = process.children(recursive=True)
+    assert work, "the job did not start its work"
+    owner.kill()
+    owner.wait()
+    caller.wait(10)
+    gone, alive = psutil.wait_procs(work, timeout=10)
+    assert not alive, f"still running after its owner died: {alive}"
+    assert not (tmp_path / "results/unit/records" / f"{job}.json").exists()
+
+
 def test_the_server_stops_when_its_socket_goes_or_its_owner_dies(tmp_path):
     path = str(tmp_path / "a.sock")
     process = start_server(path, watch_pid=os.getpid())
