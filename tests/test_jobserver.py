@@ -172,15 +172,26 @@ def test_a_caller_that_goes_away_takes_its_served_job_with_it(tmp_path, repo_roo
     assert not (tmp_path / "results/unit/records" / f"{job}.json").exists()
 
 
+def _sleepy_job(drop_plugin, tmp_path, repo_root, name):
+    """A profile and the job of a method that sleeps for two minutes."""
+    drop_plugin("methods", name, embedding_plugin(name, "time.sleep(120)",
+                                                  imports="import time"))
+    return _profile(tmp_path, repo_root, methods=[name]), f"table_3_2/swiss_roll/{name}"
+
+
+def _children_once_started(process, timeout=60.0):
+    """``process``'s descendants, once it has any (at most ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not process.children(recursive=True):
+        time.sleep(0.2)
+    return process.children(recursive=True)
+
+
 def test_a_killed_owner_takes_its_served_job_with_it(tmp_path, repo_root, drop_plugin,
                                                      monkeypatch):
     """issue 53: `kill -9` of Snakemake left its running job going; the caller (its
     shell's `harness job`) survives the owner, so the served child watches the owner."""
-    drop_plugin("methods", "sleepy_owner_test",
-                embedding_plugin("sleepy_owner_test", "time.sleep(120)",
-                                 imports="import time"))
-    profile = _profile(tmp_path, repo_root, methods=["sleepy_owner_test"])
-    job = "table_3_2/swiss_roll/sleepy_owner_test"
+    profile, job = _sleepy_job(drop_plugin, tmp_path, repo_root, "sleepy_owner_test")
     owner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
     monkeypatch.chdir(repo_root)
     path = str(tmp_path / "owner.sock")
@@ -189,11 +200,7 @@ def test_a_killed_owner_takes_its_served_job_with_it(tmp_path, repo_root, drop_p
     caller = subprocess.Popen([sys.executable, "-m", "harness", "job", "--config", profile,
                                job], cwd=repo_root, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
-    server_process = psutil.Process(process.pid)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not server_process.children():
-        time.sleep(0.2)
-    served = server_process.children(recursive=True)
+    served = _children_once_started(psutil.Process(process.pid))
     assert served, "the job did not reach the server"
     owner.kill()
     owner.wait()
@@ -209,21 +216,13 @@ def test_a_killed_owner_takes_a_job_in_its_own_process_with_it(tmp_path, repo_ro
     Snakemake; the workflow names its pid (HARNESS_OWNER_PID) to every local job."""
     from harness.cli import OWNER_ENV
 
-    drop_plugin("methods", "sleepy_own_test",
-                embedding_plugin("sleepy_own_test", "time.sleep(120)",
-                                 imports="import time"))
-    profile = _profile(tmp_path, repo_root, methods=["sleepy_own_test"])
-    job = "table_3_2/swiss_roll/sleepy_own_test"
+    profile, job = _sleepy_job(drop_plugin, tmp_path, repo_root, "sleepy_own_test")
     owner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
     env = {**os.environ, jobserver.SOCKET_ENV: "off", OWNER_ENV: str(owner.pid)}
     caller = subprocess.Popen([sys.executable, "-m", "harness", "job", "--config", profile,
                                job], cwd=repo_root, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
-    process = psutil.Process(caller.pid)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not process.children(recursive=True):
-        time.sleep(0.2)
-    work = process.children(recursive=True)
+    work = _children_once_started(psutil.Process(caller.pid))
     assert work, "the job did not start its work"
     owner.kill()
     owner.wait()

@@ -152,11 +152,11 @@ _FEW_TEXT = ("If the most load-bearing dimensions are considered first, the dist
 _NO_COUNT = "not measured: no record counts the naive 784-D search's coordinates"
 
 
-def _trees_best_low_dim(frame, band) -> dict:
-    """s2-1-9-trees-best-low-dim (line 980): the ball tree's gain over the naive r-D
-    search falls with r (Spearman < 0) and is largest at the smallest r, in CPU time
-    (beyond the band) and in coordinate operations."""
-    checks, said = [], []
+def _gain_trends(frame, band, said: list):
+    """Per measure (CPU time beyond the timing band, coordinate operations exactly):
+    ``(name, gain by r, width, Spearman rho, the falls-with-r check)`` of the ball
+    tree's gain over the naive r-D search; a measure with fewer than two r is named in
+    ``said`` and skipped."""
     for name, column, width in (("CPU time", "balltree_gain", band),
                                 ("coordinate operations", "balltree_gain_work", 0.0)):
         gain = _gain(frame, column)
@@ -164,9 +164,18 @@ def _trees_best_low_dim(frame, band) -> dict:
             said.append(f"{name}: fewer than two dimensions measured")
             continue
         rho, fall = common.falls(gain.index, gain.values, width)
+        said.append(f"{name}: Spearman {rho:.2f}; {_listing(gain)}")
+        yield name, gain, width, fall
+
+
+def _trees_best_low_dim(frame, band) -> dict:
+    """s2-1-9-trees-best-low-dim (line 980): the ball tree's gain over the naive r-D
+    search falls with r (Spearman < 0) and is largest at the smallest r, in CPU time
+    (beyond the band) and in coordinate operations."""
+    checks, said = [], []
+    for _, gain, width, fall in _gain_trends(frame, band, said):
         largest = [common.clearly_below(v, gain.iloc[0], width) for v in gain.iloc[1:]]
         checks += [fall, *largest]
-        said.append(f"{name}: Spearman {rho:.2f}; {_listing(gain)}")
     return make_claim(
         NAME, "Tree-based nearest neighbor structures work best if the dimensionality is "
               "very low: the ball tree's speed-up over the naive r-D search falls with r "
@@ -242,17 +251,10 @@ def _great_mostly_low_dim(frame, band, gate) -> dict:
     search falls with r (Spearman < 0) and 'great' gains (>= 5x) occur only at the
     lower half of the r values; CPU time and coordinate operations."""
     trend, size, said = [], [], []
-    for name, column, width in (("CPU time", "balltree_gain", band),
-                                ("coordinate operations", "balltree_gain_work", 0.0)):
-        gain = _gain(frame, column)
-        if len(gain) < 2:
-            said.append(f"{name}: fewer than two dimensions measured")
-            continue
-        rho, fall = common.falls(gain.index, gain.values, width)
+    for _, gain, width, fall in _gain_trends(frame, band, said):
         trend.append(fall)
         # the upper half of the r values (of an odd number, the middle one is the lower's)
         size += [_not_great(v, width) for v in gain.iloc[(len(gain) + 1) // 2:]]
-        said.append(f"{name}: Spearman {rho:.2f}; {_listing(gain)}")
     return make_claim(
         NAME, "Ball trees lead to great speed-ups mostly with low dimensional data: the "
               "ball tree's speed-up over the naive r-D search falls with r (Spearman < 0) "

@@ -38,7 +38,7 @@ from harness.claims import Reading, about_every, beyond_noise, make_claim, readi
 from harness.metrics.knn_error import knn_loo_error
 from harness.results.fig_2_20 import NAME
 
-__all__ = ["DRAWS", "GRID", "FIG", "trial_columns", "register_claims"]
+__all__ = ["DRAWS", "GRID", "FIG", "trial_columns", "span", "register_claims"]
 
 #: "over 20 draws", "mean over 20 draws"
 DRAWS = 20
@@ -93,10 +93,12 @@ def _pair(pca: pd.DataFrame, lda: pd.DataFrame, more=()) -> pd.DataFrame:
         lda[["loo_error"]].add_suffix("_lda").join(lda[list(more)]), how="inner")
 
 
-def _span(values, spec=".3g") -> str:
+def span(values, spec=".3g", empty: str = "not measured") -> str:
+    """The smallest and largest of ``values`` as ``"a to b"`` (one number when they are
+    equal; ``empty`` when there are none)."""
     values = list(values)
     if not values:
-        return "not measured"
+        return empty
     low, high = min(values), max(values)
     return format(low, spec) if low == high else f"{format(low, spec)} to {format(high, spec)}"
 
@@ -115,8 +117,8 @@ def _over_draws(name: str, checks: list, count: int, evidence: str) -> Reading:
 
 
 def _chunklet_text(rca: pd.DataFrame) -> str:
-    return (f"within-chunklet eigenvalues after RCA: smallest {_span(rca['chunklet_min_rca'], '.6f')}, "
-            f"largest {_span(rca['chunklet_max_rca'], '.6f')}")
+    return (f"within-chunklet eigenvalues after RCA: smallest {span(rca['chunklet_min_rca'], '.6f')}, "
+            f"largest {span(rca['chunklet_max_rca'], '.6f')}")
 
 
 def _by_construction(name: str, evidence: str) -> Reading:
@@ -133,13 +135,13 @@ def _rca_enhance(rca: pd.DataFrame) -> dict:
     literal = _three_sets(
         [r > 1.1 for r in rca["rca_scale_ratio"]],
         f"RCA's scale of the input's direction of largest within-class variance over that "
-        f"of smallest {_span(rca['rca_scale_ratio'])} over {len(rca)} trials (above 1.1 "
+        f"of smallest {span(rca['rca_scale_ratio'])} over {len(rca)} trials (above 1.1 "
         f"needed)", "literal enhance")
     whitened = _three_sets(
         [abs(lo - 1) <= 0.5 and abs(hi - 1) <= 0.5
          for lo, hi in zip(rca["within_min_rca"], rca["within_max_rca"])],
-        f"within-class eigenvalues after RCA {_span(rca['within_min_rca'])} (smallest), "
-        f"{_span(rca['within_max_rca'])} (largest) (within 0.5 of 1 needed)", "whitened")
+        f"within-class eigenvalues after RCA {span(rca['within_min_rca'])} (smallest), "
+        f"{span(rca['within_max_rca'])} (largest) (within 0.5 of 1 needed)", "whitened")
     return readings_claim(NAME, "RCA de-noises with PCA, then projects onto directions that "
                           "enhance the within-class variance (2.2.1)", [literal, whitened],
                           register="s2-2-1-rca-enhance-within-class")
@@ -149,7 +151,7 @@ def _rca_amplifies(rca: pd.DataFrame) -> dict:
     literal = _three_sets(
         [r > 1.1 for r in rca["rca_chunklet_scale_ratio"]],
         f"RCA's scale of the input's direction of largest within-chunklet variance over that "
-        f"of smallest {_span(rca['rca_chunklet_scale_ratio'])} over {len(rca)} trials (above "
+        f"of smallest {span(rca['rca_chunklet_scale_ratio'])} over {len(rca)} trials (above "
         f"1.1 needed; RCA (2.24) scales a direction of chunklet variance lambda by 1 / "
         f"sqrt(lambda))", "literal amplify")
     equalise = _by_construction(
@@ -164,8 +166,8 @@ def _rca_uniform(rca: pd.DataFrame) -> dict:
         "near identity",
         [abs(lo - 1) <= 0.5 and abs(hi - 1) <= 0.5 and hi / lo <= 2
          for lo, hi in zip(rca["within_min_rca"], rca["within_max_rca"])],
-        f"within-class eigenvalues (all labels) after RCA {_span(rca['within_min_rca'])} "
-        f"(smallest), {_span(rca['within_max_rca'])} (largest) over {len(rca)} trials "
+        f"within-class eigenvalues (all labels) after RCA {span(rca['within_min_rca'])} "
+        f"(smallest), {span(rca['within_max_rca'])} (largest) over {len(rca)} trials "
         f"(within 0.5 of 1, ratio at most 2 needed)")
     chunklet = _by_construction(
         "chunklet estimate", _chunklet_text(rca))
@@ -176,12 +178,12 @@ def _rca_uniform(rca: pd.DataFrame) -> dict:
 
 def _pca_max_variance(pca: pd.DataFrame) -> dict:
     sample = _by_construction("sample", f"PCA's projected variance over the grid maximum "
-                              f"{_span(pca['variance_share'], '.6f')}")
+                              f"{span(pca['variance_share'], '.6f')}")
     angles = pca["pca_population_angle"]
     population = _over_draws(
         "population", [], len(pca),
         f"angle of PCA's first direction to the population covariance's leading "
-        f"eigenvector {_span(angles)} degrees over {len(pca)} trials (mean over {DRAWS} "
+        f"eigenvector {span(angles)} degrees over {len(pca)} trials (mean over {DRAWS} "
         f"draws at most 5 needed)")
     if len(pca) >= DRAWS:
         population = Reading("population", [angles.mean() <= 5], population.evidence)
@@ -195,7 +197,7 @@ def _wrong_intuition(pca: pd.DataFrame, lda: pd.DataFrame) -> dict:
     gap = both["loo_error_pca"] - both["loo_error_lda"]
     checks = [g > 10 for g in gap] + ([gap.mean() > 10] if len(both) >= DRAWS else [])
     evidence = (f"1-NN leave-one-out error along the first direction: PCA "
-                f"{_span(both['loo_error_pca'])} %, LDA {_span(both['loo_error_lda'])} % "
+                f"{span(both['loo_error_pca'])} %, LDA {span(both['loo_error_lda'])} % "
                 f"over {len(both)} trials (PCA above LDA by more than 10 points needed, on "
                 f"a draw and in the mean over {DRAWS} draws)")
     if len(both) < DRAWS:
@@ -210,8 +212,8 @@ def _lda_separates(pca: pd.DataFrame, lda: pd.DataFrame) -> dict:
     diff = both["loo_error_pca"] - both["loo_error_lda"]
     se = diff.std(ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else math.nan
     beats = _over_draws("lda beats pca", [beyond_noise(diff.mean(), 2 * se)], len(both),
-                        f"1-NN leave-one-out error PCA {_span(both['loo_error_pca'])} %, LDA "
-                        f"{_span(both['loo_error_lda'])} % (LDA below by more than 2 standard "
+                        f"1-NN leave-one-out error PCA {span(both['loo_error_pca'])} %, LDA "
+                        f"{span(both['loo_error_lda'])} % (LDA below by more than 2 standard "
                         f"errors over the paired draws needed)")
     best = Reading(
         "lda best direction",
@@ -228,7 +230,7 @@ def _lda_separates(pca: pd.DataFrame, lda: pd.DataFrame) -> dict:
 def _lda_bayes(lda: pd.DataFrame) -> dict:
     angles = lda["angle_to_bayes_degrees"]
     reading = _over_draws("angle", [a <= 5 for a in angles], len(lda),
-                          f"LDA's angle to Sigma^-1 (mu_1 - mu_0) {_span(angles)} degrees "
+                          f"LDA's angle to Sigma^-1 (mu_1 - mu_0) {span(angles)} degrees "
                           f"over {len(lda)} trials (at most 5 needed, on a draw and in the "
                           f"mean over {DRAWS} draws)")
     checks = reading.checks + ([angles.mean() <= 5] if len(lda) >= DRAWS else [])
@@ -249,7 +251,7 @@ def _lecture(pca: pd.DataFrame, lda: pd.DataFrame) -> dict:
     return make_claim(NAME, "Projecting on the direction of maximum variation does not "
                       "discriminate two elongated classes as FDA does (lecture)", checks,
                       f"1-NN leave-one-out error of the 1-D projection: PCA "
-                      f"{_span(both['loo_error_pca'])} %, LDA {_span(both['loo_error_lda'])} "
+                      f"{span(both['loo_error_pca'])} %, LDA {span(both['loo_error_lda'])} "
                       f"% over {len(both)} trials (PCA above by more than 2 binomial "
                       f"standard errors of the difference of the two errors needed, on one "
                       f"trial)", register="lec-pca-vs-fda-discrimination")

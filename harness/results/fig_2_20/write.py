@@ -16,7 +16,7 @@ from harness.results.common.figure_files import (
 )
 from harness.results.common.tables import Footnotes
 from harness.results.fig_2_20 import NAME, TITLE, _conf, keys
-from harness.results.fig_2_20.register_claims import register_claims, trial_columns
+from harness.results.fig_2_20.register_claims import register_claims, span, trial_columns
 from harness.results.fig_2_20.work import GRID, METHODS
 
 __all__ = ["METHODS", "LABELS", "build", "claims", "write"]
@@ -96,11 +96,7 @@ def _gaps(frame: pd.DataFrame) -> str:
 
 
 def _span(values, spec=".3g") -> str:
-    values = list(values)
-    if not values:
-        return "-"
-    low, high = min(values), max(values)
-    return format(low, spec) if low == high else f"{format(low, spec)} to {format(high, spec)}"
+    return span(values, spec, empty="-")
 
 
 def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
