@@ -66,7 +66,7 @@ __all__ = ["VERDICTS", "DECIDED", "KEYS", "HOLDS", "PARTLY", "FAILS", "UNDECIDED
            "make_claim", "linked", "readings_claim", "parts_claim", "stand_in_claim",
            "not_comparable_claim",
            "check_claim", "claim_ids", "structured_claims", "about_every",
-           "about_almost_every", "ALMOST_ALL_EXCEPTIONS"]
+           "about_almost_every", "ALMOST_ALL_EXCEPTIONS", "about_most"]
 
 HOLDS, PARTLY, FAILS = "holds", "partly holds", "does not hold"
 UNDECIDED = "undecided (within noise)"
@@ -109,6 +109,32 @@ def _tri(check):
     if check is WITHIN_NOISE:
         return WITHIN_NOISE
     return bool(check)
+
+
+def about_most(passed: dict, named: Sequence[str]) -> tuple[list, str]:
+    """The check of a claim about *most* of the data sets ``named`` (a strict
+    majority), ``passed`` holding each measured one's check (True, False or
+    :data:`WITHIN_NOISE`): ``[True]`` once the passes are a majority of ``named``,
+    ``[False]`` once they cannot be (every unmeasured or undecided one counted a pass),
+    else no check and the sentence saying why (the counterpart of :func:`about_every`).
+
+    Examples
+    --------
+    >>> about_most({"a": True}, ["a", "b"])
+    ([], 'no verdict: the claim is about most of a, b, 1 of 2 measured')
+    >>> about_most({"a": False}, ["a", "b"])[0], about_most({"a": True, "b": True}, "ab")[0]
+    ([False], [True])
+    """
+    named = list(dict.fromkeys(named))
+    decided = [bool(passed[n]) for n in named
+               if n in passed and passed[n] is not WITHIN_NOISE]
+    passes, fails = sum(decided), len(decided) - sum(decided)
+    if 2 * passes > len(named):
+        return [True], ""
+    if 2 * (len(named) - fails) <= len(named):
+        return [False], ""
+    return [], (f"no verdict: the claim is about most of {', '.join(named)}, "
+                f"{sum(n in passed for n in named)} of {len(named)} measured")
 
 
 def about_every(checks: Sequence[bool], named: Sequence[str], measured: Iterable[str],

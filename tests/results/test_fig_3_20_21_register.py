@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from harness.claims import about_most
 from harness.results.fig_3_20.register_claims import (
-    about_most, derived_columns, geometry, register_claims,
+    derived_columns, geometry, register_claims,
 )
 from harness.results.fig_3_21.register_claims import (
     kneedle_knee, knee_columns, rate_knee, register_claims as knee_claims,

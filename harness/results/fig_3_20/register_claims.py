@@ -13,7 +13,7 @@ Most entries are about the US-cities network (n = 1097) *and* the n = 20000 netw
 the cities are not reachable here (Fig. 3.21 runs a uniform stand-in, without CG and
 without positions), so a claim about every one of them passes its checks through
 :func:`harness.claims.about_every` (a failure on n = 20000 decides; passes decide
-nothing), and a claim about *most* networks through :func:`about_most`.
+nothing), and a claim about *most* networks through :func:`harness.claims.about_most`.
 
 Ambiguities, read literally: "after Procrustes" without "similarity" is the rigid map
 (rotation/reflection and translation: orthogonal Procrustes); the "variational-MVU
@@ -36,11 +36,11 @@ import numpy as np
 import pandas as pd
 from scipy.spatial import ConvexHull
 
-from harness.claims import Reading, about_every, make_claim, readings_claim
+from harness.claims import Reading, about_every, about_most, make_claim, readings_claim
 from harness.results.common.certified import certified
 from harness.results.fig_3_20 import NAME
 
-__all__ = ["N20000", "CITIES", "BOUNDARY_FRACTION", "geometry", "about_most",
+__all__ = ["N20000", "CITIES", "BOUNDARY_FRACTION", "geometry",
            "register_claims"]
 
 N20000, CITIES, SWISS = "the n = 20000 network", "the US cities", "the Swiss roll"
@@ -100,29 +100,6 @@ def derived_columns(frame: pd.DataFrame) -> pd.DataFrame:
     if {"baseline", "refined"} <= set(loss.index):
         frame.loc[refined, "loss_over_baseline"] = loss["refined"] / loss["baseline"]
     return frame
-
-
-def about_most(passed: dict[str, bool], named) -> tuple[list, str]:
-    """A claim about *most* of the networks ``named`` (a strict majority), ``passed``
-    per measured one: ``[True]`` once the passes are a majority of ``named``,
-    ``[False]`` once they cannot be, else no check and the sentence saying why.
-
-    Examples
-    --------
-    >>> about_most({"a": True}, ["a", "b"])
-    ([], 'no verdict: the claim is about most of a, b, 1 of 2 measured')
-    >>> about_most({"a": False}, ["a", "b"])[0]
-    [False]
-    """
-    named = list(dict.fromkeys(named))
-    passes = sum(bool(passed.get(n)) for n in named)
-    fails = sum(n in passed and not passed[n] for n in named)
-    if 2 * passes > len(named):
-        return [True], ""
-    if 2 * (len(named) - fails) <= len(named):
-        return [False], ""
-    return [], (f"no verdict: the claim is about most of {', '.join(named)}, "
-                f"{sum(n in passed for n in named)} of {len(named)} measured")
 
 
 def _rows(frame: pd.DataFrame) -> dict:

@@ -45,6 +45,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from harness import claims
 from harness.claims import (
     WITHIN_NOISE, Reading, about_every, beyond_noise, make_claim, readings_claim,
 )
@@ -105,15 +106,12 @@ def about_most(passed: dict, named) -> tuple[list, str]:
     ([], [False])
     """
     named = list(dict.fromkeys(named))
+    checks, _ = claims.about_most(passed, named)  # the decision; this text says the counts
     passes = sum(passed.get(d) is True for d in named)
     fails = sum(passed.get(d) is False for d in named)
     text = (f"{passes} of {len(named)} pass, {fails} fail; most read as more than half of "
             f"{', '.join(named)}")
-    if 2 * passes > len(named):
-        return [True], text
-    if 2 * (len(named) - fails) <= len(named):
-        return [False], text
-    return [], text + ": no verdict"
+    return checks, text + ("" if checks else ": no verdict")
 
 
 def about_some(passed: dict, named) -> tuple[list, str]:
