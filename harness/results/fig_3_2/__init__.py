@@ -55,4 +55,6 @@ def params(config: dict, key: str) -> dict:
     if kind == "all_pairs":
         out.pop("points")
         out["points"] = parts[1]
+    if kind in ("all_pairs", "real_data"):
+        out["dataset_params"] = conf["mnist_params"]
     return out

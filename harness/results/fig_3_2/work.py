@@ -96,7 +96,7 @@ def _points(p: dict, rng: np.random.Generator) -> np.ndarray:
     data)."""
     if p["points"] == "gaussian":
         return rng.standard_normal((p["n"], p["input_dimension"]))
-    data = registry.get_dataset(p["points"])().load()
+    data = registry.get_dataset(p["points"])().load(**p["dataset_params"])
     if p["n"] > data.n_samples:
         raise ValueError(f"n = {p['n']} > the {data.n_samples} points of {p['points']}")
     rows = np.sort(rng.choice(data.n_samples, size=p["n"], replace=False))

@@ -140,8 +140,9 @@ def _choices(config: dict) -> list[str]:
         "Random projections are Gaussian matrices scaled by 1/sqrt(k), drawn in the QR-reduced "
         "space of the points (exact in distribution, work.py); every k of one draw comes "
         "from nested columns of one Gaussian matrix.",
-        f"MNIST points are {c['real_data']['n_points']} training images drawn without "
-        f"replacement, pixels as the loader scales them; 'surprisingly well' reads as a median "
+        f"MNIST points are training images drawn without replacement ({c['real_data']['n_points']} "
+        f"for the distortion), loaded with {c['mnist_params']} (the register's d = 784); "
+        f"'surprisingly well' reads as a median "
         f"relative distortion below {c['real_data']['well']:g} (the register's reading).",
     ]
 
