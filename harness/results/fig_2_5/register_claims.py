@@ -364,7 +364,7 @@ def comparable_to_nca_rca(peers: Runs | None, conf: dict, col: Collector) -> dic
             cases.append(col.add(entry, "within band and mixed", Case(
                 d, ok, f"{d} PCA-LMNN {fmt(p.a)} vs {other} {fmt(p.b)} ({p.diff:+.2f} +- "
                        f"{p.se:.2f}, {p.n} runs; {'within' if ok else 'outside'} "
-                       f"{band:.2f})"), a=p.a, b=p.b, diff=p.diff, se=p.se, n=p.n))
+                       f"{band:.2f})"), a=p.a, b=p.b, diff=p.diff, se=p.se, n=p.n, band=band))
     measured = [c for c in cases if c.check is not None]
     mixed = bool(signs) and min(signs) < 0 < max(signs)
     complete = len(measured) == 2 * len(SMALL)
