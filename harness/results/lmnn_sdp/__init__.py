@@ -24,7 +24,7 @@ NAME = "lmnn_sdp"
 TITLE = ("LMNN's SDP (2.11) by a generic solver against the special-purpose solvers "
          "(thesis 2.1.1-2.1.3, 2.1.7)")
 THESIS_SECTION = "2.1.3"
-KIND = "table"
+KIND = "figure"
 SIDECAR = True
 #: the job kinds, each ``<kind>_<dataset>``
 KINDS = ("solve", "scaling", "margin0")
