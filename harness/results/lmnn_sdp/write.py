@@ -58,10 +58,11 @@ def _scaling_rows(ds: str, record: dict) -> list[dict]:
                "reference_rel_gap": _gap(r["reference_objective"], r["generic_objective"]),
                "lbfgs_rel_gap": _gap(r["lbfgs_objective"], r["generic_objective"])}
         rows.append(row)
-    if len(rows) >= 2:
-        n = [r["n_triplets"] for r in rows]
+    sizes = list(rows)
+    if len(sizes) >= 2:
+        n = [r["n_triplets"] for r in sizes]
         for solver in ("generic", "reference", "lbfgs"):
-            slope, noise = loglog_slope(n, [r[f"{solver}_cpu"] for r in rows])
+            slope, noise = loglog_slope(n, [r[f"{solver}_cpu"] for r in sizes])
             rows.append({"what": "slope", "dataset": ds, "solver": solver, "slope": slope,
                          "slope_noise": noise})
     return rows
