@@ -70,7 +70,7 @@ def _spread_cases(frame: pd.DataFrame, measure: str, grid_name: str, grid) -> li
         low = getattr(row, f"{measure}_range_{grid_name}_mu_low")
         cases.append(Case(row.thesis_name, at_most(value, VARIES, se),
                           f"{row.thesis_name}: range {value:.2f} points (mu {high:g} "
-                          f"highest, {low:g} lowest), 2 SE {2 * se:.2f}, {_size(row)}"))
+                          f"highest, {low:g} lowest), SE {se:.2f}, {_size(row)}"))
     return cases
 
 
@@ -108,7 +108,7 @@ def _half_works(frame: pd.DataFrame) -> dict:
         cases.append(Case(
             row.thesis_name, at_most(row.knn_gap_half, NEAR_BEST, row.knn_gap_half_se),
             f"{row.thesis_name}: mu = {HALF:g} {row.knn_gap_half:.2f} points above the best "
-            f"mu {row.knn_gap_half_mu_best:g}, 2 SE {2 * row.knn_gap_half_se:.2f}, "
+            f"mu {row.knn_gap_half_mu_best:g}, SE {row.knn_gap_half_se:.2f}, "
             f"{_size(row)}"))
     checks, note = over_most(cases, NINE)
     shown = "; ".join(c.text for c in cases if c.check is not None)
