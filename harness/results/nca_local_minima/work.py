@@ -179,6 +179,25 @@ def _neighbours(Xtr, Xte, L, k) -> np.ndarray:
     return nn.kneighbors(Xte @ L.T, return_distance=False)
 
 
+#: distances equal within this (relative) are a tie: their order is round-off
+TIE = 1e-9
+
+
+def same_up_to_ties(Xtr, Xte, L1, L2, k) -> tuple[bool, bool]:
+    """``(identical, identical up to ties)``: the test points' ``k`` nearest training
+    points under ``L1`` and ``L2`` as index lists, and whether each list is a valid
+    ``k``-NN list under the other map (its sorted distances equal the ``k`` smallest
+    within :data:`TIE`), which is what a metric defines when distances tie."""
+    n1, n2 = _neighbours(Xtr, Xte, L1, k), _neighbours(Xtr, Xte, L2, k)
+    valid = True
+    for L, own, other in ((L1, n1, n2), (L2, n2, n1)):
+        Ztr, Zte = Xtr @ L.T, Xte @ L.T
+        dist = lambda idx: np.sort(((Zte[:, None, :] - Ztr[idx]) ** 2).sum(axis=2), axis=1)
+        a, b = dist(own), dist(other)
+        valid &= bool(np.all(np.abs(a - b) <= TIE * np.maximum(1.0, np.abs(a))))
+    return bool(np.array_equal(n1, n2)), valid
+
+
 def factor_checks(Xtr, Xte, matrices: dict, params) -> list[dict]:
     """For each M: the symmetric square root L1 and the Cholesky factor L2 (M = L2^T L2),
     their residuals, the orthogonality of L2 L1^-1 and the test points' neighbour lists."""
@@ -198,18 +217,21 @@ def factor_checks(Xtr, Xte, matrices: dict, params) -> list[dict]:
             L2 = np.linalg.cholesky(M).T
         except np.linalg.LinAlgError:
             out.append({"source": source, "res_l1": float(np.linalg.norm(L1.T @ L1 - M) / norm),
-                        "res_l2": float("inf"), "orth": float("inf"),
-                        "same_neighbours": False, "cond": float(w.max() / max(w.min(), 1e-300))})
+                        "res_l2": float("inf"), "orth": float("inf"), "orth_roundoff": 0.0,
+                        "same_neighbours": False, "same_neighbours_up_to_ties": False, "cond": float(w.max() / max(w.min(), 1e-300))})
             continue
         Q = np.linalg.solve(L1.T, L2.T).T
-        k = params["n_neighbors"]
+        strict, ties = same_up_to_ties(Xtr, Xte, L1, L2, params["n_neighbors"])
+        cond = float(w.max() / w.min())
         out.append({"source": source,
                     "res_l1": float(np.linalg.norm(L1.T @ L1 - M) / norm),
                     "res_l2": float(np.linalg.norm(L2.T @ L2 - M) / norm),
                     "orth": float(np.linalg.norm(Q.T @ Q - np.eye(d)) / np.sqrt(d)),
-                    "same_neighbours": bool(np.array_equal(_neighbours(Xtr, Xte, L1, k),
-                                                           _neighbours(Xtr, Xte, L2, k))),
-                    "cond": float(w.max() / w.min())})
+                    # float64 round-off of the eigen square root: the smallest eigenvalue
+                    # is known to u ||M||, i.e. relatively to u cond(M)
+                    "orth_roundoff": float(d * np.finfo(float).eps * cond),
+                    "same_neighbours": strict, "same_neighbours_up_to_ties": ties,
+                    "cond": cond})
     return out
 
 

@@ -109,7 +109,8 @@ def side_rows(recs: dict) -> pd.DataFrame:
             add("learned_perplexity", rec["learned_perplexity"])
         items = rec["factorisation"]
         add("factor_worst_residual", max(max(f["res_l1"], f["res_l2"], f["orth"]) for f in items))
-        add("factor_n_pass", sum(factor_check(f) for f in items))
+        add("factor_n_pass", sum(factor_check(f) is True for f in items))
+        add("factor_n_identical_lists", sum(bool(f["same_neighbours"]) for f in items))
         add("side_cpu_seconds", rec.get("side_cpu_seconds", math.nan))
     return pd.DataFrame(rows)
 
