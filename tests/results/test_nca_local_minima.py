@@ -236,3 +236,18 @@ def test_heavy_dependence_inside_the_noise_is_undecided():
     v = _verdicts(_spreads(0.2, 3.0, 0.01, 1.0, se=2.0), _dimred(3.0, 0.01),
                   _records(0.5, 0.0, 2.0, True, (3.0, 8.0, 4.0), 0.0))
     assert v["s2-2-2-nca-depends-on-init"] == "partly holds"
+
+
+def test_neighbour_lists_compared_up_to_ties():
+    from harness.results.nca_local_minima.work import same_up_to_ties
+
+    # the query has its two training points at the same distance: under any rotation
+    # the tie stays, and either order is a valid 1-NN list
+    Xtr = np.array([[1.0, 0.0], [0.0, 1.0], [5.0, 5.0]])
+    Xte = np.array([[0.0, 0.0]])
+    for angle in (0.3, 1.1, 2.0):
+        R = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        assert same_up_to_ties(Xtr, Xte, np.eye(2), R, 1)[1]
+    # two metrics that break the tie in opposite ways are not the same
+    strict, ties = same_up_to_ties(Xtr, Xte, np.diag([2.0, 1.0]), np.diag([1.0, 2.0]), 1)
+    assert not strict and not ties
