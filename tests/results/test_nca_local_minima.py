@@ -168,7 +168,7 @@ def _spreads(nca_spread, nca_err, lmnn_spread, lmnn_err, se=0.5):
                                         ("lmnn", lmnn_spread, lmnn_err)):
                 rows.append({"dataset": name, "d": d, "split": 0, "r": r, "method": method,
                              "obj_rel_spread": spread, "err_min": 5.0, "err_max": 5.0 + err,
-                             "err_range": err, "err_se_diff": se})
+                             "err_range": err, "err_se_diff": se, "err_two_se": 2 * se})
     return pd.DataFrame(rows)
 
 

@@ -67,7 +67,7 @@ def differ_check(err_range: float, se_diff: float):
 def _cases(rows: pd.DataFrame) -> str:
     return ", ".join(f"{r.dataset} r={r.r} split {r.split}: objective spread "
                      f"{100 * r.obj_rel_spread:.3g} %, test error {r.err_min:.3g}-{r.err_max:.3g} "
-                     f"% (2 SE {2 * r.err_se_diff:.3g})" for r in rows.itertuples())
+                     f"% (2 SE {r.err_two_se:.3g})" for r in rows.itertuples())
 
 
 def _rows(spreads: pd.DataFrame, method: str, sets, which: str) -> pd.DataFrame:

@@ -49,6 +49,7 @@ def spread_rows(recs: dict) -> pd.DataFrame:
                 "err_min": err.min(), "err_max": err.max(), "err_mean": err.mean(),
                 "err_range": err.max() - err.min(),
                 "err_se_diff": _se_diff(err.max(), err.min(), rec["n_test"]),
+                "err_two_se": 2 * _se_diff(err.max(), err.min(), rec["n_test"]),
                 "n_converged": int(g["converged"].sum()),
                 "grad_norm_max": g["grad_norm"].max(),
                 "fit_cpu_seconds": g["fit_cpu_seconds"].sum()})
@@ -141,7 +142,7 @@ def _markdown(config, spreads, dimred, recs) -> str:
             "rel. spread (%)": [f"{100 * v:.3g}" for v in spreads.obj_rel_spread],
             "test error min-max (%)": [f"{a:.2f}-{b:.2f}" for a, b in
                                        zip(spreads.err_min, spreads.err_max)],
-            "2 SE (points)": [f"{2 * v:.2f}" for v in spreads.err_se_diff],
+            "2 SE (points)": [f"{v:.2f}" for v in spreads.err_two_se],
             "converged": [f"{c}/{n}" for c, n in zip(spreads.n_converged, spreads.n_starts)]})
         cols = ["dataset", "d", "r", "split", "method", "objective min-max", "rel. spread (%)",
                 "test error min-max (%)", "2 SE (points)", "converged"]
