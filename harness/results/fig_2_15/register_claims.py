@@ -163,6 +163,7 @@ def _scaling_summary(s: dict) -> dict:
         out[f"{key}_sizes"] = xs
         for r in mine:
             out[f"{key}{r[x]}_seconds"] = r["seconds"]
+            out[f"{key}{r[x]}_microseconds"] = r["seconds"] * 1e6
         if method == "balltree":
             for field in ("thesis_tree_distance_evals", "sklearn_distance_evals"):
                 ys = [r[field] for r in mine]
@@ -228,8 +229,9 @@ def _median_depth(s: dict) -> dict:
     halves every set, so its depth is the bound by construction)."""
     cases, checks = [], []
     for data, label in (("gauss", "two Gaussians"), ("mnist", "MNIST-PCA")):
-        for key in sorted(k for k in s if k.startswith(f"{data}_depth_n") and k.endswith("_bound")):
-            n = key[len(f"{data}_depth_n"):-len("_bound")]
+        sizes = [k[len(f"{data}_depth_n"):-len("_bound")] for k in s
+                 if k.startswith(f"{data}_depth_n") and k.endswith("_bound")]
+        for n in sorted(sizes, key=int):
             med, mean, bound = (s[f"{data}_depth_n{n}_{x}"] for x in
                                 ("median_depth", "mean_depth", "bound"))
             checks.append(med <= bound)
@@ -315,10 +317,17 @@ def _curse(s: dict) -> dict:
             f"{what} (mean-split tree, mean over split seeds) at r = "
             + ", ".join(str(r) for r in dims) + ": " + ", ".join(f"{y:.3f}" for y in ys)
             + f"; Spearman {rho:.3f} (above 0 and above {s['most']:.2f} at r = {dims[-1]} "
-              f"needed)")))
+              f"needed)" + _context(s, field))))
     return readings_claim(NAME, "The curse of dimensionality makes most balls intersect "
                                 "each other and prevents efficient pruning (2.1.9)", readings,
                           register="s2-1-9-curse-balls-intersect")
+
+
+def _context(s: dict, field: str) -> str:
+    """The same fraction on the 2-D Fig. 2.15 data, for scale."""
+    key = f"gauss_mean_{field}_mean"
+    return (f"; on the 2-D Fig. 2.15 data {s[key]:.3f} (mean over the draws)"
+            if key in s else "")
 
 
 def _tree_log_n(s: dict) -> dict:
@@ -337,7 +346,7 @@ def _tree_log_n(s: dict) -> dict:
     cpu = Reading("logarithmic in n", [cpu_check], (
         f"scikit-learn BallTree 3-NN query CPU time at n = "
         + ", ".join(str(n) for n in sizes) + ": "
-        + ", ".join(f"{s[f'balltree_n{n}_seconds'] * 1e6:.2f}" for n in sizes)
+        + ", ".join(f"{s[f'balltree_n{n}_microseconds']:.2f}" for n in sizes)
         + f" microseconds per query, log-log slope {slope:.3f} (noise {noise:.3f}, two "
           f"standard errors over the repeats; above 0 and at most "
           f"{s['sublinear_slope']:.1f} beyond it needed)"))
@@ -372,8 +381,8 @@ def _brute(s: dict) -> dict:
         xs = s[f"{key}_sizes"]
         said.append(f"against {what.format(n=max(s.get('brute_n_sizes', [0])))} = "
                     + ", ".join(str(x) for x in xs) + ": "
-                    + ", ".join(f"{s[f'{key}{x}_seconds'] * 1e3:.3f}" for x in xs)
-                    + f" ms per query, slope {slope:.3f} (noise {noise:.3f})")
+                    + ", ".join(f"{s[f'{key}{x}_microseconds']:.1f}" for x in xs)
+                    + f" microseconds per query, slope {slope:.3f} (noise {noise:.3f})")
     return make_claim(NAME, "Brute-force k-NN search has a test time complexity of O(nd) "
                             "(2.1.9)", checks,
                       ("scikit-learn's brute force: " + "; ".join(said)
