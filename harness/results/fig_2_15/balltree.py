@@ -307,6 +307,9 @@ def check_invariants(tree: Tree, rtol: float = 1e-12) -> list[str]:
         errors.append(f"{int(np.sum(cover != 1))} inputs are not in exactly one leaf")
     for node in range(tree.n_nodes):
         pts = tree.X[tree.order[tree.start[node]:tree.end[node]]]
+        if not len(pts):
+            errors.append(f"ball {node} is empty")
+            continue
         far = np.sqrt(((pts - tree.center[node]) ** 2).sum(axis=1)).max()
         if far > tree.radius[node] * (1 + rtol) + 1e-300:
             errors.append(f"ball {node} does not contain its inputs ({far} > "
