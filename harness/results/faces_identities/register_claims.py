@@ -93,7 +93,7 @@ def add_tests(frame: pd.DataFrame) -> pd.DataFrame:
         frame.loc[i, ["mcnemar_p_gained", "mcnemar_p_lost"]] = one_sided_sign(row["gained"],
                                                                              row["lost"])
     persons = _ok(frame, "persons")
-    for _, part in persons.groupby("protocol", sort=False):
+    for _, part in (persons.groupby("protocol", sort=False) if len(persons) else ()):
         diff = part["error_euclid_pct"] - part["error_lmnn_pct"]
         frame.loc[part.index, ["diff_mean_pct", "diff_se_pct", "t_p_lmnn_better",
                                "t_p_euclid_better"]] = paired_t(diff)
