@@ -138,8 +138,8 @@ def _gap_text(frame: pd.DataFrame, kind: str, what: str) -> str:
     rows = frame[frame["kind"] == kind] if "kind" in frame else frame.iloc[0:0]
     bad = rows[rows["status"] != "ok"]
     if len(bad):
-        return f"not measured: {what}: {bad.iloc[0]['status']} ({bad.iloc[0]['reason']})"
-    return f"not measured: no {what} job in the profile"
+        return f"{what}: {bad.iloc[0]['status']} ({bad.iloc[0]['reason']})"
+    return f"no {what} job in the profile"
 
 
 def _first(thesis: pd.DataFrame) -> pd.Series:
