@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from harness import registry
 from harness.errors import ConfigError
+from harness.reference import reference_value
 
-__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "check", "keys", "params"]
+__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "REFERENCE", "check", "keys", "params"]
 
 NAME = "table_2_1_statistics"
 TITLE = ("Table 2.1's statistics: dimensionality, inputs, training and test examples, "
@@ -23,6 +24,8 @@ TITLE = ("Table 2.1's statistics: dimensionality, inputs, training and test exam
 THESIS_SECTION = "2.1.6"
 KIND = "table"
 SIDECAR = True
+#: the thesis' Table 2.1 (results/reference/)
+REFERENCE = "thesis_table_2_1.csv"
 
 
 def _conf(config: dict) -> dict:
@@ -58,8 +61,15 @@ def params(config: dict, key: str) -> dict:
         raise ConfigError(f"job {NAME}/{key}: {key!r} is not in results.{NAME}.datasets "
                           f"({', '.join(conf['datasets'])})")
     _check_name(key, f"job {NAME}/{key}")
+    column = registry.dataset_info(key).thesis_name
+    train, inputs = (reference_value(config["reference_dir"], REFERENCE, q, "", column)
+                     for q in ("n_training", "n_inputs"))
     return {"table": NAME, "point": f"{NAME}/{key}", "dataset": key,
             "dataset_params": dict(config["datasets"].get(key, {})),
+            "thesis_column": column,
+            # the harness' split for a loader that states none (olivetti: 7 of 10 per
+            # person, 2.1.6): the thesis' n_training / n_inputs of the loaded size
+            "thesis_fraction": train / inputs if train and inputs else None,
             "count_components": key in conf["pc_datasets"],
             "variance_fraction": float(conf["variance_fraction"]),
             "mnist_deskew_order": int(conf["mnist_deskew_order"]),

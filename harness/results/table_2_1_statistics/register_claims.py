@@ -20,7 +20,8 @@ import pandas as pd
 from harness.claims import Reading, about_every, make_claim, readings_claim
 from harness.results.table_2_1_statistics import NAME
 
-__all__ = ["COLUMNS", "QUANTITIES", "PCA_200", "PREDEFINED", "within", "register_claims"]
+__all__ = ["COLUMNS", "QUANTITIES", "PCA_200", "PREDEFINED", "within", "derived_rows",
+           "register_claims"]
 
 #: Table 2.1's columns, in its order (thesis names)
 COLUMNS = ("mnist", "20news", "letters", "isolet", "yalefaces", "iris", "bal", "wine",
@@ -49,15 +50,17 @@ def _ok(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _missing(frame: pd.DataFrame, names) -> str:
-    """``"; not measured: 20news (unavailable: ... `harness fetch newsgroups` ...)"``."""
+    """``"; not measured: 20news (unavailable, run `harness fetch newsgroups`)"``: the
+    columns of ``names`` without a measured row, each with its record's status and the
+    command that brings its data (the record's reason names it in full)."""
     rows = frame.set_index("column") if "column" in frame else pd.DataFrame()
     gone = []
     for name in names:
         if name in rows.index and rows.loc[name, "status"] == "ok":
             continue
         if name in rows.index:
-            reason = str(rows.loc[name, "reason"]).split(";")[0]
-            gone.append(f"{name} ({rows.loc[name, 'status']}: {reason})")
+            gone.append(f"{name} ({rows.loc[name, 'status']}, run `harness fetch "
+                        f"{rows.loc[name, 'dataset']}`)")
         else:
             gone.append(f"{name} (not in the profile)")
     return f"; not measured: {', '.join(gone)}" if gone else ""
@@ -198,8 +201,7 @@ def _single(frame, name: str, what: str, check, register: str, claim: str) -> di
     """A claim about one column: ``check(row) -> (checks, evidence)`` when measured."""
     ok = _ok(frame)
     if name not in ok.index:
-        return make_claim(NAME, claim, [], f"{what}: not measured" + _missing(frame, [name]),
-                          register=register)
+        return make_claim(NAME, claim, [], what + _missing(frame, [name]), register=register)
     checks, evidence = check(ok.loc[name])
     return make_claim(NAME, claim, checks, evidence, register=register)
 
@@ -239,7 +241,7 @@ def yale_split(frame, thesis) -> dict:
         evidence += (f"; on the data the rule yields {_n(r.rule_train)} training and "
                      f"{_n(r.rule_test)} test images")
     else:
-        evidence += "; with the data: not measured" + _missing(frame, ["yalefaces"])
+        evidence += "; the rule on the data" + _missing(frame, ["yalefaces"])
     return make_claim(NAME, "We balanced the data set by keeping 45 randomly chosen images "
                       "of each subject in the training set and 19 in the test set, as Table "
                       "2.1's 1690 and 724 (2.1.6)", [train == t_train, test == t_test],
@@ -251,7 +253,7 @@ def isolet_stats(frame) -> dict:
     ok, claim = _ok(frame), ("The Isolet data set from UCI Machine Learning Repository has "
                              "6238 examples and 26 classes (2.1.6)")
     if "isolet" not in ok.index:
-        gone = "not measured" + _missing(frame, ["isolet"])
+        gone = "isolet's counts" + _missing(frame, ["isolet"])
         return readings_claim(NAME, claim, [Reading("training part", [], gone),
                                             Reading("whole set", [], gone)],
                               register="s2-1-6-isolet-stats")
@@ -287,7 +289,7 @@ def _pcs_reading(ok, column: str, name: str, field: str, what: str, target: int,
                  frame) -> Reading:
     low, high = math.ceil(0.9 * target), math.floor(1.1 * target)
     if column not in ok.index or pd.isna(ok.loc[column].get(field, math.nan)):
-        return Reading(name, [], f"{what}: not measured" + _missing(frame, [column]))
+        return Reading(name, [], what + _missing(frame, [column]))
     pcs = int(ok.loc[column, field])
     share = ok.loc[column].get(field.replace("pcs_", "share_at_target_"), math.nan)
     return Reading(name, [low <= pcs <= high],
@@ -320,6 +322,30 @@ def isolet_pcs(frame) -> dict:
                               _pcs_reading(ok, "isolet", "whole set", "pcs_whole",
                                            "all of isolet", 172, frame)],
                           register="s2-1-6-isolet-172-pcs")
+
+
+def derived_rows(frame: pd.DataFrame, thesis: dict) -> list[dict]:
+    """The numbers the claims derive (rows of the CSV, so that every number of the
+    evidence is one): the thesis' training + testing per column, the training size of
+    a 70/30 split of the loaded small sets, Yale B's per-subject arithmetic, the
+    tolerance bands of the principal-component counts."""
+    ok = _ok(frame)
+    rows = [{"quantity": "thesis training + testing", "column": n,
+             "thesis": thesis["n_training"][n] + thesis["n_testing"][n]} for n in COLUMNS]
+    rows += [{"quantity": "training under a 70/30 split", "column": n,
+              "ours": round(0.7 * ok.loc[n, "n_samples"])} for n in ("wine", "iris", "bal")
+             if n in ok.index]
+    rows += [{"quantity": "Yale B: images per subject", "column": "yalefaces", "thesis": 64},
+             {"quantity": "Yale B: 45 x 38 training", "column": "yalefaces",
+              "thesis": YALE_TRAIN * YALE_SUBJECTS},
+             {"quantity": "Yale B: 19 x 38 test", "column": "yalefaces",
+              "thesis": YALE_TEST * YALE_SUBJECTS}]
+    for column, target in (("mnist", 164), ("isolet", 172)):
+        rows += [{"quantity": "principal components: lowest within 10 %", "column": column,
+                  "thesis": math.ceil(0.9 * target)},
+                 {"quantity": "principal components: highest within 10 %", "column": column,
+                  "thesis": math.floor(1.1 * target)}]
+    return rows
 
 
 def register_claims(frame: pd.DataFrame, thesis: dict) -> list[dict]:
