@@ -43,6 +43,14 @@ def advantage(case: dict, against: str) -> float:
     return (eigen - other) / scale if case["sense"] == "max" else (other - eigen) / scale
 
 
+def _gone(name: str, reason: str) -> str:
+    """A data set that was not measured, short: the fetch command when the reason is
+    missing data, else the reason's first clause."""
+    if "harness fetch" in reason or "not available offline" in reason:
+        return f"{name} (unavailable, run `harness fetch {name}`)"
+    return f"{name} ({reason.split(';')[0].split(':')[0]})"
+
+
 def _status(record: dict | None) -> str:
     if record is None:
         return "no record"
@@ -72,7 +80,7 @@ def _optimum_reading(record, objectives, named, tol: float, name: str, what: str
                 f"-{tol:g} needed)")
     gone = record.get("unavailable", {})
     if gone:
-        evidence += "; not measured: " + ", ".join(f"{k} ({v.split(';')[0]})" for k, v in gone.items())
+        evidence += "; not measured: " + ", ".join(_gone(k, v) for k, v in gone.items())
     kept, why = about_every(checks, named, measured)
     return Reading(name, kept, evidence + (f"; {why}" if why else ""))
 
@@ -270,9 +278,9 @@ def cw_rank(records) -> dict:
                           register="s2-2-1-cw-singular-1141")
     o = r["cases"].get("olivetti")
     if o is None:
-        return make_claim(NAME, claim, [], "olivetti not measured ("
-                          + r.get("unavailable", {}).get("olivetti", "not run").split(";")[0]
-                          + "; run `harness fetch olivetti`)", register="s2-2-1-cw-singular-1141")
+        return make_claim(NAME, claim, [], "not measured: " + _gone(
+            "olivetti", r.get("unavailable", {}).get("olivetti", "not run")),
+            register="s2-2-1-cw-singular-1141")
     return make_claim(NAME, claim, [o["rank"] <= o["n"] - o["n_classes"] < o["d"]],
                       f"olivetti pixels, training split: n = {o['n']}, {o['n_classes']} classes, "
                       f"d = {o['d']}: rank of C_w {o['rank']} (at most n - classes = "
@@ -292,7 +300,7 @@ def cw_singular(records) -> dict:
                          f"eigenvalue of C_w {v['min_over_max']:.3g}" for k, v in cases.items())
     gone = r.get("unavailable", {})
     if gone:
-        evidence += "; not measured: " + ", ".join(gone)
+        evidence += "; not measured: " + ", ".join(_gone(k, v) for k, v in gone.items())
     return make_claim(NAME, claim, [v["min_over_max"] < 1e-10 for v in cases.values()],
                       evidence + " (below 1e-10 needed)", register="s2-2-1-cw-singular-1150")
 
@@ -337,7 +345,7 @@ def bottleneck(records) -> dict:
         missing = [k for k in named if k not in b]
         if missing:
             text += "; not measured: " + ", ".join(
-                f"{k} ({gone.get(k, 'not in the profile').split(';')[0]})" for k in missing)
+                _gone(k, gone.get(k, "not in the profile")) for k in missing)
         kept, why = about_every(checks, named, [k for k in named if k in b])
         return Reading(name, kept, text + (f"; {why}" if why else ""))
 
@@ -364,10 +372,10 @@ def amplify_noise(records) -> dict:
         f"without truncation: their within-class variance after RCA "
         f"{r['noise_variance_min']:.3g} to {r['noise_variance_max']:.3g} over {len(draws)} "
         f"draws (within 0.5 of 1 needed)")
-    hurt = Reading("kNN hurt", [_paired(r["summary"], "greater")],
-                   _diff_text(r["summary"], f"kNN test error, RCA untruncated "
-                              f"{r['summary']['mean_a']:.3g} % minus truncated "
-                              f"{r['summary']['mean_b']:.3g} %"))
+    hurt = Reading("kNN hurt", [_paired(r["comparison"], "greater")],
+                   _diff_text(r["comparison"], f"kNN test error, RCA untruncated "
+                              f"{r['comparison']['mean_a']:.3g} % minus truncated "
+                              f"{r['comparison']['mean_b']:.3g} %"))
     return readings_claim(NAME, claim, [amplified, hurt], register="s2-2-1-rca-amplify-noise")
 
 
@@ -381,7 +389,7 @@ def rca_multimodal(records) -> dict:
         return readings_claim(NAME, claim, [Reading("not worse than euclidean", [], gone),
                                             Reading("better than lda", [], gone)],
                               register="s2-2-1-rca-multimodal")
-    s = r["summary"]
+    s = r["comparisons"]
     return readings_claim(NAME, claim, [
         Reading("not worse than euclidean", [_not_worse(s["rca_vs_euclidean"])],
                 _diff_text(s["rca_vs_euclidean"], "XOR classes, kNN test error RCA minus "
@@ -401,7 +409,7 @@ def lda_multimodal(records) -> dict:
         return readings_claim(NAME, claim, [Reading("lda hurts", [], gone),
                                             Reading("lmnn does not", [], gone)],
                               register="s2-2-1-lda-multimodal-wrong")
-    s = r["summary"]
+    s = r["comparisons"]
     return readings_claim(NAME, claim, [
         Reading("lda hurts", [_paired(s["lda_vs_euclidean"], "greater")],
                 _diff_text(s["lda_vs_euclidean"], "XOR classes, kNN test error LDA minus "
