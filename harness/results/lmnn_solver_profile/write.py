@@ -5,7 +5,6 @@ with the verdicts (:func:`claims`)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
