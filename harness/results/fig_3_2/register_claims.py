@@ -118,7 +118,7 @@ def _mean(frame: pd.DataFrame, column: str, target: str, register: str, claim: s
 def _concentration(frame: pd.DataFrame) -> dict:
     part = _part(frame, "histogram")
     spread, near, spread_text, near_text = [], [], [], []
-    for n, rows in part.groupby("n"):
+    for n, rows in (part.groupby("n") if len(part) else []):
         rows = rows.sort_values("k")
         for a, b in zip(rows.itertuples(), list(rows.itertuples())[1:]):
             spread.append(beyond_noise(a.std_mapped - b.std_mapped,
