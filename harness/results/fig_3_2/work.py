@@ -34,15 +34,13 @@ Nested projections (the first k columns of one ``H``) give every k of a draw at 
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 import scipy.linalg
 import scipy.stats
-from threadpoolctl import threadpool_limits
 
 from harness import registry
-from harness.provenance import blas_info
+from harness.results.common.keyed_work import keyed_work
 
 __all__ = ["jl_dimension", "unit_vectors", "histogram_work", "all_pairs_work",
            "dimension_work", "tail_work", "real_data_work", "k_grid", "work"]
@@ -235,10 +233,4 @@ _WORK = {"histogram": histogram_work, "all_pairs": all_pairs_work,
 
 def work(params: dict) -> dict:
     """The child's work for one job; returns the record body."""
-    key = params["point"].split("/", 1)[1]
-    rng = np.random.default_rng([params["seed"], *key.encode()])
-    with threadpool_limits(limits=params["blas_threads"]):
-        start = time.process_time()
-        body = _WORK[params["kind"]](params, rng)
-    return {"status": "ok", "reason": "", **body,
-            "cpu_seconds": time.process_time() - start, "blas_during_run": blas_info()}
+    return keyed_work(params, _WORK)

@@ -31,11 +31,10 @@ import time
 
 import numpy as np
 from scipy.sparse import coo_matrix, csgraph
-from threadpoolctl import threadpool_limits
 
 from harness import registry
 from harness.problems.mvu import MVUProblem
-from harness.provenance import blas_info
+from harness.results.common.keyed_work import keyed_work
 
 __all__ = ["solve", "components", "unbounded_ray", "farkas_certificate",
            "disconnected_work", "strict_noisy_work", "relaxed_work", "work"]
@@ -262,10 +261,4 @@ _WORK = {"disconnected": disconnected_work, "strict_noisy": strict_noisy_work,
 
 def work(params: dict) -> dict:
     """The child's work for one job; returns the record body."""
-    key = params["point"].split("/", 1)[1]
-    rng = np.random.default_rng([params["seed"], *key.encode()])
-    with threadpool_limits(limits=params["blas_threads"]):
-        start = time.process_time()
-        body = _WORK[params["kind"]](params, rng)
-    return {"status": "ok", "reason": "", **body,
-            "cpu_seconds": time.process_time() - start, "blas_during_run": blas_info()}
+    return keyed_work(params, _WORK)
