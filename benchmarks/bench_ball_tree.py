@@ -16,9 +16,8 @@ s2-1-9-tree-d-log-n, s2-1-9-brute-force-o-nd). BLAS pinned to
 
 import numpy as np
 from sklearn.neighbors import BallTree, NearestNeighbors
-from threadpoolctl import threadpool_limits
 
-from benchmarks.common import BLAS_THREADS, SIZES, mnist_like
+from benchmarks.common import SIZES, Pinned, mnist_like
 from harness.results.fig_2_15.balltree import SPLITS, build, query, split_value
 from harness.results.fig_2_15.work import two_gaussians
 
@@ -34,17 +33,7 @@ def _data(name: str, n: int = 1000, r: int = 15):
     return np.ascontiguousarray(X @ np.linalg.svd(X, full_matrices=False)[2][:r].T)
 
 
-class _Pinned:
-    def setup(self, *args):
-        self._limits = threadpool_limits(BLAS_THREADS)
-
-    def teardown(self, *args):
-        limits = self.__dict__.pop("_limits", None)
-        if limits is not None:
-            limits.restore_original_limits()
-
-
-class Build(_Pinned):
+class Build(Pinned):
     params = [["gaussians", "mnist_like_r15"], list(SPLITS)]
     param_names = ["data", "split"]
 
@@ -56,7 +45,7 @@ class Build(_Pinned):
         build(self.X, 10, split, seed=0)
 
 
-class SplitValue(_Pinned):
+class SplitValue(Pinned):
     params = [[1000, 10000], list(SPLITS)]
     param_names = ["n", "split"]
 
@@ -68,7 +57,7 @@ class SplitValue(_Pinned):
         split_value(self.proj, split)
 
 
-class Query(_Pinned):
+class Query(Pinned):
     params = [list(SPLITS)]
     param_names = ["split"]
 
@@ -86,7 +75,7 @@ class Query(_Pinned):
         return float((counts["point_evals"] + counts["center_evals"]).mean())
 
 
-class Scaling(_Pinned):
+class Scaling(Pinned):
     params = [list(SIZES)]
     param_names = ["n"]
 

@@ -10,9 +10,8 @@ outer products against ``d``. BLAS pinned to :data:`benchmarks.common.BLAS_THREA
 """
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
-from benchmarks.common import BLAS_THREADS, SIZES, mnist_like
+from benchmarks.common import SIZES, Pinned, mnist_like
 from harness.metrics.knn_error import same_class_neighbors
 from harness.results.lmnn_solver_profile.trace import (
     active_triples, gradient_2_14, gradient_2_15,
@@ -21,23 +20,13 @@ from methods._lmnn_core import candidate_pairs, loss_over_all_triples
 from methods._lmnn_solvers import initial_L
 
 
-class _Pinned:
-    def setup(self, *args):
-        self._limits = threadpool_limits(BLAS_THREADS)
-
-    def teardown(self, *args):
-        limits = self.__dict__.pop("_limits", None)
-        if limits is not None:
-            limits.restore_original_limits()
-
-
 def _start(n):
     X, y = mnist_like(n)
     targets = same_class_neighbors(X, y, 3)
     return X, y, targets, X @ initial_L(X, targets, X.shape[1], "pca").T
 
 
-class Gradients(_Pinned):
+class Gradients(Pinned):
     params = [list(SIZES)]
     param_names = ["n"]
 
@@ -58,7 +47,7 @@ class Gradients(_Pinned):
         gradient_2_15(self.G, self.X, self.targets, self.old, self.new, 0.5)
 
 
-class FullCheck(_Pinned):
+class FullCheck(Pinned):
     params = [list(SIZES)]
     param_names = ["n"]
 
@@ -73,7 +62,7 @@ class FullCheck(_Pinned):
         candidate_pairs(self.Z, self.y, self.targets, 0.0, "blocked")
 
 
-class OuterProducts(_Pinned):
+class OuterProducts(Pinned):
     params = [[64, 128, 256, 512, 1024]]
     param_names = ["d"]
 

@@ -10,24 +10,13 @@ needs); ``track_test_error``: its 3-NN test error in %. BLAS pinned to
 """
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from benchmarks.bench_lmnn import digits_split
-from benchmarks.common import BLAS_THREADS, SIZES, mnist_like
+from benchmarks.common import SIZES, Pinned, mnist_like
 from methods.rca_knn import RCAKNN, make_chunklets, rca_map
 
 
-class _Pinned:
-    def setup(self, *args):
-        self._limits = threadpool_limits(BLAS_THREADS)
-
-    def teardown(self, *args):
-        limits = self.__dict__.pop("_limits", None)
-        if limits is not None:
-            limits.restore_original_limits()
-
-
-class RCAMap(_Pinned):
+class RCAMap(Pinned):
     params = [list(SIZES)]
     param_names = ["n"]
 
@@ -40,7 +29,7 @@ class RCAMap(_Pinned):
         rca_map(self.X, self.chunks)
 
 
-class RCADigits(_Pinned):
+class RCADigits(Pinned):
     def setup(self):
         super().setup()
         self.Xtr, self.Xte, self.ytr, self.yte = digits_split()

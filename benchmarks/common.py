@@ -18,6 +18,7 @@ Every benchmark pins BLAS to ``BLAS_THREADS`` threads with threadpoolctl.
 import os
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 SIZES = tuple(int(s) for s in os.environ.get("HARNESS_BENCH_SIZES", "2000,20000").split(","))
 BLAS_THREADS = int(os.environ.get("HARNESS_BENCH_THREADS", "1"))
@@ -26,6 +27,19 @@ MVU_BACKENDS = tuple(b for b in os.environ.get("HARNESS_BENCH_MVU_BACKENDS", "")
 MVU_TIME_LIMIT = float(os.environ.get("HARNESS_BENCH_MVU_TIME_LIMIT", "600"))
 LMNN_SIZES = tuple(int(s) for s in os.environ.get("HARNESS_BENCH_LMNN_SIZES",
                                                   "2000,8000").split(","))
+
+
+class Pinned:
+    """Benchmarks whose ``setup`` pins BLAS to ``BLAS_THREADS`` threads (threadpoolctl)
+    and whose ``teardown`` restores the limits."""
+
+    def setup(self, *args):
+        self._limits = threadpool_limits(BLAS_THREADS)
+
+    def teardown(self, *args):
+        limits = self.__dict__.pop("_limits", None)
+        if limits is not None:
+            limits.restore_original_limits()
 
 
 class OneSample:
