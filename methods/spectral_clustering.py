@@ -120,7 +120,8 @@ def normalized_affinity(A):
 def _sparse_top_eigenvectors(M, k: int, solver: str, random_state, sqrt_d: np.ndarray):
     """The k largest eigenpairs of the sparse normalised affinity M (values largest
     first), or None when the graph has more than k components (the top-k eigenspace is
-    then not unique; the caller falls back to the dense reference).
+    then not unique) or too few points are left beside them for the iterative solvers;
+    the caller then falls back to the dense reference.
 
     The eigenvalue 1 has one eigenvector per connected component, D^1/2 1_C (M D^1/2
     1_C = D^-1/2 A 1_C = D^1/2 1_C), so its multiplicity is the number of components c;
@@ -140,6 +141,8 @@ def _sparse_top_eigenvectors(M, k: int, solver: str, random_state, sqrt_d: np.nd
     m = k - c
     if m == 0:
         return np.ones(k), U
+    if m >= n - c - 1:
+        return None
     rng = check_random_state(random_state)
     L = (sp.identity(n, format="csr") - M).tocsc()
 
@@ -178,8 +181,9 @@ def njw_embedding(M, n_clusters: int, eigen_solver: str = "auto", random_state=N
     take the component eigenvectors of the eigenvalue 1 exactly and solve for the rest
     of the normalised Laplacian I - M in their complement
     (:func:`_sparse_top_eigenvectors`; ``sqrt_d``, the square roots of the row sums
-    of A, gives those vectors and is required there); more components than clusters fall back to ``dense``. ``auto``: sparse M ->
-    ``arpack``, dense M -> ``dense`` up to :data:`DENSE_MAX` points, else ``arpack``.
+    of A, gives those vectors and is required there); more components than clusters
+    fall back to ``dense``. ``auto``: sparse M -> ``arpack``, dense M -> ``dense`` up
+    to :data:`DENSE_MAX` points, else ``arpack``.
     The start vectors are drawn from ``random_state``.
 
     Raises
