@@ -17,10 +17,20 @@ sizes (two moons, circles, blobs: 300 points; digits: 1797).
 Threads: every fit runs under ``threadpoolctl.threadpool_limits(BLAS_THREADS)``, which
 pins BLAS *and* OpenMP (k-means) to ``HARNESS_BENCH_THREADS`` threads, default 1.
 
-Measured (``python -m benchmarks.bench_spectral_clustering``, 1 thread, 2-core machine
-under load ~8; numpy 2.4.6, scipy 1.17.1, scikit-learn 1.9.1), CPU-s ours /
-scikit-learn's: see the module's ``__main__`` output and issue 57's report; before the
-sparse path ours took 0.39 CPU-s on digits (dense LAPACK), scikit-learn's 0.06.
+Measured (1 thread; 2-core machine under load 8-16, so seconds move by ~10 % between
+runs; numpy 2.4.6, scipy 1.17.1, scikit-learn 1.9.1), CPU-s ours / scikit-learn's
+(ratio), the same in both runs: ``asv run --python=same --bench SpectralClustering
+--quick`` two moons 0.0057 / 0.0082 (0.69), circles 0.0054 / 0.0083 (0.65), blobs
+0.0062 / 0.0091 (0.68), digits 0.053 / 0.060 (0.89); ``python -m
+benchmarks.bench_spectral_clustering`` 0.64, 0.61-0.67, 0.63-0.65, 0.83-0.88. ARI
+ours / scikit-learn's: 1 / 1 on the shapes, 0.819 / 0.756 on digits. Before the sparse
+path ours took 0.36-0.41 CPU-s on digits (dense LAPACK of the 1797 x 1797 M, ratio 6).
+The shapes' 10-NN graphs have as many components as clusters, so ours needs no
+eigensolver there (the component vectors are the embedding).
+
+In a git worktree whose package is not the one installed in the environment, asv
+drops ``PYTHONPATH``; give the checkout as ``ASV_PYTHONPATH=$PWD`` or asv times the
+installed code.
 """
 
 import time
