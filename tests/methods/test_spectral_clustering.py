@@ -7,13 +7,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.linalg
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 from sklearn.cluster import KMeans
 from sklearn.metrics import adjusted_rand_score, confusion_matrix
 
 from datasets.cluster_shapes import Blobs, Circles, TwoMoons
+from datasets.digits import Digits
 from harness import registry
 from methods.sklearn_spectral_clustering import SklearnSpectralClustering
-from methods.spectral_clustering import NJWSpectralClustering
+from methods.spectral_clustering import (NJWSpectralClustering, affinity_matrix,
+                                         njw_embedding, normalized_affinity)
 
 PLUGINS = (NJWSpectralClustering, SklearnSpectralClustering)
 
@@ -104,7 +109,11 @@ def test_embedding_matches_naive_reference(affinity, params, k):
                                 **params).fit(X)
     A, Y, values = naive_njw_embedding(X, k, affinity, **{
         "gamma": params.get("gamma", 1.0), "n_neighbors": params.get("n_neighbors", 10)})
-    np.testing.assert_allclose(est.affinity_matrix_, A, rtol=1e-12, atol=1e-15)
+    dense_A = est.affinity_matrix_
+    if affinity == "nearest_neighbors":  # the k-NN affinity is kept sparse
+        assert sp.issparse(dense_A)
+        dense_A = dense_A.toarray()
+    np.testing.assert_allclose(dense_A, A, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(est.eigenvalues_, values, rtol=1e-10, atol=1e-12)
     # eigenvectors are unique only up to a rotation within the top-k eigenspace (and
     # signs): compare the Gram matrices of the unit rows, which are rotation-invariant
@@ -123,6 +132,74 @@ def test_arpack_and_dense_agree():
                                    random_state=0).fit(ds.X)
     np.testing.assert_allclose(arpack.eigenvalues_, dense.eigenvalues_, rtol=1e-9)
     assert same_partition(arpack.labels_, dense.labels_)
+
+
+# --------------------------------------------------------------------------- #
+# the sparse k-NN path (ARPACK shift-invert, LOBPCG) against the dense reference
+# --------------------------------------------------------------------------- #
+#: (blobs, n_neighbors, k, number of graph components): connected (c = 1 < k), as many
+#: components as clusters (c = k: the embedding is the component vectors alone), fewer
+#: (1 < c < k: exact component vectors plus a solve in their complement)
+SPARSE_CASES = [
+    ({"n_samples": 120, "centers": 4, "radius": 1.5, "cluster_std": 0.8, "seed": 4}, 6, 4, 1),
+    ({"n_samples": 120, "centers": 3, "seed": 1}, 5, 3, 3),
+    ({"n_samples": 120, "centers": 3, "seed": 1}, 5, 5, 3),
+]
+
+
+@pytest.mark.parametrize("solver", ["arpack", "lobpcg"])
+@pytest.mark.parametrize(("load", "n_neighbors", "k", "components"), SPARSE_CASES,
+                         ids=["connected", "c_equals_k", "c_below_k"])
+def test_sparse_path_matches_dense_reference(solver, load, n_neighbors, k, components):
+    X = Blobs().load(**load).X
+    kw = {"n_clusters": k, "affinity": "nearest_neighbors", "n_neighbors": n_neighbors,
+          "random_state": 0}
+    dense = NJWSpectralClustering(eigen_solver="dense", **kw).fit(X)
+    fast = NJWSpectralClustering(eigen_solver=solver, **kw).fit(X)
+    assert sp.issparse(fast.affinity_matrix_)
+    assert connected_components(fast.affinity_matrix_)[0] == components
+    # the eigengap the comparison relies on
+    full = np.linalg.eigvalsh(normalized_affinity(dense.affinity_matrix_).toarray())[::-1]
+    assert full[k - 1] - full[k] > 1e-3
+    np.testing.assert_allclose(fast.eigenvalues_, dense.eigenvalues_, rtol=0, atol=1e-10)
+    # the same top-k subspace (unit rows keep it: both are scaled by the same row norms)
+    assert scipy.linalg.subspace_angles(fast.embedding_, dense.embedding_).max() < 1e-6
+    np.testing.assert_allclose(fast.embedding_ @ fast.embedding_.T,
+                               dense.embedding_ @ dense.embedding_.T, atol=1e-8)
+    assert adjusted_rand_score(fast.labels_, dense.labels_) == 1.0
+
+
+def test_sparse_path_matches_dense_reference_on_digits():
+    # the lecture table's setting: digits, 10-NN graph (connected), 10 clusters
+    X = Digits().load().X
+    kw = {"n_clusters": 10, "affinity": "nearest_neighbors", "n_neighbors": 10,
+          "random_state": 0}
+    dense = NJWSpectralClustering(eigen_solver="dense", **kw).fit(X)
+    fast = NJWSpectralClustering(**kw).fit(X)  # auto: ARPACK on the sparse M
+    np.testing.assert_allclose(fast.eigenvalues_, dense.eigenvalues_, rtol=0, atol=1e-10)
+    assert scipy.linalg.subspace_angles(fast.embedding_, dense.embedding_).max() < 1e-6
+    np.testing.assert_array_equal(fast.labels_, dense.labels_)
+
+
+def test_more_components_than_clusters_falls_back_to_dense():
+    # 3 components, 2 clusters: the top-2 eigenspace of the eigenvalue 1 (multiplicity
+    # 3) is not unique, so the sparse solvers hand over to the dense reference
+    X = Blobs().load(n_samples=120, centers=3, seed=1).X
+    kw = {"n_clusters": 2, "affinity": "nearest_neighbors", "n_neighbors": 5,
+          "random_state": 0}
+    dense = NJWSpectralClustering(eigen_solver="dense", **kw).fit(X)
+    for solver in ("auto", "arpack", "lobpcg"):
+        fast = NJWSpectralClustering(eigen_solver=solver, **kw).fit(X)
+        np.testing.assert_array_equal(fast.embedding_, dense.embedding_)
+
+
+def test_sparse_embedding_needs_the_degrees():
+    X = Blobs().load(n_samples=60, seed=0).X
+    M = normalized_affinity(affinity_matrix(X, "nearest_neighbors", n_neighbors=5))
+    with pytest.raises(ValueError, match=r"needs sqrt_d"):
+        njw_embedding(M, 3, "arpack")
+    Y, _ = njw_embedding(M, 3, "dense")  # the dense reference takes M alone
+    assert Y.shape == (60, 3)
 
 
 def test_plugins_are_registered_as_clusterers():
@@ -194,5 +271,5 @@ def test_underflowing_gaussian_names_gamma(X):
 
 def test_unknown_eigen_solver(X):
     with pytest.raises(ValueError, match=r"eigen_solver must be one of \('auto', 'dense', "
-                                         r"'arpack'\), got 'lapack'"):
+                                         r"'arpack', 'lobpcg'\), got 'lapack'"):
         NJWSpectralClustering(n_clusters=3, eigen_solver="lapack").fit(X)
