@@ -154,7 +154,9 @@ def convex_work(X, y, params) -> list[dict]:
     for r, M in zip(rows, Ms):
         probe = [_loss_at(X, codes, targets, params["mu"], (1 - t) * M + t * Ms[best])
                  for t in params["convex_segment_steps"]]
-        r.update(segment_losses=probe, descent=bool(min(probe) < r["loss"]))
+        # a fall beyond round-off (the best start probes towards itself)
+        r.update(segment_losses=probe,
+                 descent=bool(min(probe) < r["loss"] - 1e-9 * abs(r["loss"])))
     return rows
 
 
