@@ -13,10 +13,10 @@ from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from harness.metrics.knn_error import vote_with_ties
+from harness.metrics.knn_error import same_class_neighbors, vote_with_ties
 from harness.plugin import MethodPlugin
 from methods._metric_knn import KNN_MEASURES, check_labelled_input
-from methods._lmnn_solvers import solve_lbfgs
+from methods._lmnn_solvers import initial_L, solve_lbfgs
 from methods._mm_lmnn_core import (
     MultiMetricCore,
     class_maps,
@@ -93,6 +93,15 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
     random_state : None or int, default=None
         Seed of k-means when ``groups`` is an int (None: unseeded, as in
         scikit-learn); otherwise unused (the fit is deterministic).
+    init : "single", "identity" or ndarray of shape (n_groups, n_components, n_features), default="single"
+        Start of the maps. ``"single"``: every ``L_c`` starts from the fitted
+        single-metric LMNN's ``L`` (the thesis' "we initialized each metric with the
+        single LMNN metric"; its fit is part of ``fit``). ``"identity"``: every
+        ``L_c`` is the first ``n_components`` rows of the identity, scaled as
+        :func:`methods._lmnn_solvers.initial_L` scales it (mean squared target
+        distance 3), and no single-metric LMNN is fitted (``single_metric_`` is None).
+        An array: the maps as given (one per group), no single-metric fit. In every
+        case the target neighbours are the same (Euclidean in the input, 2.1.2).
 
     Attributes
     ----------
@@ -120,8 +129,9 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
         The loss over every triple at the start (the single-metric solution) and
         after each inner L-BFGS run; non-increasing.
     converged_ : bool
-    single_metric_ : LMNN
-        The fitted single-metric LMNN the class maps started from.
+    single_metric_ : LMNN or None
+        The fitted single-metric LMNN the class maps started from (None unless
+        ``init="single"``).
     n_features_in_ : int
 
     Notes
@@ -163,7 +173,7 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, n_neighbors=3, mu=0.5, n_components=None, max_iter=1000,
                  tol=1e-4, candidate_slack=0.25, groups="labels", impostor_search="auto",
-                 random_state=None):
+                 random_state=None, init="single"):
         self.n_neighbors = n_neighbors
         self.mu = mu
         self.n_components = n_components
@@ -173,6 +183,7 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
         self.groups = groups
         self.impostor_search = impostor_search
         self.random_state = random_state
+        self.init = init
 
     def _resolve_groups(self, X, codes):
         """``(ids, per-point group index)``; index None for ``groups="labels"``."""
@@ -197,23 +208,28 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
         return ids, index.astype(np.intp)
 
     def fit(self, X, y):
-        """Fit single-metric LMNN, then the class maps from it."""
+        """Fit the maps from ``init`` (by default single-metric LMNN, fitted first)."""
         X, self.classes_, codes = check_labelled_input(X, y, self.n_neighbors, self)
-        single = LMNN(n_neighbors=self.n_neighbors, mu=self.mu,
-                      n_components=self.n_components, solver="lbfgs", init="pca",
-                      max_iter=self.max_iter, tol=self.tol,
-                      candidate_slack=self.candidate_slack,
-                      impostor_search=self.impostor_search)
-        with warnings.catch_warnings():  # reported below for the whole fit
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            single.fit(X, self.classes_[codes])
-        targets = single.target_neighbors_
+        single = None
+        if isinstance(self.init, str) and self.init == "single":
+            single = LMNN(n_neighbors=self.n_neighbors, mu=self.mu,
+                          n_components=self.n_components, solver="lbfgs", init="pca",
+                          max_iter=self.max_iter, tol=self.tol,
+                          candidate_slack=self.candidate_slack,
+                          impostor_search=self.impostor_search)
+            with warnings.catch_warnings():  # reported below for the whole fit
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                single.fit(X, self.classes_[codes])
+            targets = single.target_neighbors_
+        else:
+            targets = same_class_neighbors(X, codes, self.n_neighbors, self.classes_)
         self.group_ids_, groups = self._resolve_groups(X, codes)
-        L0 = np.repeat(single.components_[None], len(self.group_ids_), axis=0)
+        L0 = self._initial_maps(X, targets, single)
         res = solve_lbfgs(X, codes, targets, L0, mu=self.mu, max_iter=self.max_iter,
                           tol=self.tol, slack=self.candidate_slack,
                           core=MultiMetricCore(codes, groups), search=self.impostor_search)
-        stages = [name for name, ok in (("single-metric LMNN", single.converged_),
+        stages = [name for name, ok in (("single-metric LMNN",
+                                         True if single is None else single.converged_),
                                         ("MM-LMNN", res.converged)) if not ok]
         if stages:
             warnings.warn(f"{' and '.join(stages)} stopped at max_iter={self.max_iter} "
@@ -231,6 +247,23 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
         self.converged_ = bool(res.converged)
         self._fit_X, self._fit_codes = X, codes
         return self
+
+    def _initial_maps(self, X, targets, single) -> np.ndarray:
+        """The starting stack ``(n_groups, r, d)`` of maps (see ``init``)."""
+        n_groups, d = len(self.group_ids_), X.shape[1]
+        r = d if self.n_components is None else int(self.n_components)
+        if single is not None:
+            return np.repeat(single.components_[None], n_groups, axis=0)
+        if isinstance(self.init, str):
+            if self.init != "identity":
+                raise ValueError(f"init={self.init!r} is not 'single', 'identity' or an "
+                                 f"array of shape (n_groups, n_components, n_features)")
+            return np.repeat(initial_L(X, targets, r, "identity")[None], n_groups, axis=0)
+        L0 = np.array(self.init, dtype=np.float64)
+        if L0.shape != (n_groups, r, d):
+            raise ValueError(f"init has shape {L0.shape}; expected ({n_groups}, {r}, {d}) "
+                             f"= (n_groups, n_components, n_features)")
+        return L0
 
     def _validated(self, X):
         check_is_fitted(self, "components_")
