@@ -54,6 +54,9 @@ def params(config: dict, key: str) -> dict:
     else:
         raise ConfigError(f"job {NAME}/{key}: must be split_<dataset> or one of "
                           f"{', '.join(GROUPS)}")
+    from harness.results.linear_methods_2_2_1 import GAUSSIANS, _figure_defaults
+
+    fig = {**_figure_defaults(), **(config["results"].get("fig_2_20") or {})}
     return {"result": NAME, "point": f"{NAME}/{key}", "seed": config["seed"],
-            "blas_threads": config["blas_threads"],
+            "blas_threads": config["blas_threads"], "gaussians": {k: fig[k] for k in GAUSSIANS},
             "time_limit_seconds": float(conf.pop("time_limit_seconds")), **conf, **extra}
