@@ -209,3 +209,14 @@ def test_missing_records_are_not_measured():
     v = _verdicts({})
     assert set(v.values()) == {"not measured"}
     assert len(v) == 15
+
+
+def test_most_of_every_measured_set_decides_or_is_noise():
+    from harness.claims import WITHIN_NOISE
+    from harness.results.mmc_pola.register_claims import most_of
+
+    named = ("a", "b", "c")
+    assert most_of({"a": True, "b": False, "c": WITHIN_NOISE}, named) == ([WITHIN_NOISE], "")
+    assert most_of({"a": True, "b": True, "c": False}, named) == ([True], "")
+    assert most_of({"a": False, "b": False, "c": True}, named) == ([False], "")
+    assert most_of({"a": True}, named)[0] == []

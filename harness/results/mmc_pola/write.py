@@ -38,6 +38,10 @@ def build(config: dict) -> pd.DataFrame:
         body = {k: v for k, v in record.items() if k not in SKIP}
         rows += [{"key": key, "status": "ok", "reason": "", "path": p, "value": v}
                  for p, v in flatten(body)]
+        if key.startswith("split_"):  # the summary table's means over the splits
+            rows += [{"key": key, "status": "ok", "reason": "", "path": f"mean.{what}.{m}",
+                      "value": v} for what in ("ari", "knn")
+                     for m, v in _means(record["splits"], what).items()]
     return pd.DataFrame(rows)
 
 
