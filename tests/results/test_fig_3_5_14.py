@@ -169,3 +169,13 @@ def test_bar_diagram_near_threshold_is_undecided():
     frame = _frame(noisy_800=(0.9, 0.052, 0.048))
     assert _verdicts(frame)["s3-1-5-fig-3-5-bar-diagram-before-after"] == \
         "undecided (within noise)"
+
+
+def test_uncertified_omega_is_named_not_counted():
+    frame = _frame()
+    rows = (frame["variant"] == "slack") & (frame["omega"] == 0.1)
+    frame.loc[rows, ["certified", "status", "reason"]] = [False, "failed", "unbounded"]
+    claim = next(c for c in register_claims(CONFIG, frame)
+                 if c["register"] == "s3-1-6-omega-close-to-one-works")
+    assert claim["verdict"] == "holds"  # the other six cases
+    assert "omega 0.1 not counted (uncertified; failed: unbounded)" in claim["evidence"]

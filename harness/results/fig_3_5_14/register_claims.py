@@ -231,7 +231,11 @@ def _omega_works(config: dict, frame: pd.DataFrame) -> dict:
                               n_samples=conf["slack_n_samples"])
             rows = rows[(rows["omega"] - omega).abs() < 1e-12]
             if rows.empty:
-                missing += f"; {data} omega {omega:g} not counted (not certified or not run)"
+                every = frame[(frame["data"] == data) & (frame["variant"] == "slack")
+                              & ((frame["omega"] - omega).abs() < 1e-12)]
+                why = ("not run" if every.empty else
+                       f"{every.iloc[0]['status']}: {every.iloc[0]['reason']}".rstrip(": "))
+                missing += f"; {data} omega {omega:g} not counted (uncertified; {why})"
                 continue
             r = rows.iloc[0]
             good = float(r["relative_rms_violation"]) < 0.05 and float(r["top2"]) >= 0.9

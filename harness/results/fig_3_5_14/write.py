@@ -145,6 +145,7 @@ def _plot(config: dict):
             if after:
                 bottom.bar(idx[:len(after)] + 0.2, after, width=0.4, label="MVU", color="C0")
             bottom.set_ylim(0, 1)
+            bottom.set_xlim(0.4, 8.6)
             bottom.set_xlabel("eigenvalue")
             bottom.set_ylabel("normalised eigenvalue")
             bottom.legend(fontsize=8)
