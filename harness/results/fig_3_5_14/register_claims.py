@@ -117,7 +117,7 @@ def _length_width(config: dict, frame: pd.DataFrame) -> dict:
                                            Reading("ground truth", [], none)], register)
     r = rows.iloc[0]
     ratio, truth = float(r["lambda1_over_lambda2"]), float(r["unrolled_variance_ratio"])
-    factor = ratio / truth
+    factor = float(r["ratio_over_truth"])
     return readings_claim(NAME, text, [
         Reading("effect size", [ratio >= 2.0],
                 f"lambda_1 / lambda_2 = {ratio:.3g} (much: >= 2), n = {int(r['n_samples'])}"),
@@ -137,7 +137,7 @@ def _near_zero(config: dict, frame: pd.DataFrame) -> dict:
         return readings_claim(NAME, text, [Reading("each small", [], none),
                                            Reading("tail small", [], none)], register)
     r = rows.iloc[0]
-    tail = 1.0 - _ev(r, 1) - _ev(r, 2)
+    tail = float(r["tail_share"])
     return readings_claim(NAME, text, [
         Reading("each small", [_ev(r, 3) < 0.01],
                 f"largest from the third on: lambda_3 = {_ev(r, 3):.3g} (< 0.01 wanted)"),
@@ -185,7 +185,7 @@ def _slack_unfolds(config: dict, frame: pd.DataFrame) -> list[dict]:
     if slack is None or not unfolded.checks:
         better = Reading("better than strict", [], unfolded.evidence)
     else:
-        diff = float(slack["top2"]) - float(strict["top2"])
+        diff = float(slack["top2_minus_strict"])
         better = Reading("better than strict", [beyond_noise(diff, 0.01)],
                          f"top-2 share slack {float(slack['top2']):.4f} - strict "
                          f"{float(strict['top2']):.4f} = {diff:.4f} (> 0.01 wanted)")
@@ -210,9 +210,10 @@ def _noise_less_rigid(config: dict, frame: pd.DataFrame) -> dict:
                                                     else "noise_free", "strict", n),
                           register="s3-1-6-noise-makes-less-rigid")
     a, b = float(noisy.iloc[0]["top2"]), float(free.iloc[0]["top2"])
-    return make_claim(NAME, text, [beyond_noise(a - b, 0.01)],
+    diff = float(noisy.iloc[0]["top2_minus_noise_free"])
+    return make_claim(NAME, text, [beyond_noise(diff, 0.01)],
                       f"strict top-2 share with noise dimensions {a:.4f}, without {b:.4f} "
-                      f"(difference {a - b:.4f}, > 0.01 wanted), same roll samples, n = {n}",
+                      f"(difference {diff:.4f}, > 0.01 wanted), same roll samples, n = {n}",
                       register="s3-1-6-noise-makes-less-rigid")
 
 
@@ -264,7 +265,7 @@ def _relaxed_fewer(config: dict, frame: pd.DataFrame) -> dict:
             continue
         s, t = slack.iloc[0], strict.iloc[0]
         counts.append(int(s["count_above_1pct"]) <= int(t["count_above_1pct"]))
-        shares.append(beyond_noise(float(s["top2"]) - float(t["top2"]), 0.005))
+        shares.append(beyond_noise(float(s["top2_minus_strict"]), 0.005))
         parts.append(f"{data}: eigenvalues above 1 % slack {int(s['count_above_1pct'])} vs "
                      f"strict {int(t['count_above_1pct'])}, top-2 share {float(s['top2']):.4f} "
                      f"vs {float(t['top2']):.4f}")
@@ -314,7 +315,7 @@ def _knn_larger(config: dict, frame: pd.DataFrame) -> dict:
     pairs, left = _knn_pairs(frame)
     checks, parts = [], []
     for key, knn, clique in pairs:
-        ratio = float(knn["cpu_seconds"]) / float(clique["cpu_seconds"])
+        ratio = float(knn["knn_over_clique_cpu"])
         checks.append(timing_ratio_check(ratio, 0.0, 0.67))
         parts.append(f"{key}: {float(knn['cpu_seconds']):.1f} / {float(clique['cpu_seconds']):.1f}"
                      f" CPU-s = {ratio:.3g}")
@@ -332,7 +333,7 @@ def _knn_aggressive(config: dict, frame: pd.DataFrame) -> dict:
     pairs, left = _knn_pairs(frame)
     shares, counts, parts = [], [], []
     for key, knn, clique in pairs:
-        shares.append(beyond_noise(float(knn["top2"]) - float(clique["top2"]), 0.005))
+        shares.append(beyond_noise(float(knn["top2_minus_strict"]), 0.005))
         counts.append((int(knn["count_above_1pct"]), int(clique["count_above_1pct"])))
         parts.append(f"{key}: top-2 k-NN {float(knn['top2']):.4f} vs clique "
                      f"{float(clique['top2']):.4f}, above 1 % {counts[-1][0]} vs {counts[-1][1]}")
