@@ -156,7 +156,7 @@ def test_counterexamples_fail():
 
 def test_uncertified_and_unlocked_points_do_not_count():
     frame = _frame()
-    frame.loc[frame["key"] == "noisy/strict/n800", "certified"] = False  # noqa
+    frame.loc[frame["key"] == "noisy/strict/n800", "certified"] = False
     v = _verdicts(frame)
     assert v["s3-1-5-fig-3-5-bar-diagram-before-after"] == "not measured"
     assert v["s3-1-6-noise-makes-less-rigid"] == "not measured"

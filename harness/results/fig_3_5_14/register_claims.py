@@ -18,7 +18,6 @@ time ratios get the harness' timing band
 
 from __future__ import annotations
 
-import math
 
 import pandas as pd
 
