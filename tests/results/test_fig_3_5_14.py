@@ -10,6 +10,7 @@ import pytest
 from datasets.swiss_roll import SwissRoll, spiral_arc_length
 from harness.errors import ConfigError
 from harness.results import fig_3_5_14 as decl
+from harness.results.fig_3_5_14 import register_claims as fig_register
 from harness.results.fig_3_5_14.register_claims import count_above, register_claims
 from harness.results.fig_3_5_14.work import (
     graph_counts, relative_rms_violation, unrolled_variance_ratio,
@@ -121,6 +122,21 @@ def _frame(noisy_800=UNF, free_800=LOCK, slack=UNF, strict_150=LOCK, small=LOCK,
 
 def _verdicts(frame):
     return {c["register"]: c["verdict"] for c in register_claims(CONFIG, frame)}
+
+
+@pytest.fixture(autouse=True)
+def slack_at_the_thesis_size(monkeypatch, request):
+    """The verdict tests' slack points (n = 150) stand for the thesis' n = 800: a slack
+    point at another n is no verdict (test_slack_off_the_thesis_size_is_not_a_verdict)."""
+    if request.node.name != "test_slack_off_the_thesis_size_is_not_a_verdict":
+        monkeypatch.setattr(fig_register, "THESIS_N", 150)
+
+
+def test_slack_off_the_thesis_size_is_not_a_verdict():
+    v = _verdicts(_frame(slack=(0.35, 0.25, 0.4), violation=0.2))
+    for entry in ("s3-1-6-fig-3-14-slack-unfolds", "s3-1-6-fig-3-14-caption-slack-desired",
+                  "s3-1-6-omega-close-to-one-works"):
+        assert v[entry] == "not measured", entry
 
 
 def test_thesis_shape_holds():

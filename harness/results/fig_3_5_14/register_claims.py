@@ -164,9 +164,18 @@ def _size_note(n: int) -> str:
     return f"n = {n}" + ("" if n == THESIS_N else f" (the thesis: n = {THESIS_N})")
 
 
+def _off_size(n: int) -> str:
+    """Why a slack point at ``n`` decides nothing: the register's tests name the
+    thesis' n = 800, and a verdict on another instance is not one on Fig. 3.14's."""
+    return (f"; not a verdict at this size: measured at n = {n}, not the register's "
+            f"n = {THESIS_N} (no solver here has the slack variant at n = {THESIS_N}: "
+            f"the dense cvxpy backends stop at n = 150)") if n != THESIS_N else ""
+
+
 def _unfolded_reading(slack, strict, why) -> Reading:
     if slack is None:
         return Reading("unfolded", [], why)
+    off = _off_size(int(slack["n_samples"]))
     locked = _ev(strict, 3) >= LOCK
     evidence = (f"slack top-2 share {float(slack['top2']):.4f} (>= {UNFOLDED:g} wanted), "
                 f"omega {float(slack['omega']):g}, {_size_note(int(slack['n_samples']))}; "
@@ -174,6 +183,8 @@ def _unfolded_reading(slack, strict, why) -> Reading:
     if not locked:
         return Reading("unfolded", [], evidence + f" < {LOCK:g}: strict is not locked up at "
                        f"this n, not Fig. 3.14's situation; no verdict")
+    if off:
+        return Reading("unfolded", [], evidence + " (locked)" + off)
     return Reading("unfolded", [float(slack["top2"]) >= UNFOLDED], evidence + " (locked)")
 
 
@@ -242,8 +253,9 @@ def _omega_works(config: dict, frame: pd.DataFrame) -> dict:
             checks.append(good if omega >= 0.99 else not good)
             parts.append(f"{data} omega {omega:g}: violation {float(r['relative_rms_violation']):.3g}, "
                          f"top-2 {float(r['top2']):.3f}")
-    return make_claim(NAME, text, checks,
-                      f"n = {conf['slack_n_samples']} (the register: n = {THESIS_N}); "
+    off = _off_size(int(conf["slack_n_samples"]))
+    return make_claim(NAME, text, [] if off else checks,
+                      f"n = {conf['slack_n_samples']} (the register: n = {THESIS_N}){off}; "
                       + ("; ".join(parts) or "no certified slack point") + missing
                       + "; near 1 wants violation < 0.05 and top-2 >= 0.9, small omega not both",
                       register="s3-1-6-omega-close-to-one-works")
