@@ -87,7 +87,8 @@ def params(config: dict, key: str) -> dict:
                                 conf["trefoil_dataset_params"])
         return mvu_point_params(config, conf, figure=NAME, key=key, dataset=choice,
                                 variant="equality", n_neighbors=conf["trefoil_neighbors"],
-                                n_components=2, job="mvu", k_offset=None)
+                                n_components=2, job="mvu", k_offset=None,
+                                count_threshold=conf["count_threshold"])
     parts = key.split("/")
     kinds = {"mvu", "isomap", *(f"large{o}" for o in conf["large_k_offsets"])}
     if (len(parts) != 3 or parts[0] != COMB or parts[1] not in kinds

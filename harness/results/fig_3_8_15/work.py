@@ -24,7 +24,7 @@ from harness.results.common.mvu_point import (
 )
 
 __all__ = ["count_above", "median_tooth_cosine", "procrustes_residual", "ring_measures",
-           "parameter_spearman", "work", "sources"]
+           "parameter_spearman", "spearman_ceiling", "work", "sources"]
 
 N_KEPT = 20  # leading (signed) eigenvalues an Isomap record keeps
 
@@ -63,35 +63,47 @@ def procrustes_residual(X, Y) -> float:
 
 
 def ring_measures(Y2, t) -> dict:
-    """Coefficient of variation of the distance to the centroid and the circular
-    correlation (Jammalamadaka-SenGupta) of the output angle with the parameter ``t``."""
+    """Coefficient of variation of the distance to the centroid, and the circular
+    correlation of the output angle with the parameter ``t``: Fisher and Lee's (1983)
+    rho_T = sum_{i<j} sin(a_i - a_j) sin(t_i - t_j) / sqrt(sum sin^2(a_i - a_j)
+    sum sin^2(t_i - t_j)), invariant to rotations of either angle, -1 for a reflection."""
     Y2 = np.asarray(Y2, dtype=float)[:, :2]
     Y2 = Y2 - Y2.mean(axis=0)
     r = np.hypot(Y2[:, 0], Y2[:, 1])
-    theta = np.arctan2(Y2[:, 1], Y2[:, 0])
+    a = np.arctan2(Y2[:, 1], Y2[:, 0])
+    t = np.asarray(t, dtype=float)
+    sa, st = np.sin(a[:, None] - a[None, :]), np.sin(t[:, None] - t[None, :])
+    corr = (sa * st).sum() / np.sqrt((sa * sa).sum() * (st * st).sum())
+    return {"radius_cv": float(r.std() / r.mean()), "circular_corr": float(corr)}
 
-    def centred(a):
-        return np.sin(a - np.angle(np.exp(1j * a).mean()))
 
-    a, b = centred(theta), centred(np.asarray(t, dtype=float))
-    return {"radius_cv": float(r.std() / r.mean()),
-            "circular_corr": float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum()))}
+def _neighbour_distances(X, Y, t, k: int) -> tuple[np.ndarray, np.ndarray]:
+    from sklearn.neighbors import NearestNeighbors
+
+    idx = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X, return_distance=False)[:, 1:]
+    i, j = np.repeat(np.arange(len(X)), k), idx.ravel()
+    t = np.asarray(t, dtype=float)
+    dt = np.abs(t[i] - t[j])
+    # rounded: equal parameter steps tie exactly, not by rounding noise
+    return np.round(np.minimum(dt, 2 * np.pi - dt), 9), np.linalg.norm(np.asarray(Y)[i] - np.asarray(Y)[j], axis=1)
 
 
 def parameter_spearman(X, Y, t, k: int) -> float:
     """Spearman correlation of the circular parameter distance and the output distance
     over the pairs (i, j), j among i's k nearest inputs."""
     from scipy.stats import spearmanr
-    from sklearn.neighbors import NearestNeighbors
 
-    idx = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X, return_distance=False)[:, 1:]
-    i = np.repeat(np.arange(len(X)), k)
-    j = idx.ravel()
-    t = np.asarray(t, dtype=float)
-    dt = np.abs(t[i] - t[j])
-    dt = np.minimum(dt, 2 * np.pi - dt)
-    dy = np.linalg.norm(np.asarray(Y)[i] - np.asarray(Y)[j], axis=1)
-    return float(spearmanr(dt, dy).statistic)
+    return float(spearmanr(*_neighbour_distances(X, Y, t, k)).statistic)
+
+
+def spearman_ceiling(X, t, k: int) -> float:
+    """The largest :func:`parameter_spearman` any output can reach on these pairs: that
+    of an output distance increasing strictly with the parameter distance (below 1 when
+    the parameter distances tie, as on an evenly sampled curve)."""
+    from scipy.stats import rankdata, spearmanr
+
+    dt, _ = _neighbour_distances(X, X, t, k)
+    return float(spearmanr(dt, rankdata(dt, method="ordinal")).statistic)
 
 
 def _extra(params: dict):
@@ -106,6 +118,7 @@ def _extra(params: dict):
             out.update(ring_measures(Y, t), top_two=float(shares[:2].sum()),
                        max_tail=float(shares[2:].max()) if len(shares) > 2 else 0.0,
                        spearman=parameter_spearman(dataset.X, Y[:, :2], t, out["k"]),
+                       spearman_ceiling=spearman_ceiling(dataset.X, t, out["k"]),
                        embedding=np.round(Y[:, :2], 5).tolist(), parameter=t.tolist())
         else:
             out.update(median_cos=median_tooth_cosine(Y, dataset.y),

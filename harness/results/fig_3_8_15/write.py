@@ -21,7 +21,7 @@ __all__ = ["build", "claims", "write"]
 
 #: record fields copied into the frame (NaN where a job has none)
 FIELDS = ("count", "k", "k_cross", "median_cos", "procrustes", "top_two", "max_tail",
-          "radius_cv", "circular_corr", "spearman")
+          "radius_cv", "circular_corr", "spearman", "spearman_ceiling")
 
 
 def _row(config: dict, key: str) -> dict:
@@ -160,7 +160,7 @@ def write(config: dict) -> list:
         md += [f"Trefoil (n = {int(tref.n_samples)}, k = {int(tref.k)}): top two normalised "
                f"eigenvalues {tref.top_two:.4f}, largest of the rest {tref.max_tail:.2e}; "
                f"continuity {tref.local_continuity:.4f}, trust {tref.local_trust:.4f}; "
-               f"Spearman {tref.spearman:.4f}; radius CV {tref.radius_cv:.4f}, circular "
+               f"Spearman {tref.spearman:.4f} (ceiling {tref.spearman_ceiling:.4f}); radius CV {tref.radius_cv:.4f}, circular "
                f"correlation {tref.circular_corr:.4f}.", ""]
     md += ["![Figs. 3.8 and 3.15](fig_3_8_15.png)", "",
            "Choices where the thesis is ambiguous: see harness/results/fig_3_8_15/README.md."]
