@@ -56,10 +56,24 @@ def _row(frame: pd.DataFrame, thesis: str):
 
 
 def _gaps(frame: pd.DataFrame, datasets) -> str:
+    """The thesis data sets of ``datasets`` with no counted row, each with why: the real
+    data's gap (its status), its solve not certified, or a stand-in only."""
     counted = set(_counted(frame)["thesis_dataset"])
-    why = {r.thesis_dataset: (r.status if r.status != "ok" else "SDP not certified")
-           for r in frame.itertuples() if r.thesis_dataset not in counted}
-    missing = [f"{d} ({why.get(d, 'not listed')})" for d in datasets if d not in counted]
+    missing = []
+    for d in datasets:
+        if d in counted:
+            continue
+        rows = frame[frame["thesis_dataset"] == d]
+        real = rows[~rows["stand_in"].map(_flag)]
+        if len(real) and (real["status"] != "ok").all():
+            why = str(real["status"].iloc[0])
+        elif len(real):
+            why = "SDP not certified"
+        elif len(rows):
+            why = "stand-in only"
+        else:
+            why = "not listed"
+        missing.append(f"{d} ({why})")
     return ("not counted: " + ", ".join(missing)) if missing else ""
 
 
@@ -142,8 +156,8 @@ def _first_load(frame) -> dict:
     higher = _most(frame, "higher", _higher_load, _load_text,
                    f"lambda_1/trace of min-trace above max-trace's by more than {TOL:g}")
     much = _most(frame, "much higher",
-                 lambda r: bool(r.min_share_1 >= MUCH_LOAD * r.max_share_1),
-                 lambda r: f"ratio {r.min_share_1 / r.max_share_1:.3f}",
+                 lambda r: bool(r.load_ratio >= MUCH_LOAD),
+                 lambda r: f"ratio {r.load_ratio:.3f}",
                  f"lambda_1/trace of min-trace at least {MUCH_LOAD:g} x max-trace's")
     claim = readings_claim(NAME, "Minimum-trace embeddings have a much higher relative load "
                            "in their first dimension (3.1.11)", [higher, much],
@@ -238,7 +252,7 @@ def _mnist_infiltrate(frame) -> dict:
 
 def _teapot_1d(frame) -> dict:
     def readings(r):
-        gap = r.min_share_1 / r.min_share_2 if r.min_share_2 > 0 else float("inf")
+        gap = r.min_gap_12
         return [Reading("90 %", [beyond_noise(r.min_share_1 - ONE_D, TOL)],
                         f"lambda_1/trace of min-trace {r.min_share_1:.3f} (at least {ONE_D:g})"),
                 Reading("80 % and gap", [beyond_noise(r.min_share_1 - ONE_D_GAP[0], TOL),
@@ -277,7 +291,7 @@ def _teapot_collapse(frame) -> dict:
 
 def _frey(frame) -> dict:
     def readings(r):
-        ratio = r.min_mean_distance_2d / r.max_mean_distance_2d
+        ratio = r.mean_distance_ratio_2d
         return [Reading("loading", [_higher_load(r)], _load_text(r) + f" (above by more than "
                                                                     f"{TOL:g})"),
                 Reading("clamped", [beyond_noise(1 - ratio, TOL)],

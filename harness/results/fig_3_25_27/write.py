@@ -61,6 +61,11 @@ def point_rows(dataset: str, records: dict[str, dict], thesis_dataset: str,
         row[f"{p}_violation"] = (rec.get("solve") or {}).get("violation", np.nan)
         row[f"{p}_solve_status"] = (rec.get("solve") or {}).get("status")
         row[f"{p}_kept_dimensions"] = rec["kept_dimensions"]
+    # the ratios the verdicts print (so that the CSV holds them)
+    row["load_ratio"] = row["min_share_1"] / row["max_share_1"]
+    row["mean_distance_ratio_2d"] = row["min_mean_distance_2d"] / row["max_mean_distance_2d"]
+    row["min_gap_12"] = (row["min_share_1"] / row["min_share_2"] if row["min_share_2"] > 0
+                         else np.inf)
     return row
 
 
