@@ -21,7 +21,7 @@ from harness.claims import (
     Reading, about_every, about_most, beyond_noise, make_claim, readings_claim, stand_in_claim,
 )
 
-__all__ = ["FIG_3_24_DATASETS", "register_claims"]
+__all__ = ["FIG_3_24_DATASETS", "MUCH_LOAD", "register_claims"]
 
 NAME = "fig_3_25_27"
 FIG_3_24_DATASETS = ("swiss_roll", "teapot", "mnist_fives", "frey")

@@ -14,7 +14,7 @@ from harness.results.common.figure_files import (
     claim_lines, dataset_notes, gap_mark, read_point, save_png, write_figure_files,
 )
 from harness.results.fig_3_25_27 import NAME, SOURCE, TITLE
-from harness.results.fig_3_25_27.register_claims import register_claims
+from harness.results.fig_3_25_27.register_claims import MUCH_LOAD, register_claims
 from harness.results.fig_3_25_27.spectra import embedding_quantities, spectrum_quantities
 
 __all__ = ["VARIANTS", "point_rows", "build", "claims", "write"]
@@ -82,6 +82,7 @@ def build(config: dict) -> pd.DataFrame:
     if "certified" not in frame:
         frame["certified"] = False
     frame["certified"] = frame["certified"].fillna(False).astype(bool)
+    frame["much_load_threshold"] = MUCH_LOAD  # the register's "much higher" load ratio
     return frame
 
 
