@@ -109,7 +109,7 @@ def test_point_ids_are_checked():
     assert parse_job("fig_3_28/noise_free/k7") == Job("fig_3_28", "noise_free/k7")
     assert parse_job("fig_3_24/swiss_roll/max_trace") == Job("fig_3_24", "swiss_roll/max_trace")
     with pytest.raises(KeyError, match="unknown thesis result 'fig_9_9'; valid results: "
-                                       ".*fig_3_23, fig_3_24, fig_3_28"):
+                                       ".*fig_3_23, fig_3_24, .*fig_3_28"):
         parse_job("fig_9_9/k7")
     with pytest.raises(ConfigError, match="must look like RESULT/KEY"):
         parse_job("fig_3_28")

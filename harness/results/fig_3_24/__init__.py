@@ -1,7 +1,9 @@
 """Fig. 3.24 (thesis 3.1.11): minimum- vs maximum-trace MVU.
 
 The declaration (keys, params, checks). The profile section's schema is ``schema.yaml``;
-a job runs the module named in ``WORK``; :mod:`.write` writes the outputs and the
+a job runs :mod:`.work` (an MVU point of
+:mod:`harness.results.common.mvu_point` that also keeps the spectrum and the leading
+coordinates Figs. 3.25-3.27 read); :mod:`.write` writes the outputs and the
 verdicts; ``README.md`` says what the result shows, the choices where the thesis is
 ambiguous, its sizes and measured numbers.
 """
@@ -14,12 +16,8 @@ from harness.results.common.profile import (
     thesis_column,
 )
 
-__all__ = ["WORK", "NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "VARIANTS",
+__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "VARIANTS",
            "THESIS_DATASETS", "check", "keys", "params"]
-
-#: the job code: a shared work module (its import closure is each job's sources)
-WORK = "harness.results.common.mvu_point"
-
 
 NAME = "fig_3_24"
 TITLE = "Fig. 3.24: minimum-trace relative to maximum-trace MVU (thesis 3.1.11)"
