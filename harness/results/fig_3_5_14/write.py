@@ -179,6 +179,11 @@ def _plot(config: dict):
     return plot
 
 
+def _mark(status: str) -> str:
+    """``ok``, or a gap's mark as the tables show it (``n/a`` for unavailable data)."""
+    return status if status == "ok" else gap_mark(status)
+
+
 def _table(frame: pd.DataFrame) -> list[str]:
     pts = frame[frame["variant"] != "graph_counts"]
     md = ["| key | variant | omega | n | status | certified | top-2 | ev3 | ev1/ev2 | "
@@ -186,7 +191,7 @@ def _table(frame: pd.DataFrame) -> list[str]:
     fmt = lambda v, f: "" if v is None or pd.isna(v) else format(v, f)  # noqa: E731
     for _, r in pts.iterrows():
         md.append(f"| {r['key']} | {r['variant']} | {fmt(r['omega'], 'g')} | "
-                  f"{r['n_samples']} | {r['status']} {r['solve_status'] or ''} | "
+                  f"{r['n_samples']} | {_mark(r['status'])} {r['solve_status'] or ''} | "
                   f"{bool(r['certified'])} | {fmt(r['top2'], '.4f')} | {fmt(r['ev3'], '.4f')} | "
                   f"{fmt(r['lambda1_over_lambda2'], '.3g')} | "
                   f"{fmt(r['relative_rms_violation'], '.3g')} | {fmt(r['cpu_seconds'], '.1f')} |")
@@ -216,6 +221,6 @@ def write(config: dict) -> list:
           f"{conf['slack_n_samples']}), slack at n = {conf['slack_n_samples']} "
           f"({conf['slack_solver']}), omegas {conf['omegas']}; only certified solves "
           f"count.", "", *_table(frame), "", "## Claims", "", *claim_lines(claims(config, frame))]
-    gaps = [f"{r['key']} ({r['variant']}): {r['status']} {r['reason']}"
+    gaps = [f"{r['key']} ({r['variant']}): {_mark(r['status'])} {r['reason']}"
             for _, r in frame.iterrows() if r["status"] != "ok"]
     return write_figure_files(config, NAME, keys(config), frame, md, gaps, _plot(config))

@@ -14,7 +14,7 @@ from harness.records import write_csv_atomic, write_text_atomic
 from harness.results.common.figure_files import claim_lines, gap_mark
 from harness.results.linear_methods_2_2_1.write import SKIP, flatten
 from harness.results.mmc_pola import KIND, NAME, SIDECAR, TITLE, keys
-from harness.results.mmc_pola.register_claims import register_claims
+from harness.results.mmc_pola.register_claims import pola_pass_slope, register_claims
 
 __all__ = ["records", "build", "claims", "write"]
 
@@ -38,6 +38,10 @@ def build(config: dict) -> pd.DataFrame:
         body = {k: v for k, v in record.items() if k not in SKIP}
         rows += [{"key": key, "status": "ok", "reason": "", "path": p, "value": v}
                  for p, v in flatten(body)]
+        fitted = pola_pass_slope(record) if key == "scaling" else None
+        if fitted is not None:  # the slope and its noise the verdict prints
+            rows += [{"key": key, "status": "ok", "reason": "", "path": f"derived.{what}",
+                      "value": v} for what, v in zip(("slope", "slope_noise"), fitted)]
         if key.startswith("split_"):  # the summary table's means over the splits
             rows += [{"key": key, "status": "ok", "reason": "", "path": f"mean.{what}.{m}",
                       "value": v} for what in ("ari", "knn")
