@@ -151,7 +151,7 @@ def _trace_rows(rec: dict) -> list[dict]:
     rows += [_row("s2-1-2-empty-neighbourhood-correct", ds, "points_without_active_triple",
                   em["n_without"]),
              _row("s2-1-2-empty-neighbourhood-correct", ds, "violations", em["violations"])]
-    rows += _profile_rows(ds, rec["profile"])
+    rows += _profile_rows(ds, rec["time_profile"])
     return rows
 
 
@@ -184,7 +184,7 @@ def _scaling_rows(rec: dict) -> list[dict]:
     part = t[t["sweep"] == "outer"]
     rows += _slope_rows("s2-1-7-outer-products-quadratic", "generated", "outer_d", part["d"],
                         part["seconds_outer"])
-    rows += _profile_rows(f"{ds}_subsample", rec["profile"])
+    rows += _profile_rows(f"{ds}_subsample", rec["time_profile"])
     return rows
 
 
@@ -214,7 +214,7 @@ def summary(records: dict[str, dict]) -> pd.DataFrame:
             rows.append({"entry": "gap", "dataset": key, "quantity": rec.get("status", "missing"),
                          "value": np.nan, "reason": rec.get("reason", "")})
             continue
-        job = rec["params"]["job"] if "params" in rec else rec["job"]
+        job = rec["params"]["job"] if "params" in rec else rec["kind"]
         rows += {"trace": _trace_rows, "scaling": _scaling_rows,
                  "classes": _classes_rows}[job](rec)
     cols = ["entry", "dataset", "quantity", "value", "first_step", "n_iter", "converged",

@@ -126,7 +126,7 @@ def trace_work(p: dict) -> dict:
     busy[keys // k // len(X)] = True
     wrong = knn_loo_predict(Z, codes, k) != codes
     rng = np.random.default_rng([p["seed"], len(X)])
-    return {"status": "ok", "reason": "", "dataset": p["dataset"], "job": "trace",
+    return {"status": "ok", "reason": "", "dataset": p["dataset"], "kind": "trace",
             "n": int(len(X)), "d": int(X.shape[1]), "n_iter": int(res.n_iter),
             "converged": bool(res.converged), "traced_seconds": traced_seconds,
             "iterates": trace.iterates, "checks": trace.checks,
@@ -140,7 +140,7 @@ def trace_work(p: dict) -> dict:
             "random_metrics": random_metrics(X, codes, targets, mu, k, p["n_random_metrics"],
                                              p["n_scaled_identities"], rng),
             "empty": {"n_without": int((~busy).sum()), "violations": int((~busy & wrong).sum())},
-            "profile": prof}
+            "time_profile": prof}
 
 
 def scaling_work(p: dict) -> dict:
@@ -184,8 +184,8 @@ def scaling_work(p: dict) -> dict:
             times.append({"sweep": "outer", "d": d, "seconds_outer": clock() - start})
     _, prof = profiled_fit(X[:p["profile_n"]], codes[:p["profile_n"]], p["n_neighbors"], mu,
                            clock)
-    return {"status": "ok", "reason": "", "dataset": p["dataset"], "job": "scaling",
-            "times": times, "profile": prof}
+    return {"status": "ok", "reason": "", "dataset": p["dataset"], "kind": "scaling",
+            "times": times, "time_profile": prof}
 
 
 def classes_work(p: dict) -> dict:
@@ -217,7 +217,7 @@ def classes_work(p: dict) -> dict:
                          "lmnn_iter": int(model.n_iter_),
                          "lmnn_seconds_per_iter": lm / max(model.n_iter_, 1),
                          "ovr_seconds": ovr, "ovo_seconds": ovo})
-    return {"status": "ok", "reason": "", "dataset": p["dataset"], "job": "classes",
+    return {"status": "ok", "reason": "", "dataset": p["dataset"], "kind": "classes",
             "rows": rows}
 
 
@@ -229,4 +229,4 @@ def work(params: dict) -> dict:
             return fn(params)
     except ExpectedFailure as exc:
         return {"status": exc.status, "reason": str(exc), "error_type": type(exc).__name__,
-                "job": params["job"], "dataset": params.get("dataset", "")}
+                "kind": params["job"], "dataset": params.get("dataset", "")}

@@ -40,7 +40,7 @@ def _plot(frame: pd.DataFrame, config: dict, path) -> None:
     records = _records(config)
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.6))
     for key, rec in records.items():
-        if rec["status"] != "ok" or rec.get("job") != "trace":
+        if rec["status"] != "ok" or rec.get("kind") != "trace":
             continue
         it = pd.DataFrame(rec["iterates"]).dropna(subset=["n_changed"])
         axes[0].semilogy(it["t"], (it["n_changed"] / it["n_active_before"].clip(lower=1))
