@@ -38,8 +38,12 @@ from harness.results import hook, load_module
 from harness.timelimit import (ChildCrashed, TimeLimitExceeded, call_with_time_limit,
                                cpu_clock, wall_cap_for)
 
-__all__ = ["JobCrashed", "run_job", "job_record", "run_limited", "usage_since",
+__all__ = ["IDENTITY_FIELDS", "JobCrashed", "run_job", "job_record", "run_limited", "usage_since",
            "cpu_with_children", "died_reason", "limit_reason"]
+
+
+#: the fields of a record the runner sets; a job's body may not carry them
+IDENTITY_FIELDS = ("job", "result", "key", "profile", "params", "params_hash", "provenance")
 
 
 class JobCrashed(RuntimeError):
@@ -151,6 +155,11 @@ def job_record(config: dict, job: Job) -> dict:
                        label=f"job {job.id}")
     if finish := hook(module, "finish"):
         body = finish(params, body)
+    if clash := sorted(set(body) & set(IDENTITY_FIELDS)):
+        raise JobCrashed(f"job {job.id}: its work returned {', '.join(map(repr, clash))}, "
+                         f"which would overwrite the record's own field(s) of that name "
+                         f"({', '.join(IDENTITY_FIELDS)}); rename them in "
+                         f"{module.__name__}'s work")
     return {"job": job.id, "result": job.result, "key": job.key,
             "profile": config["profile"], "params": params,
             "params_hash": params_hash(params), "provenance": provenance(), **body}

@@ -218,3 +218,18 @@ def test_the_jobs_parent_process_imports_none_of_the_works_code(tmp_path, repo_r
     assert "table_2_1/iris/pca_knn: ok" in out.stdout
     line = next(line for line in out.stdout.splitlines() if line.startswith("PARENT"))
     assert json.loads(line[len("PARENT"):]) == []
+
+
+def test_a_body_may_not_overwrite_the_records_own_fields(tmp_path, repo_root, monkeypatch):
+    """A job whose work returns a field the runner sets itself (here ``profile``, as
+    lmnn_solver_profile once did) crashes loudly, naming the field and the module,
+    instead of writing a record whose identity is the body's."""
+    import harness.runner as runner
+
+    config = _config(tmp_path, repo_root, ["swiss_roll"], ["pca"])
+    monkeypatch.setattr(runner, "run_limited", lambda *a, **k: {"status": "ok", "reason": "",
+                                                                "profile": {"steps": 3}})
+    monkeypatch.setattr(runner, "hook", lambda module, name: None)  # no finish hook
+    with pytest.raises(runner.JobCrashed, match=r"returned 'profile', which would overwrite"):
+        runner.job_record(config, parse_job("table_3_2/swiss_roll/pca"))
+    assert not (tmp_path / "results").exists()
