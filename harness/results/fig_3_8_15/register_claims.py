@@ -31,7 +31,8 @@ THRESHOLDS = {"mvu_dims": 6, "isomap_dims": 8, "input_dims": 2, "strings_cos": 0
 def counted(frame: pd.DataFrame) -> pd.DataFrame:
     """The measured rows whose MVU solve (if any) is certified optimal."""
     ok = frame[frame["status"] == "ok"]
-    return ok[[certified(s) for s in ok["solve_status"]]]
+    # a boolean Series, not a list: an empty list would select no *columns*
+    return ok.loc[ok["solve_status"].map(certified).astype(bool)]
 
 
 def _left_out(frame: pd.DataFrame, part: str, kinds) -> str:
