@@ -23,7 +23,7 @@ from harness.results.common.tables import GAP_MARKS
 __all__ = [
     "KIND", "figure_paths", "section_of", "read_point", "gap_mark", "save_png",
     "measured_frame", "point_line", "harmonic_mean", "write_figure_files",
-    "dataset_notes", "missing_column_reason", "claim_lines",
+    "dataset_notes", "missing_column_reason", "claim_lines", "figure_markdown",
 ]
 
 KIND = "figure"
@@ -105,6 +105,16 @@ def claim_lines(claims) -> list[str]:
         md += [f"**Thesis' claim:** {claim['claim']}", "",
                f"**Our verdict:** {claim['verdict']}: {claim['evidence']}", ""]
     return md
+
+
+def figure_markdown(config: dict, title: str, claims, body: list[str], image: str,
+                    choices: list[str]) -> list[str]:
+    """A figure note's Markdown before its gaps: the title, the profile, the claims
+    (:func:`claim_lines`), the ``body`` lines (tables), the ``image`` line and the
+    choices where the thesis is ambiguous, one bullet each."""
+    return ([f"# {title}", "", f"Profile `{config['profile']}`.", ""] + claim_lines(claims)
+            + body + [image, "", "## Choices where the thesis is ambiguous", ""]
+            + [f"- {line}" for line in choices])
 
 
 def write_figure_files(config: dict, figure: str, keys: list[str], frame, md: list[str],

@@ -11,7 +11,7 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness.results.common.figure_files import (
-    claim_lines, gap_mark, measured_frame, read_point, save_png, write_figure_files,
+    figure_markdown, gap_mark, measured_frame, read_point, save_png, write_figure_files,
 )
 from harness.results.common.tables import Footnotes
 from harness.results.faces_identities import MNIST, NAME, TITLE, _conf, keys
@@ -205,9 +205,6 @@ def write(config: dict) -> list:
     """Write ``results/<profile>/figures/faces_identities.{csv,png,md,json}``."""
     frame = build(config)
     notes = Footnotes()
-    md = [f"# {TITLE}", "", f"Profile `{config['profile']}`.", ""]
-    md += claim_lines(claims(config, frame))
-    md += _tables(frame, notes)
-    md += ["", f"![{NAME}]({NAME}.png)", "", "## Choices where the thesis is ambiguous", ""]
-    md += [f"- {line}" for line in _choices(_conf(config))]
+    md = figure_markdown(config, TITLE, claims(config, frame), _tables(frame, notes) + [""],
+                         f"![{NAME}]({NAME}.png)", _choices(_conf(config)))
     return write_figure_files(config, NAME, keys(config), frame, md, notes.texts, _plot)

@@ -12,7 +12,7 @@ from tabulate import tabulate
 
 from harness.claims import make_claim
 from harness.results.common.figure_files import (
-    claim_lines, gap_mark, read_point, save_png, write_figure_files,
+    figure_markdown, gap_mark, read_point, save_png, write_figure_files,
 )
 from harness.results.common.tables import Footnotes
 from harness.results.fig_2_20 import NAME, TITLE, _conf, keys
@@ -298,9 +298,7 @@ def write(config: dict) -> list:
     frame = build(config)
     notes = Footnotes()
     table = _table(frame, notes)
-    md = [f"# {TITLE}", "", f"Profile `{config['profile']}`.", ""]
-    md += claim_lines(claims(config, frame))
-    md += ["## First directions", "", table, "", "![Fig. 2.20](fig_2_20.png)", "",
-           "## Choices where the thesis is ambiguous", ""]
-    md += [f"- {line}" for line in _choices(config, frame)]
+    md = figure_markdown(config, TITLE, claims(config, frame),
+                         ["## First directions", "", table, ""], "![Fig. 2.20](fig_2_20.png)",
+                         _choices(config, frame))
     return write_figure_files(config, NAME, keys(config), frame, md, notes.texts, _plot)

@@ -11,7 +11,7 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness.results.common.figure_files import (
-    claim_lines, gap_mark, read_point, save_png, write_figure_files,
+    figure_markdown, gap_mark, read_point, save_png, write_figure_files,
 )
 from harness.results.common.tables import Footnotes
 from harness.results.fig_3_2 import NAME, TITLE, _conf, keys
@@ -151,9 +151,6 @@ def write(config: dict) -> list:
     """Write ``results/<profile>/figures/fig_3_2.{csv,png,md,json}``; return the paths."""
     frame = build(config)
     notes = Footnotes()
-    md = [f"# {TITLE}", "", f"Profile `{config['profile']}`.", ""]
-    md += claim_lines(claims(config, frame))
-    md += _tables(frame, notes)
-    md += ["![Fig. 3.2](fig_3_2.png)", "", "## Choices where the thesis is ambiguous", ""]
-    md += [f"- {line}" for line in _choices(config)]
+    md = figure_markdown(config, TITLE, claims(config, frame), _tables(frame, notes),
+                         "![Fig. 3.2](fig_3_2.png)", _choices(config))
     return write_figure_files(config, NAME, keys(config), frame, md, notes.texts, _plot)
