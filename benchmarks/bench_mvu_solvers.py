@@ -1,6 +1,6 @@
 """asv benchmarks of the MVU SDP solvers (thesis 3.1.4-3.1.6), by backend and n.
 
-The problem is the solver table's (:mod:`harness.results.common.mvu_solve_point`): ``n`` points of the
+The problem is the solver table's (:mod:`harness.results.solver_table.work`): ``n`` points of the
 seeded Swiss roll with 5 extra dimensions of N(0, 0.1^2) noise (thesis Fig. 3.5), the
 clique graph of k = 5 nearest neighbours (3.1.4), the ``equality`` variant, tolerances
 1e-3 (certified gap) and 1e-4 (violation). These settings are fixed here, not read
@@ -57,16 +57,17 @@ from threadpoolctl import threadpool_limits
 from benchmarks.common import BLAS_THREADS, MVU_BACKENDS, MVU_SIZES, MVU_TIME_LIMIT, OneSample
 from harness.config import validate_config
 from harness.jobs import Job, job_params
-from harness.results.common.mvu_solve_point import build_problem
-from harness.results.common.solver_points import SolverPoint
+from harness.results.solver_table.work import build_problem
+from harness.results.solver_table.points import SolverPoint
 from harness.runner import job_record
-from harness.solvers import backend_status
-from harness.solvers.mvu import MVU_SOLVERS, NATIVE_METHODS, solve_mvu
+from harness import registry
+from harness.solvers.mvu import mvu_solvers, solve_mvu
 from harness.timelimit import in_this_process
 
-BACKENDS = list(MVU_BACKENDS or MVU_SOLVERS)
+BACKENDS = list(MVU_BACKENDS or mvu_solvers())
 SIZES = list(MVU_SIZES)
-# largest n per dense backend; beyond it, one solve takes minutes and gigabytes
+# largest n per dense backend in this suite (else the plugin's max_n); beyond it, one
+# solve takes minutes and gigabytes
 DENSE_MAX_N = {"clarabel": 100, "sdpa": 100, "mosek": 100, "scs": 60, "cvxopt": 60}
 TIME_LIMIT = MVU_TIME_LIMIT
 # validated: the schema's defaults fill every key this dict leaves out (a key added to
@@ -84,14 +85,13 @@ CONFIG = validate_config({
 
 def skip_reason(backend, n):
     """Why ``(backend, n)`` is not benchmarked, or None."""
-    cap = DENSE_MAX_N.get(backend)
+    cap = DENSE_MAX_N.get(backend, registry.backend_info(backend).max_n)
     if cap is not None and n > cap:
         return (f"skipped: {backend} solves a dense {n} x {n} SDP; this suite runs it up "
                 f"to n = {cap} (see the module docstring for the measured times)")
-    if backend not in NATIVE_METHODS:  # the native solvers are always usable
-        usable, why = backend_status(backend)
-        if not usable:
-            return f"skipped: {why}"
+    usable, why = registry.backend_status(backend)
+    if not usable:
+        return f"skipped: {why}"
     return None
 
 

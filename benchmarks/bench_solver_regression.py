@@ -17,7 +17,7 @@ import os
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS, OneSample
-from harness.solvers.mvu.native import solve_native
+from harness.solvers.mvu.native_solver import solve_native
 from harness.solvers.mvu.regression import instances, run_instance
 from harness.solvers.mvu.regression import problem_of
 

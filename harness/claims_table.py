@@ -22,7 +22,7 @@ from harness.claims import NOT_COMPARABLE, NOT_MEASURED, NOT_YET_BUILT, VERDICTS
 from harness.jobs import profile_results
 from harness.register import THESIS, Entry, load_register
 from harness.result_claims import result_claims
-from harness.results import hook
+from harness.result_registry import hook
 
 __all__ = ["COLUMNS", "KINDS", "collect_claims", "claims_table", "tally", "render_csv",
            "render_markdown"]

@@ -29,7 +29,6 @@ Examples
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 from pathlib import Path
@@ -47,14 +46,14 @@ def _config(args):
 
 def cmd_list(args) -> int:
     from harness import registry
-    from harness.solvers import BACKENDS, backend_status
     print("methods:")
     for name, cls in registry.methods().items():
         solvers = f", solvers: {', '.join(cls.solvers)}" if cls.solvers else ""
         print(f"  {name:22s} task={cls.task:14s} thesis row: {cls.thesis_label or '-'}{solvers}")
         for solver in cls.solvers:
             skip, why = cls.skip(None, solver)
-            usable, reason = backend_status(solver) if solver in BACKENDS else (True, "")
+            usable, reason = (registry.backend_status(solver) if solver in registry.backends()
+                              else (True, ""))
             if skip or not usable:
                 print(f"      skips solver {solver}: {why or reason}")
     print("datasets:")
@@ -65,11 +64,14 @@ def cmd_list(args) -> int:
         print(f"  {name:22s} {state:14s} tasks={','.join(cls.tasks)}{extra}")
         if not ok:
             print(f"      {why}")
-    print("solvers:")
-    for name in BACKENDS:
-        ok, why = backend_status(name)
-        print(f"  {name:22s} {'usable' if ok else 'not usable':14s} {why}")
-    from harness.results import result_modules
+    print("solver backends (harness/solvers/backends/):")
+    for name in registry.backends():
+        ok, why = registry.backend_status(name)
+        info = registry.backend_info(name)
+        print(f"  {name:22s} {'usable' if ok else 'not usable':14s} {info.description}")
+        if why:
+            print(f"      {why}")
+    from harness.result_registry import result_modules
 
     print("thesis results (harness job RESULT/KEY, harness write RESULT):")
     for name, module in result_modules().items():
@@ -95,7 +97,7 @@ def _numbers(record: dict) -> list[str]:
         parts.append(", ".join(f"{k}={v['mean']:.3f}" for k, v in summary.items()))
     cert = record.get("certificate")
     if cert:  # a solve stopped short may lack a value or a gap: shown as "-"
-        from harness.results.common.formatting import fmt_number
+        from harness.formatting import fmt_number
 
         parts.append(f"objective={fmt_number(cert.get('value'), '.6g')} "
                      f"gap={fmt_number(cert.get('gap'), '.2e')} "
@@ -128,44 +130,15 @@ def _check_writable(folder) -> None:
                               f"writable folder")
 
 
-#: the pid of the local Snakemake run a job belongs to (set by the workflow for local
-#: executors only: on a cluster node that pid means nothing)
-OWNER_ENV = "HARNESS_OWNER_PID"
-
-
-def _watch_owner() -> None:
-    """When :data:`OWNER_ENV` names a process, end this job with its work as soon as
-    that process is gone (issue 53: a ``kill -9`` of Snakemake left a job running in
-    its own process, which wrote its record later). Nothing is written: records are
-    written atomically at the end of the job."""
-    import threading
-    import time
-
-    import psutil
-
-    owner = os.environ.get(OWNER_ENV, "")
-    if not owner.isdigit():
-        return
-
-    def watch():
-        while psutil.pid_exists(int(owner)):
-            time.sleep(0.5)
-        for child in psutil.Process().children(recursive=True):
-            with contextlib.suppress(psutil.Error):
-                child.kill()
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def cmd_job(args) -> int:
     from harness.jobs import parse_job, record_path
+    from harness.owner_watch import watch_owner
     from harness.plugin_args import check_plugin_args
     from harness.records import read_record
     from harness.runner import run_job
 
     config = _config(args)
-    _watch_owner()
+    watch_owner()
     check_plugin_args(config)  # a misspelt argument: one line, before any work
     jobs = [parse_job(job_id) for job_id in args.jobs]
     for job in jobs:  # before any work: a job that cannot write its record is refused
@@ -181,7 +154,7 @@ def cmd_job(args) -> int:
 def cmd_write(args) -> int:
     from harness.jobs import section
     from harness.result_write import write_result
-    from harness.results import get_result
+    from harness.result_registry import get_result
 
     config = _config(args)
     for name in args.results or list(config["results"]):
@@ -305,7 +278,6 @@ def cmd_fetch(args) -> int:
 def cmd_doctor(args) -> int:
     from harness import registry
     from harness.provenance import blas_info, git_commit, package_versions
-    from harness.solvers import BACKENDS, backend_status
 
     print(f"python {sys.version.split()[0]} at {sys.executable}")
     print(f"commit {git_commit()['commit']}{' (dirty)' if git_commit()['dirty'] else ''}")
@@ -318,8 +290,8 @@ def cmd_doctor(args) -> int:
               f"num_threads={lib['num_threads']}")
     print(f"  jobs run with blas_threads from the profile (quick: 1); cores: {os.cpu_count()}")
     print("solvers:")
-    for name in BACKENDS:
-        ok, why = backend_status(name)
+    for name in registry.backends():
+        ok, why = registry.backend_status(name)
         print(f"  {name:10s} {'usable' if ok else 'not usable'} {why}")
     from harness.data_cache import data_dir
 

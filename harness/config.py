@@ -21,7 +21,7 @@ from harness import registry
 from harness.registry import UnknownNameError
 from harness.config_keys import check_map_keys
 from harness.errors import ConfigError, check_names
-from harness.results import result_modules, result_schema
+from harness.result_registry import result_modules, result_schema
 from harness.schema_defaults import validate_with_defaults
 
 __all__ = ["ConfigError", "SCHEMA_PATH", "profile_schema", "validate_config", "load_config"]

@@ -11,7 +11,8 @@ therefore declares what its keys name, as ``x-keys`` (one kind per level of nest
                an entry for a data set the section does not run would be ignored too
 ``method``     a method of the section's ``methods`` list (``all``: every registered
                method)
-``backend``    a backend of the section's ``backends`` list
+``backend``    a backend of the section's ``backends`` list (``all``: every backend
+               plugin)
 ``extension``  an out-of-sample extension of the section's ``extensions`` list
 ``named``      names the map itself defines (readings, kernel columns): not checked
 
@@ -61,7 +62,8 @@ def map_properties(section_schema: dict, defs: dict) -> Iterator[tuple[str, dict
 
 
 #: the registered names a key of each kind may also take
-_REGISTERED = {"dataset": lambda: registry.datasets(), "method": lambda: registry.methods()}
+_REGISTERED = {"dataset": lambda: registry.datasets(), "method": lambda: registry.methods(),
+               "backend": lambda: registry.backends()}
 
 
 def _valid(conf: dict, kind: str, where: str, prop: str) -> tuple[list[str], list[str]] | None:

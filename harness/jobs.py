@@ -23,8 +23,8 @@ from types import ModuleType
 
 from harness.errors import ConfigError
 from harness.records import read_record
-from harness.results import get_result, hook, is_package, work_module
-from harness.sources import source_closure
+from harness.result_registry import get_result, hook, is_package, work_module
+from harness.sources import module_file, source_closure
 from harness.timelimit import WALL_CAP_EXTRA_SECONDS, WALL_CAP_FACTOR, wall_cap_for
 
 __all__ = ["Job", "parse_job", "check_job", "section", "profile_results", "result_jobs",
@@ -180,7 +180,7 @@ def read_job_record(config: dict, job: Job) -> dict:
 
 def job_sources(config: dict, job: Job, params: dict | None = None) -> list[str]:
     """The source files whose edit reruns the job (:mod:`harness.sources`): the
-    runner, the result's work module (:func:`harness.results.work_module`: a
+    runner, the result's work module (:func:`harness.result_registry.work_module`: a
     package's ``work.py`` or the shared module it names; the job's code, not the
     writer's or the report's), or for a single-module result the modules that define
     its ``work`` and ``finish``, what its ``sources(params)`` names (plugins the job
@@ -198,7 +198,42 @@ def job_sources(config: dict, job: Job, params: dict | None = None) -> list[str]
     if params is None:
         params = job_params(config, job)
     extra = sources(params) if (sources := hook(module, "sources")) else ()
-    return source_closure("harness.runner", *code, *extra)
+    files = source_closure("harness.runner", *code, *extra)
+    return sorted(set(files).union(_backend_sources(files, params)))
+
+
+#: The MVU solvers' entry point: it finds the backend plugins by name at run time.
+_DISPATCH = "harness.solvers.mvu.dispatch"
+#: The backend ``solve_mvu`` runs when no solver is named.
+_DEFAULT_BACKEND = "native"
+
+
+def _backend_sources(files: list[str], params: dict) -> list[str]:
+    """The backend plugins a job that reaches ``solve_mvu`` may run (their modules and
+    what they import): every registered backend whose name is a string value of the
+    job's parameters, at any depth (``solver: csdp``, ``backend: clarabel``,
+    ``method_params: {solver: scs}``), and the default one. ``solve_mvu`` finds them
+    through the registry, so no import names them; a job that does not reach it
+    gets none, and adding a backend file reruns only the jobs that name it."""
+    if str(module_file(_DISPATCH).resolve()) not in files:
+        return []
+    from harness import registry
+
+    named = {value for value in _strings(params) if value in registry.backends()}
+    return source_closure(*(registry.backend_info(name).module
+                            for name in sorted(named | {_DEFAULT_BACKEND})))
+
+
+def _strings(value):
+    """Every string in a JSON-like value (dict values and list items, at any depth)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
 
 
 def cpu_budget(params: dict) -> float:

@@ -305,7 +305,7 @@ def result_known_numbers(config: dict, result: str) -> np.ndarray:
     CSVs."""
     from harness.jobs import result_input_records
     from harness.outputs import result_outputs
-    from harness.results import get_result
+    from harness.result_registry import get_result
 
     records = [json.loads(p.read_text()) for p in result_input_records(config, result)
                if p.exists()]
@@ -329,7 +329,7 @@ def _deviation_numbers(result: str) -> np.ndarray:
     ``config/known_deviations.yaml``: the earlier measurements each entry describes
     (the numbers of this run a reason states are placeholders filled from the run,
     :func:`harness.results.common.tables.fill_reason`, and traced as this run's)."""
-    from harness.results.common.tables import PLACEHOLDER, known_deviations
+    from harness.known_deviations import PLACEHOLDER, known_deviations
 
     values = [float(m.group(0)) for reason in known_deviations(result).values()
               for m in _NUMBER.finditer(PLACEHOLDER.sub("", reason))]
@@ -372,7 +372,7 @@ def audit_profile(config: dict, results=None) -> dict[str, list[Token]]:
     from harness.outputs import result_outputs
     from harness.jobs import result_input_records
     from harness.record_check import CorruptRecordError, check_readable
-    from harness.results import get_result
+    from harness.result_registry import get_result
 
     found = {}
     for name in results or list(config["results"]):
@@ -413,7 +413,7 @@ def audit_result(config: dict, result: str, markdown: str | None = None) -> list
     read from ``results/<profile>/<kind>/<result>.md`` when not given), with the
     result's exceptions of :data:`CONSTANTS` and :data:`CITED`."""
     from harness.outputs import result_outputs
-    from harness.results import get_result
+    from harness.result_registry import get_result
 
     if markdown is None:
         markdown = Path(result_outputs(config, get_result(result))["md"]).read_text()

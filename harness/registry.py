@@ -1,11 +1,13 @@
-"""Discovery of method and dataset plugins.
+"""Discovery of method, dataset and solver backend plugins.
 
 A plugin is any class defined in a module of the ``methods`` (or ``datasets``)
 package that derives from :class:`harness.plugin.MethodPlugin` (or
-:class:`harness.plugin.DatasetPlugin`) and sets a non-empty ``name``. Modules whose
+:class:`harness.plugin.DatasetPlugin`) and sets a non-empty ``name``, or a class of
+:mod:`harness.solvers.backends` that derives from
+:class:`harness.solvers.backend.SolverBackend` (named after its file). Modules whose
 file name starts with an underscore hold shared code and are not scanned. Installed
-packages may add plugins through the entry-point groups ``harness.methods`` and
-``harness.datasets`` (``name = "module:Class"``).
+packages may add plugins through the entry-point groups ``harness.methods``,
+``harness.datasets`` and ``harness.backends`` (``name = "module:Class"``).
 
 Dropping one file into ``methods/`` is therefore all it takes to add a method: the
 registry, ``harness list``, the Snakemake DAG and every table of the method's task
@@ -46,12 +48,20 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
 from harness.plugin import DatasetPlugin, MethodPlugin
+from harness.solvers.backend import SolverBackend
 
-__all__ = ["methods", "datasets", "get_method", "get_dataset", "method_info",
-           "dataset_info", "UnknownNameError", "INDEXED", "TEST_PLUGINS_VARIABLE", "index_path"]
+__all__ = ["methods", "datasets", "backends", "get_method", "get_dataset", "get_backend",
+           "method_info", "dataset_info", "backend_info", "backend_status",
+           "UnknownNameError", "INDEXED", "TEST_PLUGINS_VARIABLE", "index_path"]
 
-ENTRY_POINT_GROUPS = {"methods": "harness.methods", "datasets": "harness.datasets"}
-BASES = {"methods": MethodPlugin, "datasets": DatasetPlugin}
+#: The package each kind of plugin is discovered in.
+PACKAGES = {"methods": "methods", "datasets": "datasets",
+            "backends": "harness.solvers.backends"}
+#: Kinds whose plugin attributes are computed from another kind's plugins at import
+#: (a method's ``solvers`` lists the backends): their index is keyed by those too.
+DEPENDS = {"methods": ("backends",)}
+ENTRY_POINT_GROUPS = {kind: f"harness.{kind}" for kind in PACKAGES}
+BASES = {"methods": MethodPlugin, "datasets": DatasetPlugin, "backends": SolverBackend}
 #: The class attributes read without importing a plugin (:func:`method_info`,
 #: :func:`dataset_info`; JSON values, tuples as tuples); a method's info also has
 #: ``init_params``, its constructor's argument names, a data set's ``load_params``, load()'s.
@@ -59,7 +69,9 @@ INDEXED = {"methods": ("name", "task", "thesis_label", "references", "solvers",
                        "uses_neighbors", "table_note", "measures", "classifier_kind",
                        "table_params"),
            "datasets": ("name", "thesis_name", "stand_in_for", "tasks", "description",
-                        "params")}
+                        "params"),
+           "backends": ("name", "order", "description", "modules", "programs", "install",
+                        "variants", "linear_cost", "max_n", "cvxpy_name", "options")}
 INDEX_FILE = "harness_plugins.json"
 #: the environment variable naming the test plugins (``*_test`` modules) in view
 TEST_PLUGINS_VARIABLE = "HARNESS_TEST_PLUGINS"
@@ -92,12 +104,12 @@ def _plugin_classes(module: ModuleType, base: type) -> list[type]:
 
 
 def _scan_package(kind: str) -> list[type]:
-    package = importlib.import_module(kind)
+    package = importlib.import_module(PACKAGES[kind])
     found: list[type] = []
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
         if info.name.startswith("_") or not _in_view(info.name):
             continue
-        module = importlib.import_module(f"{kind}.{info.name}")
+        module = importlib.import_module(f"{PACKAGES[kind]}.{info.name}")
         found.extend(_plugin_classes(module, BASES[kind]))
     return found
 
@@ -145,22 +157,29 @@ def _attributes(kind: str, cls: type) -> dict:
     """A plugin's :data:`INDEXED` attributes (and, for a method, ``init_params``, its
     constructor's argument names; for a data set, ``load_params``, ``load()``'s)."""
     out = {a: _jsonable(getattr(cls, a)) for a in INDEXED[kind]}
+    out["module"] = cls.__module__
     if kind == "methods":
         out["init_params"] = _init_params(cls)
-    else:
+    elif kind == "datasets":
         out["load_params"] = [p for p in inspect.signature(cls.load).parameters
                               if p != "self"]
     return out
 
 
+def _folder(kind: str) -> Path:
+    return Path(importlib.import_module(PACKAGES[kind]).__path__[0])
+
+
 def _source_key(kind: str) -> tuple[Path, str]:
-    """The package's folder and a digest of every ``.py`` file in it, of
-    :mod:`harness.plugin` (the base classes' defaults) and of this module (what the
-    index holds)."""
-    folder = Path(importlib.import_module(kind).__path__[0])
+    """The package's folder and a digest of every ``.py`` file in it and in the
+    packages of :data:`DEPENDS`, of the base classes' modules (their defaults) and of
+    this module (what the index holds)."""
+    folder = _folder(kind)
     digest = hashlib.sha256()
-    sources = [p for p in sorted(folder.glob("*.py")) if _in_view(p.stem)]
-    for path in sources + [Path(inspect.getfile(MethodPlugin)), Path(__file__)]:
+    sources = [p for k in (kind, *DEPENDS.get(kind, ())) for p in sorted(_folder(k).glob("*.py"))
+               if _in_view(p.stem)]
+    bases = [Path(inspect.getfile(MethodPlugin)), Path(inspect.getfile(SolverBackend))]
+    for path in sources + bases + [Path(__file__)]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return folder, digest.hexdigest()
 
@@ -187,7 +206,7 @@ def index_path(kind: str) -> Path:
     """Where the package's index is stored: ``__pycache__/harness_plugins.KIND.json``;
     a process with test plugins in view (:data:`TEST_PLUGINS_VARIABLE`) keeps its own,
     named after them, so that it never replaces the one every other process reads."""
-    folder = Path(importlib.import_module(kind).__path__[0])
+    folder = _folder(kind)
     view = sorted(m for m in os.environ.get(TEST_PLUGINS_VARIABLE, "").split(",") if m)
     tag = "" if not view else "." + hashlib.sha256(",".join(view).encode()).hexdigest()[:12]
     return folder / "__pycache__" / INDEX_FILE.replace(".json", f".{kind}{tag}.json")
@@ -205,7 +224,8 @@ def _package_index(kind: str) -> dict[str, dict]:
             return stored["plugins"]
     except (OSError, ValueError, AttributeError):
         pass
-    preloaded = {name for name in sys.modules if name.startswith(f"{kind}.")}
+    preloaded = {name for name in sys.modules
+                 if any(name.startswith(f"{PACKAGES[k]}.") for k in (kind, *DEPENDS.get(kind, ())))}
     index = _build_index(kind)
     # Stored only from a scan that imported every plugin from the files keyed: a module
     # imported before the scan may predate an edit (Python does not reimport it).
@@ -228,7 +248,7 @@ def _load(kind: str, name: str) -> type:
     if getattr(obj, "name", None) != name:  # cannot happen while the key matches
         raise RuntimeError(f"the plugin index names {entry['module']}.{entry['qualname']} "
                            f"{name!r}, the class says {getattr(obj, 'name', None)!r}; "
-                           f"delete {kind}/__pycache__/ and rerun")
+                           f"delete {_folder(kind)}/__pycache__/ and rerun")
     return obj
 
 
@@ -268,12 +288,16 @@ def _infos(kind: str) -> dict[str, SimpleNamespace]:
     for name in set(extra) & set(packaged):  # the same class twice is not a clash
         _check_unique(kind, [_load(kind, name), extra[name]])
     for name, entry in packaged.items():
-        infos[name] = SimpleNamespace(**{a: tuple(v) if isinstance(v, list) else v
-                                         for a, v in entry["attributes"].items()})
+        infos[name] = _namespace(entry["attributes"])
     for name, cls in extra.items():
-        infos[name] = SimpleNamespace(**{a: tuple(v) if isinstance(v, list) else v
-                                         for a, v in _attributes(kind, cls).items()})
-    return dict(sorted(infos.items()))
+        infos[name] = _namespace(_attributes(kind, cls))
+    order = (lambda item: (item[1].order, item[0])) if kind == "backends" else None
+    return dict(sorted(infos.items(), key=order))
+
+
+def _namespace(attributes: dict) -> SimpleNamespace:
+    return SimpleNamespace(**{a: tuple(v) if isinstance(v, list) else v
+                              for a, v in attributes.items()})
 
 
 def refresh() -> None:
@@ -308,6 +332,29 @@ def dataset_info(name: str) -> SimpleNamespace:
     """The :data:`INDEXED` attributes of the dataset plugin ``name``, without importing
     it (error lists the valid names)."""
     return _get(_infos("datasets"), "dataset", name)
+
+
+def backends() -> PluginMap:
+    """Solver backend plugin classes by name, in their declared ``order`` (a mapping
+    that imports a backend when it is looked up)."""
+    return PluginMap("backends", list(_infos("backends")))
+
+
+def backend_info(name: str) -> SimpleNamespace:
+    """The :data:`INDEXED` attributes of the backend ``name`` (and ``module``, its
+    plugin module), without importing it (error lists the valid names)."""
+    return _get(_infos("backends"), "solver backend", name)
+
+
+def get_backend(name: str) -> type[SolverBackend]:
+    """The backend plugin class called ``name`` (error lists the valid names)."""
+    return _get(backends(), "solver backend", name)
+
+
+def backend_status(name: str) -> tuple[bool, str]:
+    """``(usable, reason)`` of the backend ``name``: installed, then licensed where
+    needed (:meth:`~harness.solvers.backend.SolverBackend.status`)."""
+    return get_backend(name).status()
 
 
 def _get(found: Mapping, kind: str, name: str):

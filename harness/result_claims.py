@@ -27,7 +27,7 @@ from types import ModuleType
 from harness.claims import check_claim, make_claim
 from harness.jobs import records_dir, result_input_records
 from harness.record_check import CorruptRecordError, check_readable
-from harness.results import hook
+from harness.result_registry import hook
 
 __all__ = ["result_claims", "not_run", "withhold"]
 

@@ -20,7 +20,7 @@ from harness.jobs import result_input_records
 from harness.record_check import check_readable
 from harness.outputs import read_sidecar, result_outputs, write_sidecar
 from harness.result_claims import result_claims
-from harness.results import hook
+from harness.result_registry import hook
 
 __all__ = ["write_result", "add_claims"]
 

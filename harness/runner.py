@@ -10,7 +10,7 @@ else the machine runs) and a generous wall cap for runaways
 (:func:`harness.jobs.wall_cap`). The child's wall and CPU seconds, peak memory, CPU
 budget and wall cap are added to the body as ``timing`` (CPU seconds and peak memory
 include the programs the work ran and waited for, e.g. CSDP; such a program has its
-own CPU limit, :mod:`harness.solvers.mvu.csdp`); the module's optional
+own CPU limit, :mod:`harness.solvers.backends.csdp`); the module's optional
 ``finish(params, body)`` then runs in the parent (the solver table recomputes its
 certificate there). The record -- ``job``, ``result``, ``key``, ``profile``, the
 resolved ``params`` and their hash, the ``provenance`` and the body -- is written
@@ -34,7 +34,7 @@ from harness.jobs import (
 )
 from harness.provenance import provenance
 from harness.records import write_json_atomic
-from harness.results import hook, load_module
+from harness.result_registry import hook, load_module
 from harness.timelimit import (ChildCrashed, TimeLimitExceeded, call_with_time_limit,
                                cpu_clock, wall_cap_for)
 
@@ -68,7 +68,7 @@ def limit_reason(exc: TimeLimitExceeded) -> str:
 
 def cpu_with_children() -> float:
     """CPU seconds of this process and of the child processes it has waited for: a
-    program the work runs (CSDP, :mod:`harness.solvers.mvu.csdp`) counts too."""
+    program the work runs (CSDP, :mod:`harness.solvers.backends.csdp`) counts too."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return cpu_clock() + children.ru_utime + children.ru_stime
 
@@ -97,7 +97,7 @@ def _timed(fn, *args) -> dict:
 def _module_work(module_name: str, module_file: str | None, params: dict) -> dict:
     """The child's work: the result's ``work(params)`` (its declaration is imported
     by name, or from its file when it came from ``$HARNESS_RESULT_DIRS``; then only
-    its work module, :func:`harness.results.work_module`)."""
+    its work module, :func:`harness.result_registry.work_module`)."""
     return hook(load_module(module_name, module_file), "work")(params)
 
 

@@ -26,7 +26,7 @@ from harness.jobs import (
 from harness.outputs import outputs_dir, result_outputs
 from harness.plugin_args import check_plugin_args
 from harness.record_check import quarantine_corrupt
-from harness.results import get_result, write_module
+from harness.result_registry import get_result, write_module
 from harness.sources import source_closure
 
 __all__ = ["WorkflowConfig", "DEFAULT_CONFIGFILE", "JOB_PATTERN", "workdir_relative"]
@@ -93,14 +93,14 @@ class WorkflowConfig:
         """Start a job server for a local run (Snakefile ``onstart``) and name its
         socket in the environment the jobs inherit. Not for a cluster executor (its
         jobs run elsewhere), nor when ``HARNESS_JOBSERVER=off``."""
-        from harness.cli import OWNER_ENV
+        from harness.owner_watch import OWNER_ENV
         from harness.jobserver import SOCKET_ENV
         from harness.jobserver.server import socket_path_for, start_server
 
         if not workflow.local_exec:
             return
         # every local job, served or in its own process, stops when this run is gone
-        # (harness.cli: a kill -9 of Snakemake leaves its shells and jobs running)
+        # (harness.owner_watch: a kill -9 of Snakemake leaves its shells and jobs running)
         os.environ[OWNER_ENV] = str(os.getpid())
         if os.environ.get(SOCKET_ENV) == "off":
             return

@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from harness.problems.out_of_sample import TOP_LEFT, OutOfSampleProblem
-from harness.solvers.backends import BACKENDS, backend_status
+from harness import registry
 from harness.solvers.out_of_sample_native import solve_out_of_sample
 from methods._out_of_sample import OutOfSampleExtension
 
@@ -93,8 +93,8 @@ class SDPExtensionBase(OutOfSampleExtension):
         if self.solver == "native" and self.top_left != "identity":
             raise ValueError("the native solver solves top_left='identity' only; use a "
                              "cvxpy solver (e.g. solver='clarabel') for 'diagonal'")
-        if self.solver in BACKENDS:
-            ok, why = backend_status(self.solver)
+        if self.solver in registry.backends():
+            ok, why = registry.backend_status(self.solver)
             if not ok:
                 raise RuntimeError(f"solver {self.solver} is not usable here: {why}")
 

@@ -8,7 +8,6 @@ import numpy as np
 
 from harness.problems.are import ACTION_PAIRS, DISTANCES, AREProblem, check_actions
 from harness.solvers.are import ARE_SOLVERS, DEFAULT_ARE_SOLVER, solve_are
-from harness.solvers.mvu import CVXPY_NAMES
 from harness.validation import check_embedding_input
 from methods._manifold import ManifoldEmbedding, check_connected, knn_graph
 from methods.mvu import SolverFailedError, dense_solver_skip
@@ -48,7 +47,7 @@ class ARE(ManifoldEmbedding):
 
     The SDP is solved by the native interior point (default; MVU's, generalised to
     the action rows: :mod:`harness.solvers.are_native`) or a cvxpy backend (dense,
-    so at most ``methods.mvu.DENSE_SOLVER_MAX_N`` points in the tables); see
+    so at most the backend's ``max_n`` points in the tables); see
     :mod:`harness.solvers.are`. The harness recomputes the certificate
     (:func:`harness.problems.are.certify_are`) from ``edges_``, ``sq_lengths_``,
     ``action_pairs_``, ``kernel_factor_``, ``dual_`` and ``action_dual_`` alone.
@@ -122,8 +121,7 @@ class ARE(ManifoldEmbedding):
             return True, (f"ARE needs the action sequence of the inputs; data set "
                           f"{dataset.meta.get('thesis_name')!r} has none (moving_window "
                           f"has)")
-        if solver in CVXPY_NAMES:
-            return dense_solver_skip(dataset, solver)
+        return dense_solver_skip(dataset, solver)
         return False, ""
 
     def fit(self, X, y=None, actions=None):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import numbers
 
-import numpy as np
 
 from harness.kernels import gaussian_kernel, neighbourhood_scale
 from methods._kernel_pca import KernelPCAEmbedding

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.solvers.mvu import MVU_SOLVERS
+from harness.solvers.mvu import mvu_solvers
 from methods._kernel_pca import KernelPCAEmbedding
 from methods.mvu import MVU
 
@@ -31,7 +31,7 @@ class KernelPCAMVU(KernelPCAEmbedding):
     n_components : int, default=2
         Output dimension d.
     solver : str, default="native"
-        MVU's solver backend (:data:`harness.solvers.mvu.MVU_SOLVERS`).
+        MVU's solver backend (:func:`harness.solvers.mvu.mvu_solvers`).
     tol_gap : float, default=1e-3
         Certified relative gap below which the solve counts as optimal.
     tol_violation : float, default=1e-4
@@ -58,7 +58,7 @@ class KernelPCAMVU(KernelPCAEmbedding):
     thesis_label = "kernel PCA (MVU)"
     references = ("thesis 3.1.9 (Learning the kernel matrix; Figs. 3.32-3.35)",
                   "Weinberger, Sha & Saul, ICML 2004")
-    solvers = MVU_SOLVERS
+    solvers = mvu_solvers()
     uses_neighbors = True
     requires_connected_graph = True
     table_note = "kernel PCA on the MVU kernel (k = 4, 3.1.9), certified like every MVU solve."

@@ -9,13 +9,13 @@ from harness.solvers.mve import (
     AFFINITY_KERNELS, INITS, affinity_factor, initial_factor, iterate_mve, points_problem,
     top_embedding,
 )
-from harness.solvers.mvu import CVXPY_NAMES
+from harness.solvers.mvu import cvxpy_solvers
 from methods._manifold import ManifoldEmbedding
 from methods.mvu import SolverFailedError, dense_solver_skip
 
 #: The backends the plugin accepts: the native interior point with a linear cost, and
 #: the dense cvxpy models (small n; for cross-checks).
-MVE_SOLVERS = ("native", *CVXPY_NAMES)
+MVE_SOLVERS = ("native", *cvxpy_solvers())
 
 
 class MVE(ManifoldEmbedding):
@@ -52,7 +52,7 @@ class MVE(ManifoldEmbedding):
         in ``init_used_`` and ``init_fallback_reason_`` (never silently).
     solver : str, default="native"
         ``native`` (the interior point with a linear cost) or a cvxpy backend
-        (``clarabel``, ...; dense, up to ``methods.mvu.DENSE_SOLVER_MAX_N`` points).
+        (``clarabel``, ...; dense, up to the backend's ``max_n`` points).
     eps : float, default=1e-3
         Stop when ``|K - K^|_F / |K^|_F < eps`` (Step 7).
     max_iter : int, default=30

@@ -7,12 +7,9 @@ import numpy as np
 from harness.plugin import ExpectedFailure
 from harness.problems.bad_edges import BadEdgeRule
 from harness.problems.mvu import MVUProblem
-from harness.solvers.mvu import CVXPY_NAMES, MVU_SOLVERS, solve_mvu
+from harness import registry
+from harness.solvers.mvu import mvu_solvers, solve_mvu
 from methods._manifold import ManifoldEmbedding
-
-# General-purpose SDP solvers work on a dense n x n matrix: measured here, Clarabel
-# needs 47 s at n = 100 and a dense n = 200 solve grew past 20 GiB of memory.
-DENSE_SOLVER_MAX_N = 150
 
 
 def _principal_coordinates(X: np.ndarray, max_dims: int = 30) -> np.ndarray:
@@ -25,14 +22,13 @@ def _principal_coordinates(X: np.ndarray, max_dims: int = 30) -> np.ndarray:
 
 
 def dense_solver_skip(dataset, solver: str) -> tuple[bool, str]:
-    """``(True, reason)`` for a cvxpy backend on more than ``DENSE_SOLVER_MAX_N``
-    points (a dense n x n SDP), else ``(False, "")``."""
-    if dataset.n_samples > DENSE_SOLVER_MAX_N:
-        return True, (f"{solver} solves a dense {dataset.n_samples} x "
-                      f"{dataset.n_samples} SDP; the cvxpy backends are run up to "
-                      f"n = {DENSE_SOLVER_MAX_N} (Clarabel: 47 s at n = 100, "
-                      f"> 20 GiB at n = 200 here)")
-    return False, ""
+    """``(True, reason)`` for a backend plugin whose ``max_n`` the data set exceeds
+    (a dense n x n SDP: :data:`harness.solvers.backend.DENSE_MAX_N` for the cvxpy
+    ones), else ``(False, "")``; a solver that is not a backend plugin (ARE's and
+    MVE's own ``native``) has no cap."""
+    if solver not in registry.backends():
+        return False, ""
+    return registry.get_backend(solver).size_skip(dataset.n_samples)
 
 
 class SolverFailedError(ExpectedFailure):
@@ -132,11 +128,11 @@ class MVU(ManifoldEmbedding):
         Output dimension r.
     solver : str, default="native"
         ``native`` (a dense interior-point method for small problems, the low-rank
-        solver for large ones, see :func:`harness.solvers.mvu.native.solve_native`),
+        solver for large ones, see :func:`harness.solvers.mvu.native_solver.solve_native`),
         ``native_lowrank`` (the low-rank solver at every size), a cvxpy backend
         (``clarabel``, ``scs``, ``cvxopt``, ``sdpa``, ``mosek``; dense, so limited to
-        ``DENSE_SOLVER_MAX_N`` points) or ``csdp``, the thesis' solver run as a
-        program (:mod:`harness.solvers.mvu.csdp`, its default formulation; no size
+        its ``max_n`` points) or ``csdp``, the thesis' solver run as a
+        program (:mod:`harness.solvers.backends.csdp`, its default formulation; no size
         cap but its memory budget; without the program, ``apt-get install
         coinor-csdp``, the fit raises ``SolverFailedError`` with status skipped).
     variant : {"equality", "inequality", "slack", "min_trace"}, default="equality"
@@ -171,7 +167,7 @@ class MVU(ManifoldEmbedding):
         rule's random points are seeded by ``random_state``.
     csdp_params : dict, optional
         With ``solver="csdp"``: CSDP parameters over the backend's defaults
-        (:data:`harness.solvers.mvu.csdp.PARAMETERS`), e.g. ``{"maxiter": 50}``, the
+        (:data:`harness.solvers.backends.csdp.PARAMETERS`), e.g. ``{"maxiter": 50}``, the
         iteration limit of Weinberger's ``sde.m`` (its iterate is then taken as it is,
         certified or not: ``solve_info_`` says which). Any other solver refuses it.
 
@@ -215,7 +211,7 @@ class MVU(ManifoldEmbedding):
     thesis_label = "MVU"
     references = ("thesis 3.1.4-3.1.6, 3.1.11",
                   "Weinberger & Saul, IJCV 70(1), 2006")
-    solvers = MVU_SOLVERS
+    solvers = mvu_solvers()
     table_params = {"table_3_2": {"n_neighbors": 5, "connect_components": "thesis"}}
     table_note = ("k = 5 (3.1.9); a disconnected k = 5 graph (cited earlier measurement: "
                   "tests/datasets/test_real_files.py, olivetti's 400 real faces, "
@@ -255,7 +251,7 @@ class MVU(ManifoldEmbedding):
     @classmethod
     def skip(cls, dataset, solver):
         skip, why = super().skip(dataset, solver)
-        if skip or dataset is None or solver not in CVXPY_NAMES:
+        if skip or dataset is None:
             return skip, why
         return dense_solver_skip(dataset, solver)
 
@@ -268,8 +264,8 @@ class MVU(ManifoldEmbedding):
                            passage=self.walk_passage)
 
     def _embed(self, X):
-        if self.solver not in MVU_SOLVERS:
-            raise ValueError(f"solver must be one of {MVU_SOLVERS}, got {self.solver!r}")
+        if self.solver not in mvu_solvers():
+            raise ValueError(f"solver must be one of {mvu_solvers()}, got {self.solver!r}")
         seed = 0 if self.random_state is None else int(self.random_state)
         problem = MVUProblem.from_points(X, self.n_neighbors, bad_edges=self._bad_edge_rule(),
                                          link=self.connect_components, link_seed=seed,
@@ -285,7 +281,8 @@ class MVU(ManifoldEmbedding):
         init = _principal_coordinates(X) if self.variant == "min_trace" else None
         result = solve_mvu(problem, self.solver, time_limit=self.time_limit,
                            tol_gap=self.tol_gap, tol_violation=self.tol_violation,
-                           seed=seed, init=init, csdp_params=self.csdp_params)
+                           seed=seed, init=init,
+                           options={"params": self.csdp_params} if self.csdp_params else None)
         self.solve_info_ = {**result.info(), "connect_components": self.connect_components,
                             "linked_edges": self.linked_edges_.tolist()}
         if result.F is None:

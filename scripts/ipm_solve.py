@@ -19,7 +19,7 @@ from threadpoolctl import threadpool_limits
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.bench_mvu_solvers import CONFIG, _job  # noqa: E402
 from harness.jobs import job_params  # noqa: E402
-from harness.results.common.mvu_solve_point import build_problem  # noqa: E402
+from harness.results.solver_table.work import build_problem  # noqa: E402
 from harness.solvers.mvu.ipm import solve_ipm  # noqa: E402
 
 

@@ -91,8 +91,8 @@ from harness.metrics import embedding_quality
 from harness.problems.facial_reduction import reduce as facial_reduce
 from harness.problems.mvu import MVUProblem
 from harness.solvers.mvu import solve_mvu
-from harness.solvers.mvu.csdp import solve_csdp
-from harness.solvers.mvu.native import face_details
+from harness.solvers.backends.csdp import solve_csdp
+from harness.solvers.mvu.native_solver import face_details
 
 GENERATORS = ("roweis", "drtoolbox", "arc_length")
 NOISES = {"none": {}, "gauss3d": {"noise": 0.05},

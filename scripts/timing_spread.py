@@ -28,7 +28,7 @@ import sys
 def speedups(config: str, job: str) -> dict[str, float]:
     """The speed-ups one job's record body yields (in this process)."""
     from harness.config import load_config
-    from harness.results import get_result, hook
+    from harness.result_registry import get_result, hook
 
     name, key = job.split("/", 1)
     result = get_result(name)

@@ -1,8 +1,10 @@
 """Shared fixtures: the repository root, and dropping temporary plugin files into
-``methods/`` and ``datasets/`` exactly as a method author would."""
+``methods/``, ``datasets/`` and ``harness/solvers/backends/`` exactly as a method or
+solver author would."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import sys
@@ -11,8 +13,6 @@ from pathlib import Path
 
 import pytest
 
-import datasets
-import methods
 from harness import registry
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -25,8 +25,9 @@ def repo_root() -> Path:
 
 @pytest.fixture
 def drop_plugin(monkeypatch):
-    """Write ``methods/<module>.py`` or ``datasets/<module>.py`` (``module`` ending in
-    ``_test``); removed afterwards. The plugin is in view of this test's processes
+    """Write ``methods/<module>.py``, ``datasets/<module>.py`` or
+    ``harness/solvers/backends/<module>.py`` (``module`` ending in ``_test``; kind
+    ``methods``, ``datasets`` or ``backends``); removed afterwards. The plugin is in view of this test's processes
     only (``HARNESS_TEST_PLUGINS``, :mod:`harness.registry`); under pytest-xdist the
     file name carries the worker (``<stem>_gw1_test.py``), so that two tests running
     at once never write the same file. Tests name the plugin by its ``name``, never
@@ -38,7 +39,7 @@ def drop_plugin(monkeypatch):
         assert module.endswith("_test"), f"a test plugin's module ends in _test: {module}"
         if worker:
             module = f"{module[:-len('_test')]}_{worker}_test"
-        package = {"methods": methods, "datasets": datasets}[kind]
+        package = importlib.import_module(registry.PACKAGES[kind])
         path = Path(package.__path__[0]) / f"{module}.py"
         assert not path.exists(), f"{path} exists already"
         path.write_text(textwrap.dedent(source))
@@ -50,14 +51,15 @@ def drop_plugin(monkeypatch):
 
     yield write
     if written:  # this view's stored plugin indexes (harness.registry.index_path)
-        for kind in ("methods", "datasets"):
+        for kind in registry.PACKAGES:
             registry.index_path(kind).unlink(missing_ok=True)
     for path in written:
         path.unlink(missing_ok=True)
         shutil.rmtree(path.parent / "__pycache__" / f"{path.stem}", ignore_errors=True)
         for cached in (path.parent / "__pycache__").glob(f"{path.stem}.*.pyc"):
             cached.unlink()
-        sys.modules.pop(f"{path.parent.name}.{path.stem}", None)
+        for kind, package in registry.PACKAGES.items():
+            sys.modules.pop(f"{package}.{path.stem}", None)
     registry.refresh()
 
 

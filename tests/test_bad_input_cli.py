@@ -124,7 +124,7 @@ def test_a_solver_point_line_says_its_status_once():
     # issue 53: footnotes read "timeout (timeout)"
     import pandas as pd
 
-    from harness.results.common.solver_frame import _point_lines
+    from harness.results.solver_table.frame import _point_lines
 
     row = {"variant": "equality", "backend": "native", "n": 1000, "m": 5733, "rank": 21,
            "wall_seconds": 756.0, "peak_memory_mb": float("nan"), "solver_status": "timeout",

@@ -1,18 +1,31 @@
-"""The engine's import graph has no cycle: every import between modules of
-``harness`` (module level and inside functions, read with harness.sources'
-reader) points one way, so each module can be understood below the ones it uses."""
+"""The engine's import graph has no cycle and keeps its layers: every import between
+modules of ``harness`` (module level and inside functions, read with harness.sources'
+reader) points one way, so each module can be understood below the ones it uses.
+
+The layers, bottom up: the plugins' and solvers' code (``harness.solvers``,
+``harness.problems``, ``harness.metrics``, ``harness.tasks``, ``methods``,
+``datasets``), which knows nothing of jobs, results or the workflow; the engine
+(``harness.jobs``, ``runner``, ``registry``, ``result_registry``, ``report``, ...),
+which finds the results by discovery and never imports one by name; the results
+(``harness.results``); the command line (``harness.cli``), which only
+``harness.__main__`` and the job server (its re-entry: a job it serves runs
+``harness job``) import."""
 
 from __future__ import annotations
 
 import pkgutil
 
+import pytest
+
+import datasets
 import harness
+import methods
 from harness.sources import imported_names, module_file
 
 
-def _graph() -> dict[str, set[str]]:
-    names = ["harness"] + sorted(m.name for m in pkgutil.walk_packages(
-        harness.__path__, prefix="harness."))
+def _graph(package=harness) -> dict[str, set[str]]:
+    names = [package.__name__] + sorted(m.name for m in pkgutil.walk_packages(
+        package.__path__, prefix=f"{package.__name__}."))
     graph = {}
     for name in names:
         path = module_file(name)
@@ -23,7 +36,8 @@ def _graph() -> dict[str, set[str]]:
             # "from harness.x import y": y is a module or a name defined in x
             while imported and module_file(imported) is None:
                 imported = imported.rpartition(".")[0]
-            if imported.startswith("harness") and imported != name:
+            if imported.split(".")[0] in ("harness", "methods", "datasets") \
+                    and imported != name:
                 targets.add(imported)
         graph[name] = targets
     return graph
@@ -53,8 +67,8 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_harness_import_graph_has_no_cycle():
     graph = _graph()
-    assert len(graph) > 50 and "harness.solvers.mvu.native" in graph
-    native = graph["harness.solvers.mvu.native"]
+    assert len(graph) > 50 and "harness.solvers.mvu.native_solver" in graph
+    native = graph["harness.solvers.mvu.native_solver"]
     assert {"harness.solvers.mvu.ipm", "harness.solvers.mvu.lowrank"} <= native
     # package __init__ files that re-export their modules are edges too
     cycle = _cycle({k: {t for t in v if not k.startswith(t + ".")} for k, v in graph.items()})
@@ -64,3 +78,37 @@ def test_the_harness_import_graph_has_no_cycle():
 def test_the_cycle_finder_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def _arrows(graph, source, target):
+    """``(module, imported)`` pairs from modules matching ``source`` to ``target``."""
+    return sorted((k, t) for k, v in graph.items() if source(k) for t in v if target(t))
+
+
+def _under(*prefixes):
+    return lambda name: any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def test_no_engine_module_imports_a_result():
+    """Results are found by discovery (harness.result_registry), never imported by the
+    engine: the arrows that went "up" into harness/results/ (jobs, report, the number
+    audit, the command line) are gone."""
+    graph = _graph()
+    assert _arrows(graph, lambda k: not _under("harness.results")(k),
+                   _under("harness.results")) == []
+
+
+def test_only_the_entry_point_and_the_job_server_import_the_command_line():
+    graph = _graph()
+    assert [k for k, _ in _arrows(graph, lambda k: True, _under("harness.cli"))] == [
+        "harness.__main__", "harness.jobserver.server"]
+
+
+@pytest.mark.parametrize("package", [harness, methods, datasets], ids=lambda p: p.__name__)
+def test_solvers_problems_and_plugins_know_nothing_of_jobs_results_or_the_workflow(package):
+    low = _under("harness.solvers", "harness.problems", "harness.metrics", "harness.tasks",
+                 "methods", "datasets")
+    high = _under("harness.results", "harness.report", "harness.cli", "harness.workflow",
+                  "harness.jobs", "harness.runner", "harness.jobserver", "harness.runs",
+                  "harness.result_registry", "harness.number_audit")
+    assert _arrows(_graph(package), low, high) == []

@@ -214,7 +214,7 @@ def test_a_killed_owner_takes_a_job_in_its_own_process_with_it(tmp_path, repo_ro
                                                               drop_plugin):
     """issue 53: with the server off, a job in its own process outlived `kill -9` of
     Snakemake; the workflow names its pid (HARNESS_OWNER_PID) to every local job."""
-    from harness.cli import OWNER_ENV
+    from harness.owner_watch import OWNER_ENV
 
     profile, job = _sleepy_job(drop_plugin, tmp_path, repo_root, "sleepy_own_test")
     owner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.number_audit import (MAX_LIST, WHITELIST, known_numbers, numeric_tokens,
                                   unexplained, whitelisted)
-from harness.results import get_result
+from harness.result_registry import get_result
 
 
 def _texts(markdown: str) -> list[str]:

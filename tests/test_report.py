@@ -31,10 +31,9 @@ from harness.records import write_json_atomic
 from harness.report import build_report, write_report
 from harness.report import html as report_html
 from harness.report.sections import Cell
-from harness.results import (
-    fig_3_24, fig_3_28, get_result, hook, table_2_1, table_3_2, write_module,
-)
-from harness.results.common.solver_points import SolverPoint
+from harness.result_registry import get_result, hook, write_module
+from harness.results import fig_3_24, fig_3_28, table_2_1, table_3_2
+from harness.results.solver_table.points import SolverPoint
 from harness.results.common.table_claims import Values, evaluate
 from harness.results.table_3_2.write import REAL_3_2
 from tests.browser import CHROMIUM, INSTALL_HINT, render_offline

@@ -17,7 +17,7 @@ from harness.report import build_report
 from harness.report.build import GROUPS, collect_claims, result_group
 from harness.report.html import render_html
 from harness.report.markdown import LEGEND, render_markdown
-from harness.results import get_result, hook, write_module
+from harness.result_registry import get_result, hook, write_module
 
 HEADING = GROUPS["lecture"][0]
 

@@ -8,7 +8,7 @@ from harness.report import build_report
 from harness.outputs import read_sidecar, result_outputs
 from harness.result_claims import result_claims, withhold
 from harness.result_write import write_result
-from harness.results import get_result, hook
+from harness.result_registry import get_result, hook
 from harness.results.table_3_2.write import QUALITY
 from tests.results.conftest import figure_profile, ok_body, write_point
 

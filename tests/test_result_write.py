@@ -12,7 +12,7 @@ from harness.claims import claim_ids, structured_claims
 from harness.cli import main
 from harness.outputs import result_outputs
 from harness.result_write import write_result
-from harness.results import get_result, hook
+from harness.result_registry import get_result, hook
 from tests.results.conftest import figure_profile, ok_body, write_point
 from tests.results.test_fig_3_28_aggregation import LOCKED, MEASURES, SECTION, UNFOLDED
 

@@ -15,8 +15,8 @@ from harness.cli import main
 from harness.config import ConfigError, load_config, validate_config
 from harness.jobs import Job, cpu_budget, job_params, record_path, result_jobs
 from harness.records import read_record, write_json_atomic
-from harness.results.common.solver_points import SolverPoint, solver_points as points
-from harness.results.common.solver_frame import COLUMNS, build_solver_table, write_solver_table
+from harness.results.solver_table.points import SolverPoint, solver_points as points
+from harness.results.solver_table.frame import COLUMNS, build_solver_table, write_solver_table
 from harness.runner import JobCrashed, run_job
 from harness.timelimit import ChildCrashed, TimeLimitExceeded
 from harness.workflow import WorkflowConfig
@@ -196,7 +196,7 @@ def test_workflow_outputs_include_the_table_only_with_the_section(tmp_path):
     assert without.all_outputs() == without.report_outputs()  # the report, saying so
     sources = with_section.job_sources(
         type("W", (), {"job": "solver_table/equality/native/n40"}))
-    assert any(s.endswith("harness/solvers/mvu/native.py") for s in sources)
+    assert any(s.endswith("harness/solvers/mvu/native_solver.py") for s in sources)
     assert any(s.endswith("harness/solvers/mvu/lowrank.py") for s in sources)
     assert any(s.endswith("datasets/swiss_roll.py") for s in sources)
 
@@ -245,7 +245,7 @@ def test_real_hard_time_limit_and_the_dense_cap(tmp_path):
                      n_per_backend={**SECTION["n_per_backend"], "clarabel": [40, 400]})
     record = read_record(run_job(config, _job("clarabel", 40)))
     assert record["status"] == "timeout" and record["verdict"] == "timeout"
-    # the dense cap is also decided in the parent (harness.results.common.mvu_solve_point.
+    # the dense cap is also decided in the parent (harness.results.solver_table.work.
     # finish): a skip, even when the hard limit is shorter than the child's start
     record = read_record(run_job(config, _job("clarabel", 400)))
     assert record["status"] == "skipped" and "dense 400 x 400" in record["reason"]
@@ -310,7 +310,7 @@ def test_make_reproduce_installs_every_pypi_backend(repo_root):
 
 
 def test_the_notes_name_the_blas_csdp_mapped():
-    from harness.results.common.solver_frame import _csdp_blas_line
+    from harness.results.solver_table.frame import _csdp_blas_line
 
     lib = "/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so"
     records = [{"backend": "csdp", "solver_reported": {"csdp": {"blas_library": lib}}},
@@ -322,7 +322,7 @@ def test_the_notes_name_the_blas_csdp_mapped():
 
 
 def test_the_notes_state_each_backend_s_own_time_limit():
-    from harness.results.common.solver_frame import _own_limits_text
+    from harness.results.solver_table.frame import _own_limits_text
 
     section = {"time_limit_seconds": 3600, "grace_seconds": 300,
                "time_limit_per_backend": {"native_lowrank": 600}}
@@ -333,7 +333,7 @@ def test_the_notes_state_each_backend_s_own_time_limit():
 
 def test_the_notes_state_each_backend_s_own_sizes():
     """A blank cell of a backend with sizes of its own is explained, not a silent gap."""
-    from harness.results.common.solver_frame import _own_sizes_text
+    from harness.results.solver_table.frame import _own_sizes_text
 
     config = {"results": {"solver_table": {"n_per_backend": {"cvxopt": [100, 40, 60]}}}}
     assert _own_sizes_text(config) == (

@@ -87,7 +87,7 @@ def test_table_cells_depend_on_the_shared_code_they_run(repo_root, monkeypatch):
                    "harness/metrics/__init__.py"):
         assert shared in lmnn, shared
     mvu = _cell_sources("table_3_2/swiss_roll/mvu")
-    for shared in ("methods/mvu.py", "harness/solvers/mvu/native.py",
+    for shared in ("methods/mvu.py", "harness/solvers/mvu/native_solver.py",
                    "harness/solvers/mvu/lowrank.py",
                    "harness/solvers/mvu/ipm.py", "harness/problems/mvu_certificate.py",
                    "datasets/swiss_roll.py"):

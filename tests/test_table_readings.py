@@ -9,7 +9,7 @@ from harness.config import validate_config
 from harness.errors import ConfigError
 from harness.jobs import Job, record_path
 from harness.records import write_json_atomic
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.common.table_claims import table_claims
 from harness.results.common.tables import build_table, column_readings, write_table
 from harness.results.table_3_2.write import CLAIMS

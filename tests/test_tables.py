@@ -9,7 +9,7 @@ import pytest
 from harness.config import validate_config
 from harness.jobs import Job, record_path
 from harness.records import write_json_atomic
-from harness.results import get_result, hook
+from harness.result_registry import get_result, hook
 from harness.results.common.tables import build_table, write_table
 
 SPEC = get_result("table_3_2").SPEC
@@ -89,7 +89,7 @@ def test_cells_outside_tolerance_carry_a_reason_or_a_warning(config, tmp_path, m
         "table_3_2:\n"
         "  - {method: isomap, dataset: swiss_roll, measures: [local_trust],\n"
         "     reason: measured cause}\n")
-    monkeypatch.setattr("harness.results.common.tables.DEVIATIONS_FILE", deviations)
+    monkeypatch.setattr("harness.known_deviations.DEVIATIONS_FILE", deviations)
     _write(config, "swiss_roll", "isomap", value=0.5)  # far from every thesis value
     frame = build_table(config, SPEC).set_index(["measure", "method", "dataset"])
     assert frame.loc[("local_trust", "isomap", "swiss_roll"), "deviation_note"] == "measured cause"
@@ -214,7 +214,7 @@ def test_a_reason_states_this_runs_numbers_by_placeholder():
 def test_every_placeholder_of_the_known_deviations_names_a_cell_it_could():
     import re
 
-    from harness.results.common.tables import PLACEHOLDER, known_deviations
+    from harness.known_deviations import PLACEHOLDER, known_deviations
 
     for table in ("table_2_1", "table_3_2"):
         for (method, dataset, _), reason in known_deviations(table).items():

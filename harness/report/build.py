@@ -20,7 +20,7 @@ from harness.result_claims import result_claims
 from harness.register import load_register
 from harness.report.runinfo import RunInfo, provenance_summary, run_info
 from harness.report.sections import Section, result_section
-from harness.results import hook, result_modules
+from harness.result_registry import hook, result_modules
 
 __all__ = ["TITLE", "GROUPS", "Report", "build_report", "collect_claims", "result_group"]
 

@@ -5,7 +5,7 @@ the thesis tables do, from their long CSVs laid out by the same function that wr
 their Markdown, each cell wrapped in a :class:`Cell` that carries its class (inside the
 tolerance, outside it with a measured reason, inside the run-to-run spread, or
 unexplained, a stand-in, not compared, or a gap; :mod:`harness.results.common.table_result`,
-:mod:`harness.results.common.solver_frame`), and their notes from their Markdown. Figures, and any result without a section of its own,
+:mod:`harness.results.solver_table.frame`), and their notes from their Markdown. Figures, and any result without a section of its own,
 come from their Markdown and PNG (:func:`output_section`). A missing output becomes a
 section that says so and names the command that makes it.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from harness.outputs import outputs_dir, read_sidecar, result_outputs
-from harness.results import hook
+from harness.result_registry import hook
 
 __all__ = ["Cell", "Grid", "Section", "CLASSES", "missing_outputs",
            "output_section", "result_section", "read_long_table", "outputs_dir"]

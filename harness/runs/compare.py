@@ -82,7 +82,7 @@ def _declared(result: str, name: str):
     else in its declaration; None for a result without it or one this checkout does
     not know."""
     from harness.registry import UnknownNameError
-    from harness.results import get_result, write_module
+    from harness.result_registry import get_result, write_module
 
     try:
         module = get_result(result)

@@ -44,7 +44,7 @@ from pathlib import Path
 
 from harness.jobs import cpu_budget, job_params, records_dir, result_jobs
 from harness.records import read_record
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.runs.costmodel import (
     LOOP_KEYS, PowerModel, fit_power, kind_of, lpt_makespan, size_features,
 )

@@ -1,16 +1,10 @@
-"""Solver backends: what each can solve, whether it is installed and usable.
+"""Solvers: the MVU SDP's (:mod:`harness.solvers.mvu`, one entry point ``solve_mvu``
+over the backend plugins of :mod:`harness.solvers.backends`, whose base is
+:mod:`harness.solvers.backend`), the ARE and MVE models' (:mod:`~harness.solvers.are`,
+:mod:`~harness.solvers.mve`) and the out-of-sample SDP's native solver
+(:mod:`~harness.solvers.out_of_sample_native`).
 
-Installation is checked with :func:`importlib.util.find_spec` (no import), and an
-external program (CSDP) with :func:`shutil.which`; a missing one names how to install
-it. Usability
-goes one step further: MOSEK is listed by cvxpy's ``installed_solvers()`` even
-without a licence, and the failure then is a ``mosek.Error``, so its check tries a
-licence checkout inside ``try``. The MVU SDP solvers (one entry point,
-``solve_mvu``, over the native, cvxpy and CSDP backends) are the package
-:mod:`harness.solvers.mvu`; the out-of-sample SDP's native solver is
-:mod:`harness.solvers.out_of_sample_native`.
+A backend's availability -- Python modules found by :func:`importlib.util.find_spec`
+(no import), programs on ``PATH`` (CSDP), a licence (MOSEK) -- is
+:func:`harness.registry.backend_status`.
 """
-
-from harness.solvers.backends import BACKENDS, Backend, backend_status
-
-__all__ = ["BACKENDS", "Backend", "backend_status"]

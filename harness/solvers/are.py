@@ -35,15 +35,16 @@ import numpy as np
 
 from harness.problems.are import AREProblem, certify_are
 from harness.problems.mvu import MVUProblem
-from harness.solvers.backends import backend_status
-from harness.solvers.mvu.cvxpy import CVXPY_NAMES, failure_text, solve_in_child
+from harness import registry
+from harness.solvers.mvu.cvxpy import failure_text, solve_in_child
+from harness.solvers.mvu.dispatch import cvxpy_name, cvxpy_solvers
 from harness.solvers.mvu.result import SolveResult, judge, psd_factor
 
 __all__ = ["ARESolveResult", "solve_are", "ARE_SOLVERS", "DEFAULT_ARE_SOLVER"]
 
-#: The backends ARE accepts: the native interior point and every cvxpy backend of the
-#: MVU solver table.
-ARE_SOLVERS = ("native",) + tuple(CVXPY_NAMES)
+#: The backends ARE accepts: the native interior point and every backend plugin
+#: reached through cvxpy (:func:`~harness.solvers.mvu.dispatch.cvxpy_solvers`).
+ARE_SOLVERS = ("native",) + cvxpy_solvers()
 #: Certified where Clarabel is (tests/solvers/test_are_native.py) and several times
 #: faster (harness/results/lecture_are/README.md).
 DEFAULT_ARE_SOLVER = "native"
@@ -169,11 +170,11 @@ def solve_are(problem: AREProblem, backend: str = DEFAULT_ARE_SOLVER, *,
     if backend == "native":
         return _solve_native(problem, time_limit=time_limit, tol_gap=tol_gap,
                              tol_violation=tol_violation)
-    usable, why = backend_status(backend)
+    usable, why = registry.backend_status(backend)
     if not usable:
         return ARESolveResult("skipped", why, backend)
     result, out = solve_in_child(ARESolveResult, backend, time_limit, _solve_in_child,
-                                 problem, CVXPY_NAMES[backend])
+                                 problem, cvxpy_name(backend))
     if out is None:  # a time-out or a crash
         return result
     if "F" in out:

@@ -3,7 +3,6 @@ the package's pickle layout), hash checks, deskewing and the Table 2.1 pre-proce
 
 import gzip
 import hashlib
-import io
 import pickle
 import zipfile
 

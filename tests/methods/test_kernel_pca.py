@@ -15,6 +15,7 @@ from scipy.linalg import orthogonal_procrustes
 from sklearn.decomposition import KernelPCA
 
 import methods.mvu as mvu_module
+from harness.solvers.backend import DENSE_MAX_N
 from harness.solvers.mvu.result import SolveResult
 from harness.kernels import neighbourhood_scale as neighbourhood_sigma
 from methods._kernel_pca import center_kernel, kernel_pca
@@ -148,7 +149,7 @@ def test_mvu_solver_failure_raises_with_the_solve_report(monkeypatch):
 def test_mvu_kernel_skips_what_mvu_skips():
     from harness.plugin import Dataset
 
-    big = Dataset(np.zeros((mvu_module.DENSE_SOLVER_MAX_N + 1, 2)), None, {})
+    big = Dataset(np.zeros((DENSE_MAX_N + 1, 2)), None, {})
     assert KernelPCAMVU.skip(big, "clarabel") == MVU.skip(big, "clarabel")
     assert KernelPCAMVU.skip(big, "clarabel")[0]
     assert not KernelPCAMVU.skip(big, "native")[0]

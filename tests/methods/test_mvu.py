@@ -8,7 +8,8 @@ from datasets.swiss_roll import SwissRoll
 from harness.plugin import Dataset, DisconnectedGraphError
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify
-from methods.mvu import DENSE_SOLVER_MAX_N, MVU
+from harness.solvers.backend import DENSE_MAX_N
+from methods.mvu import MVU
 
 pytest.importorskip("cvxpy")
 
@@ -89,7 +90,7 @@ def test_unknown_solver():
 
 
 def test_dense_solvers_are_skipped_beyond_their_reach():
-    big = Dataset(np.zeros((DENSE_SOLVER_MAX_N + 1, 3)), None, {})
+    big = Dataset(np.zeros((DENSE_MAX_N + 1, 3)), None, {})
     skip, why = MVU.skip(big, "clarabel")
     assert skip and "dense" in why
     assert MVU.skip(big, "native") == (False, "")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.linalg
-from sklearn.datasets import make_blobs
 from sklearn.decomposition import PCA as SkPCA
 
 from harness import registry

@@ -142,9 +142,9 @@ def test_the_locked_roll_of_the_k_sweep_is_certified_in_extended_precision():
 
 def test_solve_mvu_hands_the_exact_sum_on(monkeypatch):
     # a native result whose multipliers are an exact sum reaches SolveResult.w_low,
-    # which the solver table's job (harness.results.common.mvu_solve_point.finish) passes
+    # which the solver table's job (harness.results.solver_table.work.finish) passes
     # to its own certify
-    import harness.solvers.mvu.native as native
+    import harness.solvers.mvu.native_solver as native
     from harness.solvers.mvu import solve_mvu
     from harness.solvers.mvu.result import NativeResult
 

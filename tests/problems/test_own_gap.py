@@ -2,7 +2,6 @@
 meets exactly -- is within the tolerance too (issue 50): on a problem without an
 interior a tiny violation times huge multipliers moves the bound."""
 
-import numpy as np
 import pytest
 
 from datasets.swiss_roll import SwissRoll

@@ -1,6 +1,6 @@
 """Every writer renders every record status the engine produces.
 
-For each result the harness lists (:func:`harness.results.result_modules`), with its
+For each result the harness lists (:func:`harness.result_registry.result_modules`), with its
 section from the quick profile (scaled down where its jobs' params would build large
 problems), a record of one status is written for every key of the result and of the
 results it reads, as :func:`harness.runner.job_record` makes it (its ``finish`` hook
@@ -26,7 +26,7 @@ from harness.config import validate_config
 from harness.jobs import job_params, record_path, result_jobs
 from harness.provenance import provenance
 from harness.records import read_record, write_json_atomic
-from harness.results import get_result, hook, result_modules
+from harness.result_registry import get_result, hook, result_modules
 from harness.results.common.tables import GAP_MARKS
 from harness.runner import died_reason
 from harness.tasks.embedding import MEASURES

@@ -13,7 +13,7 @@ from harness.jobs import Job
 from harness.metrics.knn_error import knn_loo_error
 from harness.records import read_record
 from harness.reference import thesis_claim, thesis_claim_values
-from harness.results import get_result, result_schema
+from harness.result_registry import get_result, result_schema
 from harness.results.fig_2_10 import work as _circles_point
 from harness.results.fig_2_10 import write as fig_2_10_write
 from harness.runner import run_job

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from harness.config import ConfigError
-from harness.results import get_result, hook
+from harness.result_registry import get_result, hook
 from harness.results.common import balltree_point
 from harness.results.fig_2_13 import work as fig_2_13_work
 from harness.results.fig_2_13 import write as fig_2_13_write

@@ -10,7 +10,7 @@ import pytest
 
 from datasets.mnist import MNIST
 from harness.config import ConfigError
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.fig_2_17.work import square_reductions
 from harness.results.fig_2_17 import work as fig_2_17_work
 from harness.results.fig_2_17 import write as fig_2_17_write

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from harness.config import ConfigError
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.fig_2_20 import work as point
 from harness.results.fig_2_20 import write as written
 from methods.rca_knn import within_chunklet_covariance

@@ -12,7 +12,7 @@ from harness.config import ConfigError
 from harness.jobs import Job
 from harness.records import read_record
 from harness.results.fig_2_3_4 import work as point
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.fig_2_3_4 import work as fig_2_3_4_work
 from harness.results.fig_2_3_4 import write as fig_2_3_4_write
 from harness.runner import run_job

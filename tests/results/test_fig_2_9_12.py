@@ -13,7 +13,7 @@ from harness.config import validate_config
 from harness.errors import ConfigError
 from harness.jobs import Job, record_path, result_input_records
 from harness.records import write_json_atomic
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.fig_2_9_12.ratios import (
     BETTER, BOTH_ZERO, HIGHER_UNSURE, LOWER_UNSURE, SAME, WORSE, ZERO_BASE, classify, error_ratio, paired_difference,
 )

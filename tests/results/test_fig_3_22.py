@@ -13,7 +13,7 @@ from harness.jobs import Job, job_params
 from harness.metrics import (embedding_quality, local_continuity, local_trust,
                              neighborhood_intersection)
 from harness.records import read_record
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.common.mvu_point import measures_by_dimension
 from harness.runner import run_job
 from harness.results.fig_3_22 import write as fig_3_22_write

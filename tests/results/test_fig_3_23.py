@@ -11,7 +11,7 @@ import pytest
 from harness.config import ConfigError
 from harness.jobs import Job, job_sources
 from harness.records import read_record
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.fig_3_23 import work as fig_3_23_work
 from harness.results.fig_3_23 import write as fig_3_23_write
 from harness.runner import run_job

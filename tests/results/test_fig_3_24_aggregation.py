@@ -8,7 +8,7 @@ import math
 import pandas as pd
 import pytest
 
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.fig_3_24 import write as fig_3_24_write
 from tests.results.conftest import ok_body, write_point
 

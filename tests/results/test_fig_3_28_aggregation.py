@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from harness.errors import ConfigError
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.common.figure_files import harmonic_mean
 from harness.results.fig_3_28 import write as written
 from tests.results.conftest import ok_body, write_point

@@ -12,7 +12,7 @@ import pytest
 from harness.config import ConfigError
 from harness.jobs import Job
 from harness.records import read_record
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.fig_3_29.outputs import cut_consistency
 from harness.results.fig_3_29 import write as fig_3_29_write
 from harness.runner import run_job

@@ -13,7 +13,7 @@ import pytest
 from harness.config import ConfigError
 from harness.jobs import Job
 from harness.records import read_record
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.fig_3_37 import work as _spectrum_point
 from harness.results.fig_3_37 import write as fig_3_37_write
 from harness.runner import run_job

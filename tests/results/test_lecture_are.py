@@ -15,7 +15,7 @@ from harness.config import validate_config
 from harness.jobs import Job, job_params, job_sources, parse_job, read_job_record
 from harness.jobs import result_jobs
 from harness.report.build import result_group
-from harness.results import get_result, hook, work_module
+from harness.result_registry import get_result, hook, work_module
 from harness.results.common.tables import build_table
 from harness.results.lecture_are.work import aligned_run
 from harness.runner import run_job

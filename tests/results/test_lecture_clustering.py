@@ -15,7 +15,7 @@ from datasets.digits import Digits
 from harness.config import validate_config
 from harness.jobs import Job, job_params, parse_job, read_job_record, result_jobs
 from harness.report.build import result_group
-from harness.results import get_result, hook, work_module
+from harness.result_registry import get_result, hook, work_module
 from harness.results.common.tables import build_table
 from harness.runner import run_job
 

@@ -14,7 +14,7 @@ from scipy import stats
 from harness.claims import WITHIN_NOISE
 from harness.config import ConfigError
 from harness.plugin import Dataset
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.lmnn_mu_sweep import stats as sweep_stats
 from harness.results.lmnn_mu_sweep import work as sweep_work
 from harness.results.lmnn_mu_sweep import write as written

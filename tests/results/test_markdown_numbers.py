@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from harness.number_audit import WHITELIST, audit_result
-from harness.results import get_result, hook
+from harness.result_registry import get_result, hook
 from tests.results.conftest import write_point
 from tests.results.test_fig_2_3_4 import SECTION as SECTION_2_3_4
 from tests.results.test_fig_2_3_4 import _write_records as records_2_3_4

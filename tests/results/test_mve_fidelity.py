@@ -13,7 +13,7 @@ import pytest
 
 from harness.errors import ConfigError
 from harness.jobs import job_params, parse_job
-from harness.results import get_result
+from harness.result_registry import get_result
 from harness.results.mve_fidelity.work import small_world_graph, work
 from harness.results.mve_fidelity import write as mve_fidelity_write
 from tests.results.conftest import write_point

@@ -35,7 +35,7 @@ def test_scores_by_l_match_the_metric_and_reach_one():
 
 def test_params_are_table_3_2s():
     from harness.config import load_config
-    from harness.results import get_result
+    from harness.result_registry import get_result
 
     config = load_config("config/quick.yaml")
     ours = get_result("table_3_2_l5").params(config, "swiss_roll/mvu/native")

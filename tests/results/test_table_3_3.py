@@ -15,7 +15,7 @@ from harness.config import ConfigError
 from harness.jobs import Job
 from harness.kernels import gaussian_kernel, linear_kernel, polynomial_kernel
 from harness.records import read_record
-from harness.results import get_result, result_schema
+from harness.result_registry import get_result, result_schema
 from harness.results.table_3_3 import work as _kernel_svm
 from harness.results.table_3_3 import write as table_3_3_write
 from harness.runner import run_job

@@ -18,7 +18,7 @@ import pytest
 
 from harness.config import load_config
 from harness.jobs import job_sources, result_jobs
-from harness.results import is_package, result_modules, work_module, write_module
+from harness.result_registry import is_package, result_modules, work_module, write_module
 from harness.sources import imported_names
 
 #: third-party packages that only writing uses

@@ -179,7 +179,7 @@ def test_several_runs_fit_the_exponent_one_run_cannot(tmp_path):
 def test_a_declared_exponent_scales_until_measured_jobs_tell_one(tmp_path, monkeypatch):
     """A result's ``COST_EXPONENTS`` (its complexity) move a job measured at one size to
     another; jobs measured at two sizes override it with the fitted exponent."""
-    from harness.results import get_result
+    from harness.result_registry import get_result
 
     monkeypatch.setattr(get_result("solver_table"), "COST_EXPONENTS", {"n": 3.0},
                         raising=False)

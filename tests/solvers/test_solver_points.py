@@ -9,8 +9,8 @@ import pytest
 from harness.config import validate_config
 from harness.jobs import Job
 from harness.records import read_record
-from harness.results.common.mvu_solve_point import finish, work
-from harness.results.common.solver_points import SolverPoint, point_params
+from harness.results.solver_table.work import finish, work
+from harness.results.solver_table.points import SolverPoint, point_params
 from harness.runner import run_job
 
 pytest.importorskip("cvxpy")

@@ -12,12 +12,8 @@ Each module is named for what it is:
 :mod:`.tables`              records -> thesis / ours / delta tables, footnotes
 :mod:`.profile`           the declarations' side: key parsing, section checks,
                             data set choice, an MVU point's params (light)
-:mod:`.formatting`          number and certificate formatting
 :mod:`.figure_files`        a figure's CSV, PNG, Markdown and sidecar
 :mod:`.mvu_point`           one MVU embedding per job (Figs. 3.2x, Table 3.3)
-:mod:`.mvu_solve_point`     one certified MVU solve (the solver table, asv)
-:mod:`.solver_code`         which module holds each MVU solver backend
-:mod:`.solver_frame`        the solver table's frame (also read by the report)
 :mod:`.sensor_point`        one sensor-network embedding (Figs. 3.20, 3.21)
 :mod:`.balltree_point`      one ball-tree timing point (Figs. 2.13, 2.16)
 :mod:`.balltree_figure`     the profile side (keys, params, schema) and the

@@ -58,7 +58,7 @@ def not_counted(name: str, status, certificate: str = "", what: str = "MVU solve
         The solve's status (``"inaccurate"``, ``"timeout"``, ...).
     certificate : str or None
         Its certificate as the writer shows it (``"gap 1.0e+00"``,
-        :func:`harness.results.common.formatting.certificate_text`); left out where
+        :func:`harness.formatting.certificate_text`); left out where
         empty or not a string (a frame's missing value).
     what : str
         The solve (``"MVU solve"``, ``"min-trace MVU solve"``, ``"SDE SDP"``).

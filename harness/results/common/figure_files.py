@@ -16,7 +16,7 @@ from harness import registry
 from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_bytes_atomic, write_csv_atomic, write_text_atomic
-from harness.results.common.formatting import certificate_text, fmt_number
+from harness.formatting import certificate_text, fmt_number
 from harness.results.common.profile import thesis_column
 from harness.results.common.tables import GAP_MARKS
 

@@ -18,7 +18,7 @@ from harness.errors import ConfigError, check_names
 from harness.reference import reference_methods
 from harness.protocol_names import K_BY_VALIDATION
 from harness.results.common.grid_finish import finish as grid_finish
-from harness.results.common.profile import DEVIATIONS_FILE
+from harness.known_deviations import DEVIATIONS_FILE
 from harness.results.common.table_spec import TableSpec
 
 __all__ = ["Cell", "check_grid", "grid_cells", "parse_key", "cell_params", "column_dataset",

@@ -38,7 +38,6 @@ from harness import registry
 from harness.plugin import Dataset, ExpectedFailure
 from harness.metrics import embedding_quality, input_neighbors
 from harness.provenance import blas_info
-from harness.results.common.solver_code import solver_module
 from harness.tasks.embedding import MEASURES, BadInputError, run_embedding
 
 __all__ = ["MEASURES", "METHOD", "N_SPECTRUM", "load_dataset", "start_point", "normalised",
@@ -200,10 +199,10 @@ def mvu_point_work(params: dict, extra: Callable[[Dataset, dict], dict] | None =
 
 def mvu_sources(params: dict) -> list:
     """The code an MVU point finds by name at run time: the data set and MVU plugins
-    and the solver backend's module (so that a faster or more capable solver reruns
-    the figure's points; the work's own module counts already)."""
-    return [registry.get_dataset(params["dataset"]), registry.get_method(METHOD),
-            solver_module(params["solver"])]
+    (the work's own module counts already; the solver backend named in the parameters
+    is added by :func:`harness.jobs.job_sources`, so that a faster or more capable
+    solver reruns the figure's points)."""
+    return [registry.get_dataset(params["dataset"]), registry.get_method(METHOD)]
 
 
 #: A result whose jobs are plain MVU points names this module as its job code

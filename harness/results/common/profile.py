@@ -14,15 +14,13 @@ from typing import Any
 
 from harness import registry
 from harness.errors import ConfigError
-from harness.solvers.mvu_names import MVU_SOLVERS
+from harness.known_deviations import DEVIATIONS_FILE
 
 __all__ = ["DEVIATIONS_FILE", "SOLVER_BUDGET", "parse_int_key", "check_registered_dataset",
            "check_datasets_section", "check_mvu_solver",
            "dataset_choice", "mvu_point_params", "SENSOR_TASK", "check_sensor_dataset",
            "sensor_params", "sensor_inputs", "thesis_claims_input", "thesis_column"]
 
-#: the measured reasons printed beside table cells (an input of every table result)
-DEVIATIONS_FILE = Path(__file__).resolve().parents[3] / "config" / "known_deviations.yaml"
 
 
 def parse_int_key(figure: str, key: str, prefix: str, example: int) -> int:
@@ -69,9 +67,10 @@ def check_datasets_section(conf: dict, where: str, below_n) -> None:
 
 def check_mvu_solver(solver: str, where: str) -> None:
     """Raise :class:`ConfigError` naming ``where`` if ``solver`` is no MVU solver."""
-    if solver not in MVU_SOLVERS:
+    valid = list(registry.backends())
+    if solver not in valid:
         raise ConfigError(f"{where}.solver: unknown solver {solver!r}; valid "
-                          f"solvers: {', '.join(MVU_SOLVERS)}")
+                          f"solvers: {', '.join(valid)}")
 
 
 # the SDP solver gets this share of the point's CPU budget, so that a solver

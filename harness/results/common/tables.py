@@ -8,30 +8,28 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 from tabulate import tabulate
 
 from harness import registry
 from harness.jobs import Job, read_job_record
+from harness.known_deviations import PLACEHOLDER, known_deviations
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_csv_atomic, write_text_atomic
 from harness.reference import reference_value
 from harness.results.common.certified import certified
-from harness.results.common.formatting import fmt_number, solve_summary
+from harness.formatting import fmt_number, solve_summary
 from harness.results.common.grid import _summarise as summarise_runs
 from harness.results.common.grid_profile import column_dataset, grid_cells
-from harness.results.common.profile import DEVIATIONS_FILE
 from harness.results.common.table_spec import TableSpec
 
 __all__ = ["build_table", "write_table", "write_table_files", "compare_with_thesis",
-           "legend", "stand_in_note", "wide_tables", "known_deviations", "AVERAGE",
+           "legend", "stand_in_note", "wide_tables", "AVERAGE",
            "LONG_COLUMNS", "GAP_MARKS", "UNEXPLAINED", "WITHIN_SPREAD", "SPREAD_STANDARD_ERRORS",
-           "within_run_noise", "PLACEHOLDER", "fill_reason", "Footnotes",
+           "within_run_noise", "fill_reason", "Footnotes",
            "RUN_NUMBERS", "ColumnReading", "column_readings", "no_value_reason"]
 
 UNEXPLAINED = "outside the tolerance and not yet explained"
@@ -335,20 +333,6 @@ def _average_row(group: pd.DataFrame, reading: ColumnReading, spec: TableSpec, c
     }
 
 
-def known_deviations(table: str, path: Path | None = None) -> dict[tuple[str, str, str], str]:
-    """Measured explanations of cells outside the tolerance, by
-    ``(method, dataset, measure)``, from ``config/known_deviations.yaml``."""
-    path = DEVIATIONS_FILE if path is None else path
-    if not path.exists():
-        return {}
-    entries = (yaml.safe_load(path.read_text()) or {}).get(table, [])
-    found = {}
-    for entry in entries:
-        for measure in entry["measures"]:
-            found[(entry["method"], entry["dataset"], measure)] = entry["reason"].strip()
-    return found
-
-
 def within_run_noise(delta: float, std: float, runs: int) -> bool:
     """Whether ``delta`` (our mean minus the thesis' number) is inside the noise of our
     mean over ``runs`` runs of standard deviation ``std``: at most
@@ -365,9 +349,6 @@ def within_run_noise(delta: float, std: float, runs: int) -> bool:
     return bool(abs(delta) <= SPREAD_STANDARD_ERRORS * std / math.sqrt(runs))
 
 
-#: a number of this run inside a reason: ``{ours}``, ``{std}`` or ``{runs}`` of the cell
-#: the reason explains, or of another cell of the table: ``{ours:METHOD/DATASET/MEASURE}``
-PLACEHOLDER = re.compile(r"\{(ours|std|runs)(?::([^{}/]+)/([^{}/]+)/([^{}/]+))?\}")
 
 
 def fill_reason(reason: str, frame: pd.DataFrame, row, decimals: int = 3,

@@ -26,7 +26,7 @@ import math
 import numpy as np
 from scipy.stats import spearmanr
 
-from harness.claims import WITHIN_NOISE, Reading, beyond_noise, make_claim, readings_claim
+from harness.claims import Reading, beyond_noise, make_claim, readings_claim
 from harness.results.common.balltree_figure import at_least, both
 from harness.results.fig_2_15 import NAME
 

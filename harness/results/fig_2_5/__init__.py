@@ -14,7 +14,7 @@ the choices where the thesis is ambiguous.
 from __future__ import annotations
 
 from harness.errors import ConfigError
-from harness.results import get_result
+from harness.result_registry import get_result
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "CLAIMS_PER_CELL", "TABLE",
            "PEERS", "check", "keys", "params", "reads", "inputs"]

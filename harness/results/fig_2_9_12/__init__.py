@@ -10,7 +10,7 @@ sizes and measured numbers.
 from __future__ import annotations
 
 from harness.errors import ConfigError
-from harness.results import get_result
+from harness.result_registry import get_result
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "CLAIMS_PER_CELL", "TABLE",
            "check", "keys", "params", "reads", "inputs"]

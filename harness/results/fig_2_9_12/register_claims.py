@@ -25,7 +25,7 @@ from harness.claims import (
     WITHIN_NOISE, Reading, about_every, beyond_noise, readings_claim, significant,
 )
 from harness.results.fig_2_9_12.ratios import (
-    BETTER, HIGHER_UNSURE, LOWER_UNSURE, format_ratio,
+    HIGHER_UNSURE, LOWER_UNSURE, format_ratio,
 )
 
 __all__ = ["add_tests", "register_claims"]

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results.common.formatting import fmt_number
+from harness.formatting import fmt_number
 from harness.results.common.figure_files import gap_mark, read_point, save_png, write_figure_files
 from harness.results.common.mvu_point import MEASURES
 from harness.results.common.tables import Footnotes

@@ -14,7 +14,7 @@ import pandas as pd
 from harness.claims import about_every, linked, make_claim
 from harness.results.fig_3_29.outputs import write_outputs
 from harness.results.common.certified import certified, not_counted
-from harness.results.common.formatting import certificate_text
+from harness.formatting import certificate_text
 from harness.results.common.figure_files import harmonic_mean, read_point
 from harness.results.common.mvu_point import MEASURES
 from harness.results.fig_3_29 import NAME, _conf
@@ -261,7 +261,7 @@ def write(config: dict) -> list:
 #: ``harness compare``'s tolerance (harness.runs.compare). Its embeddings are
 #: inequality-MVU solves before and after the cut. An interior point solve stops at the
 #: first iterate whose certified gap is below its tolerance (1e-3 relative by default,
-#: harness.solvers.mvu.native.solve_native), so another BLAS, machine or commit may stop
+#: harness.solvers.mvu.native_solver.solve_native), so another BLAS, machine or commit may stop
 #: at another iterate, equally certified: the numbers computed from the kernel agree to
 #: about that gap, not to the CSV's six digits. Looser than the default (rtol 1e-6) for
 #: that reason; a change of a few per cent, or of a status or verdict, is still listed.

@@ -30,7 +30,6 @@ from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.results.common.mvu_point import start_point
-from harness.results.common.solver_code import solver_module
 from harness.results.fig_3_32_35 import LEVELS
 from harness.tasks.embedding import BadInputError
 
@@ -94,12 +93,9 @@ def kpca_point_work(params: dict) -> dict:
 
 
 def kpca_sources(params: dict) -> list:
-    """The code a point finds by name at run time: the data set and kernel plugins,
-    and for the MVU kernel the solver backend's module."""
-    out = [registry.get_dataset(params["dataset"]), registry.get_method(params["method"])]
-    if params["kernel"] == "mvu":
-        out.append(solver_module(params["solver"]))
-    return out
+    """The code a point finds by name at run time: the data set and kernel plugins
+    (the MVU kernel's solver backend: :func:`harness.jobs.job_sources`)."""
+    return [registry.get_dataset(params["dataset"]), registry.get_method(params["method"])]
 
 
 work, sources = kpca_point_work, kpca_sources

@@ -13,7 +13,7 @@ from tabulate import tabulate
 from harness import registry
 from harness.claims import Reading, beyond_noise, make_claim, readings_claim
 from harness.results.common.certified import not_counted
-from harness.results.common.formatting import certificate_text, fmt_number
+from harness.formatting import certificate_text, fmt_number
 from harness.results.common.figure_files import (
     dataset_notes, gap_mark, missing_column_reason, read_point, write_figure_files,
 )
@@ -408,7 +408,7 @@ def _records(config: dict) -> dict:
 #: an SDP solve (the other kernels are deterministic, held to the same tolerance: one
 #: per result). An interior point solve stops at the first iterate whose certified gap
 #: is below its tolerance (1e-3 relative by default,
-#: harness.solvers.mvu.native.solve_native), so another BLAS, machine or commit may stop
+#: harness.solvers.mvu.native_solver.solve_native), so another BLAS, machine or commit may stop
 #: at another iterate, equally certified: the numbers computed from the kernel agree to
 #: about that gap, not to the CSV's six digits. Looser than the default (rtol 1e-6) for
 #: that reason; a change of a few per cent, or of a status or verdict, is still listed.

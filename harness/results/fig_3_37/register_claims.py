@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from harness.claims import WITHIN_NOISE, Reading, about_every, make_claim, readings_claim
-from harness.results.fig_3_32_35.register_claims import about_most, about_some, all_of
+from harness.results.fig_3_32_35.register_claims import about_most, about_some
 from harness.results.fig_3_37 import NAME
 
 __all__ = ["spectra", "count_to", "largest_gap_position", "register_claims"]

@@ -27,7 +27,6 @@ from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.results.common.mvu_point import start_point
-from harness.results.common.solver_code import solver_module
 from harness.results.fig_3_37 import METHODS
 from harness.tasks.embedding import BadInputError
 
@@ -116,6 +115,6 @@ def work(params: dict) -> dict:
 
 
 def sources(params: dict) -> list:
-    """The data set and method plugins and, for MVU, the solver backend's module."""
-    found = [registry.get_dataset(params["dataset"]), registry.get_method(params["method"])]
-    return found + ([solver_module(params["solver"])] if params["method"] == "mvu" else [])
+    """The data set and method plugins (MVU's solver backend:
+    :func:`harness.jobs.job_sources`)."""
+    return [registry.get_dataset(params["dataset"]), registry.get_method(params["method"])]

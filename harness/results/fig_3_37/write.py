@@ -11,7 +11,7 @@ from tabulate import tabulate
 
 from harness import registry
 from harness.claims import make_claim
-from harness.results.common.formatting import certificate_text, fmt_number
+from harness.formatting import certificate_text, fmt_number
 from harness.results.common.figure_files import (
     claim_lines, dataset_notes, gap_mark, missing_column_reason, read_point, save_png,
     write_figure_files,
@@ -271,7 +271,7 @@ def write(config: dict) -> list:
 #: ``harness compare``'s tolerance (harness.runs.compare). MVU's spectrum is an SDP
 #: solve; its negative eigenvalues are rounding, below atol. An interior point solve
 #: stops at the first iterate whose certified gap is below its tolerance (1e-3 relative
-#: by default, harness.solvers.mvu.native.solve_native), so another BLAS, machine or
+#: by default, harness.solvers.mvu.native_solver.solve_native), so another BLAS, machine or
 #: commit may stop at another iterate, equally certified: the numbers computed from the
 #: kernel agree to about that gap, not to the CSV's six digits. Looser than the default
 #: (rtol 1e-6) for that reason; a change of a few per cent, or of a status or verdict,

@@ -18,7 +18,7 @@ from harness.results.common.figure_files import (
 )
 from harness.results.common.mvu_point import N_SPECTRUM
 
-from . import DATA, GRAPH_KEY, NAME, TITLE, keys, parse_key
+from . import GRAPH_KEY, NAME, TITLE, keys, parse_key
 
 __all__ = ["build", "write", "claims", "derived_columns", "COLUMNS"]
 

@@ -25,7 +25,6 @@ The MNIST and letter columns are filled by subsets (their sizes in each case's t
 
 from __future__ import annotations
 
-import math
 
 import pandas as pd
 

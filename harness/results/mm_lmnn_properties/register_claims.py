@@ -15,7 +15,6 @@ thesis name); any other (digits) is shown and not counted.
 
 from __future__ import annotations
 
-import math
 
 import pandas as pd
 

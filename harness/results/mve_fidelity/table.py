@@ -20,7 +20,7 @@ from harness.outputs import output_paths, write_sidecar
 from harness.records import write_csv_atomic, write_text_atomic
 from harness.reference import load_reference
 from harness.results.common.certified import certified, not_counted
-from harness.results.common.formatting import fmt_number
+from harness.formatting import fmt_number
 from harness.results.common.figure_files import gap_mark, point_line, read_point
 from harness.results.mve_fidelity import REFERENCE_FILE
 from harness.results.mve_fidelity.work import METHODS

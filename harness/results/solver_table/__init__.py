@@ -1,19 +1,19 @@
 """The MVU solver comparison (thesis 3.1.4-3.1.6): certified solves per backend and n.
 
-The declaration: one job per (variant, backend, n) (:mod:`harness.results.common.
-solver_points`); the profile section's schema is ``schema.yaml`` (its entries are
-config/schema.yaml's); a job runs the shared :mod:`harness.results.common.mvu_solve_point`
-(``WORK``: the solve and, in the parent, the recomputed certificate); :mod:`.write`
-writes the table and its report section; ``README.md`` says what it shows.
+The declaration: one job per (variant, backend, n) (:mod:`.points`); the profile
+section's schema is ``schema.yaml``; a job runs :mod:`.work` (the solve and, in the
+parent, the recomputed certificate); :mod:`.frame` gathers the records,
+:mod:`.write` writes the table and :mod:`.section` its report section;
+``README.md`` says what it shows.
 """
 
 from __future__ import annotations
 
-from harness.results.common.solver_points import (
+from harness.results.solver_table.points import (
     TABLE, TITLE, check_solver_table, parse_key, point_params, solver_points,
 )
 
-__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "MEMORY_MB", "WORK", "check",
+__all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "MEMORY_MB", "check",
            "keys", "params", "finish"]
 
 NAME = TABLE
@@ -21,8 +21,6 @@ THESIS_SECTION = "3.1.4-3.1.6"
 KIND = "table"
 SIDECAR = True
 MEMORY_MB = 8000
-#: the job code: one certified solve (its import closure is each job's sources)
-WORK = "harness.results.common.mvu_solve_point"
 
 
 def check(config: dict) -> None:
@@ -42,8 +40,8 @@ def params(config: dict, key: str) -> dict:
 
 def finish(params: dict, body: dict) -> dict:
     """The record body, in the parent: the certificate recomputed from what the solver
-    returned (:func:`harness.results.common.mvu_solve_point.finish`; imported here, so
+    returned (:func:`harness.results.solver_table.work.finish`; imported here, so
     that no other result's parent imports the solver code)."""
-    from harness.results.common.mvu_solve_point import finish as certify
+    from harness.results.solver_table.work import finish as certify
 
     return certify(params, body)

@@ -3,7 +3,7 @@
 
 Every entry's readings are implemented as the register writes them
 (``harness/claims_register/*.yaml``). The numbers come from the table's records: the
-long frame of :func:`harness.results.common.solver_frame.build_solver_table` plus, per
+long frame of :func:`harness.results.solver_table.frame.build_solver_table` plus, per
 solve, what its certificate file (``KEY.certificate.npz``: the factor F of K = F F^T, the
 edges and their squared lengths b) gives (:func:`solves`):
 
@@ -49,8 +49,8 @@ from harness.claims import (
 )
 from harness.jobs import Job, read_job_record, record_path
 from harness.results.common.certified import CERTIFIED
-from harness.results.common.solver_frame import build_solver_table
-from harness.results.common.solver_points import TABLE, point_params, solver_points
+from harness.results.solver_table.frame import build_solver_table
+from harness.results.solver_table.points import TABLE, point_params, solver_points
 
 __all__ = ["TIMING_BAND", "SOLVER_TOL", "RESIDUAL_TOL", "solves", "same_optimum",
            "at_least", "timing_ratio_check", "loglog_slope", "register_claims"]

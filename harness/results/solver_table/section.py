@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from harness.outputs import output_paths, read_sidecar
 from harness.report.sections import Cell, Grid, Section, missing_outputs, read_long_table
-from harness.results.common.solver_frame import blocks
-from harness.results.common.solver_points import TABLE, TITLE
+from harness.results.solver_table.frame import blocks
+from harness.results.solver_table.points import TABLE, TITLE
 from harness.results.common.tables import Footnotes
 
 __all__ = ["SOLVER_TEXT_COLUMNS", "solver_section"]

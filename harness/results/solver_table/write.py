@@ -1,10 +1,10 @@
 """The outputs of the MVU solver comparison: ``tables/solver_table.{csv,md,tex,json}``
-from the solve records (:mod:`harness.results.common.solver_frame`) and its report
+from the solve records (:mod:`harness.results.solver_table.frame`) and its report
 section, the grids coloured by verdict (:mod:`.section`)."""
 
 from __future__ import annotations
 
-from harness.results.common.solver_frame import write_solver_table
+from harness.results.solver_table.frame import write_solver_table
 from harness.results.solver_table.section import solver_section
 
 __all__ = ["write", "section", "claims"]
@@ -32,7 +32,7 @@ def section(config: dict):
 #: tolerances (tol_gap 1e-3, tol_violation 1e-4) at values that depend on where the
 #: solver stopped (atol 1e-3 covers them). An interior point solve stops at the first
 #: iterate whose certified gap is below its tolerance (1e-3 relative by default,
-#: harness.solvers.mvu.native.solve_native), so another BLAS, machine or commit may stop
+#: harness.solvers.mvu.native_solver.solve_native), so another BLAS, machine or commit may stop
 #: at another iterate, equally certified: the numbers computed from the kernel agree to
 #: about that gap, not to the CSV's six digits. Looser than the default (rtol 1e-6) for
 #: that reason; a change of a few per cent, or of a status or verdict, is still listed.

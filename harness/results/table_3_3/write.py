@@ -16,7 +16,7 @@ from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths
 from harness.report.sections import read_long_table
 from harness.results.common.certified import certified
-from harness.results.common.formatting import certificate_text, fmt_number, solve_summary
+from harness.formatting import certificate_text, fmt_number, solve_summary
 from harness.results.common.figure_files import point_line
 from harness.results.common.table_claims import (
     TableClaim, Values, compare_pairs, table_claims,
@@ -351,7 +351,7 @@ def claims(config: dict) -> list[dict]:
 #: solve; the SVM's test errors on it move in steps of one test image (about 1.1 %),
 #: which this tolerance still lists. An interior point solve stops at the first iterate
 #: whose certified gap is below its tolerance (1e-3 relative by default,
-#: harness.solvers.mvu.native.solve_native), so another BLAS, machine or commit may stop
+#: harness.solvers.mvu.native_solver.solve_native), so another BLAS, machine or commit may stop
 #: at another iterate, equally certified: the numbers computed from the kernel agree to
 #: about that gap, not to the CSV's six digits. Looser than the default (rtol 1e-6) for
 #: that reason; a change of a few per cent, or of a status or verdict, is still listed.

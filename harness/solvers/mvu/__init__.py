@@ -2,9 +2,10 @@
 
 One job per module:
 
-- :mod:`~harness.solvers.mvu.dispatch`: :func:`solve_mvu` across backends (the
-  native solver, every cvxpy one, CSDP) and :data:`MVU_SOLVERS`, their names;
-- :mod:`~harness.solvers.mvu.native`: :func:`~harness.solvers.mvu.native.solve_native`,
+- :mod:`~harness.solvers.mvu.dispatch`: :func:`solve_mvu` across the backend plugins
+  of :mod:`harness.solvers.backends` (the native solver, the cvxpy ones, CSDP) and
+  :func:`mvu_solvers`, their names;
+- :mod:`~harness.solvers.mvu.native_solver`: :func:`~harness.solvers.mvu.native_solver.solve_native`,
   the native solver's own dispatcher (facial reduction first, then the interior-point
   or the low-rank method);
 - :mod:`~harness.solvers.mvu.ipm`: the dense primal-dual interior-point method, with
@@ -13,8 +14,8 @@ One job per module:
 - :mod:`~harness.solvers.mvu.facial`: the interior-point method on the face that
   facial reduction exposes;
 - :mod:`~harness.solvers.mvu.cvxpy`: general-purpose SDP solvers through cvxpy;
-- :mod:`~harness.solvers.mvu.csdp`: the thesis' solver CSDP, run as a program
-  (:mod:`~harness.solvers.mvu.csdp_run`: its limits and outcome) on the
+- :mod:`~harness.solvers.mvu.csdp_run`: the thesis' solver CSDP's run as a program
+  (its limits and outcome; the backend is :mod:`harness.solvers.backends.csdp`) on the
   SDP in one of three formulations (:mod:`~harness.solvers.mvu.csdp_formulation`)
   written as an SDPA sparse file (:mod:`~harness.solvers.mvu.sdpa_format`);
 - :mod:`~harness.solvers.mvu.result`: what a solve returns and how the harness judges
@@ -25,9 +26,9 @@ its compiled kernels): :func:`solve_mvu` imports them when a solve asks for them
 that a cvxpy solve's child process does not carry them (its peak memory is recorded).
 """
 
-from harness.solvers.mvu.cvxpy import CVXPY_NAMES, solve_cvxpy
-from harness.solvers.mvu.dispatch import MVU_SOLVERS, NATIVE_METHODS, solve_mvu
+from harness.solvers.mvu.cvxpy import solve_cvxpy
+from harness.solvers.mvu.dispatch import cvxpy_solvers, mvu_solvers, solve_mvu
 from harness.solvers.mvu.result import STATUSES, NativeResult, SolveResult, final_status, judge
 
-__all__ = ["MVU_SOLVERS", "NATIVE_METHODS", "CVXPY_NAMES", "STATUSES", "SolveResult",
+__all__ = ["mvu_solvers", "cvxpy_solvers", "STATUSES", "SolveResult",
            "NativeResult", "solve_mvu", "solve_cvxpy", "judge", "final_status"]

@@ -15,7 +15,7 @@ BLAS the process really mapped (``/proc/PID/maps``). The outcome (:class:`CSDPRu
 holds the exit status, the log, CSDP's own CPU seconds (its rusage), its peak memory
 (sampled from ``/proc``) and which limit, if any, ended it; :meth:`CSDPRun.facts`
 reads CSDP's report from the log. Nothing here judges the answer:
-:mod:`harness.solvers.mvu.csdp` does.
+:mod:`harness.solvers.backends.csdp` does.
 """
 
 from __future__ import annotations

@@ -27,12 +27,10 @@ import numpy as np
 from harness.problems.linear_cost import LinearCost, certify_cost
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify
-from harness.solvers.backends import backend_status
 from harness.solvers.mvu.result import SolveResult, judge, psd_factor
-from harness.solvers.mvu_names import CVXPY_NAMES
 from harness.timelimit import ChildCrashed, TimeLimitExceeded, call_with_time_limit
 
-__all__ = ["solve_cvxpy", "solve_in_child", "raised_in", "failure_text", "CVXPY_NAMES"]
+__all__ = ["solve_cvxpy", "solve_in_child", "raised_in", "failure_text"]
 
 #: Libraries whose frames do not say where an error comes from (they are called by it).
 _NUMERICS = ("scipy", "numpy")
@@ -164,27 +162,27 @@ def solve_in_child(result_cls: type, backend: str, time_limit: float, child, *ar
     return result, out
 
 
-def solve_cvxpy(problem: MVUProblem, backend: str, *, time_limit: float = 600.0,
+def solve_cvxpy(problem: MVUProblem, backend, *, time_limit: float = 600.0,
                 tol_gap: float = 1e-3, tol_violation: float = 1e-4,
                 cost: LinearCost | None = None) -> SolveResult:
     """Solve ``problem`` with one cvxpy backend and certify the answer.
 
-    With ``cost``, minimise ``<C, K>`` over the feasible set of ``problem`` (variant
+    ``backend`` is the backend plugin class (a
+    :class:`~harness.solvers.backend.CvxpyBackend`: its ``name``, ``cvxpy_name`` and
+    ``status()``); by name, :func:`harness.solvers.mvu.dispatch.solve_mvu`. With ``cost``, minimise ``<C, K>`` over the feasible set of ``problem`` (variant
     ``equality``) instead. Unusable backends (not installed, MOSEK without a licence) give ``skipped``;
     solver errors and answers that cannot be certified (no multipliers, non-finite
     values) ``failed``; the CPU budget or the wall cap ``timeout``; all with the
     reason.
     """
-    if backend not in CVXPY_NAMES:
-        raise ValueError(f"unknown cvxpy backend {backend!r}; valid: {', '.join(CVXPY_NAMES)}")
     if cost is not None and problem.variant != "equality":
         raise ValueError(f"a linear cost goes with the equality variant, got "
                          f"{problem.variant!r}")
-    usable, why = backend_status(backend)
+    usable, why = backend.status()
     if not usable:
-        return SolveResult("skipped", why, backend)
-    result, out = solve_in_child(SolveResult, backend, time_limit, _solve_in_child,
-                                 problem, CVXPY_NAMES[backend], cost)
+        return SolveResult("skipped", why, backend.name)
+    result, out = solve_in_child(SolveResult, backend.name, time_limit, _solve_in_child,
+                                 problem, backend.cvxpy_name, cost)
     if out is None:  # a time-out or a crash
         return result
     if "F" in out:

@@ -1,85 +1,63 @@
-"""One entry point for every MVU solver backend: ``solve_mvu(problem, solver)``, and
-the backends' names (:data:`MVU_SOLVERS`).
+"""One entry point for every MVU solver backend: ``solve_mvu(problem, solver)``.
 
-``native`` is :func:`harness.solvers.mvu.native.solve_native` with
-``method="auto"`` (the dense interior-point method of
-:mod:`harness.solvers.mvu.ipm` for small problems, the low-rank augmented
-Lagrangian of :mod:`harness.solvers.mvu.lowrank` for large ones); ``native_lowrank``
-forces the low-rank method at every size (to compare the two). ``csdp`` runs the
-thesis' own solver CSDP as a program (:func:`harness.solvers.mvu.csdp.solve_csdp`,
-formulation ``csdp_formulation``). The others go through cvxpy
-(:func:`harness.solvers.mvu.cvxpy.solve_cvxpy`). Either way the result is a
+The backends are the plugins of :mod:`harness.solvers.backends`, one file each
+(:class:`harness.solvers.backend.SolverBackend`), found through
+:mod:`harness.registry`; :func:`mvu_solvers` lists their names. ``solve_mvu`` checks
+what the backend declares (its SDP variants, whether it takes a linear cost) and
+hands the problem to its ``solve``; the result is a
 :class:`~harness.solvers.mvu.result.SolveResult` whose status comes from the
-certificate recomputed from the problem data.
+certificate recomputed from the problem data, whichever backend ran.
 
-The native solver's modules (numba and its kernels) are imported only when a native
-solve runs, so that importing this module (and a cvxpy solve's child process) does
-without them.
+Nothing of a backend is imported until it solves (numba and the native kernels, cvxpy),
+so that importing this module (and a cvxpy solve's child process) does without them.
 """
 from __future__ import annotations
 
-import time
-
+from harness import registry
 from harness.problems.linear_cost import LinearCost
-from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
-from harness.solvers.mvu.csdp import solve_csdp
-from harness.solvers.mvu.cvxpy import CVXPY_NAMES, solve_cvxpy
-from harness.solvers.mvu.result import SolveResult, judge
-from harness.solvers.mvu_names import MVU_SOLVERS, NATIVE_METHODS
+from harness.problems.mvu import MVUProblem
+from harness.solvers.mvu.result import SolveResult
 
-__all__ = ["MVU_SOLVERS", "NATIVE_METHODS", "solve_mvu"]
+__all__ = ["mvu_solvers", "cvxpy_solvers", "cvxpy_name", "solve_mvu"]
 
 
-def _solve_native(problem: MVUProblem, solver: str, *, time_limit: float, tol_gap: float,
-                  tol_violation: float, seed: int, init, cost=None) -> SolveResult:
-    from harness.solvers.mvu.native import ipm_fits, solve_native, starts_lowrank
+def mvu_solvers() -> tuple[str, ...]:
+    """The names of every solver backend, in their declared order."""
+    return tuple(registry.backends())
 
-    if problem.variant not in NATIVE_VARIANTS:
-        return SolveResult("skipped", f"the native solver handles {', '.join(NATIVE_VARIANTS)}, "
-                           f"not {problem.variant!r}; use a cvxpy backend", solver)
-    start = time.perf_counter()
-    method = NATIVE_METHODS[solver]
-    if cost is not None:
-        if method != "auto" or not ipm_fits(problem):
-            return SolveResult("skipped", "a linear cost is solved by the native interior "
-                               "point only (solver native), within its memory budget; "
-                               f"n = {problem.n}, m = {problem.m}", solver)
-        from harness.solvers.mvu.ipm import solve_ipm
-        native = solve_ipm(problem, tol_gap=tol_gap, tol_violation=tol_violation,
-                           time_limit=time_limit, cost=cost)
-    elif init is None and not problem.maximize and starts_lowrank(problem, method):
-        return SolveResult("skipped", "the native low-rank minimum-trace solve starts "
-                           "from the inputs (init=); none were given", solver)
-    else:
-        native = solve_native(problem, tol_gap=tol_gap, tol_violation=tol_violation,
-                              time_limit=time_limit, seed=seed, init=init, method=method)
-    wall = time.perf_counter() - start
-    F = problem.centred(native.F)
-    result = SolveResult("inaccurate", "", solver, F=F, w=native.w, w_low=native.w_low,
-                         certificate=native.certificate,
-                         solver_status=native.status, compile_seconds=0.0,
-                         solve_seconds=native.seconds, wall_seconds=wall,
-                         details=dict(native.details), t=native.t, w_Y=native.w_Y,
-                         U=native.U)
-    result.status, result.reason = judge(result.certificate, tol_gap, tol_violation)
-    if native.status == "timeout" and result.status != "optimal":
-        result.status = "timeout"
-        result.reason = f"CPU time limit of {time_limit:g} s reached; best iterate: {result.reason}"
-    return result
+
+def cvxpy_solvers() -> tuple[str, ...]:
+    """The backends that are general-purpose conic solvers reached through cvxpy
+    (their ``cvxpy_name`` is set): the ARE and MVE models run on these too."""
+    return tuple(name for name in registry.backends()
+                 if registry.backend_info(name).cvxpy_name)
+
+
+def cvxpy_name(backend: str) -> str:
+    """cvxpy's name of the solver behind the backend ``backend`` (its ``cvxpy_name``).
+
+    Raises
+    ------
+    ValueError
+        ``backend`` is not a backend reached through cvxpy (the valid ones listed).
+    """
+    if backend not in cvxpy_solvers():
+        raise ValueError(f"unknown cvxpy backend {backend!r}; valid: "
+                         f"{', '.join(cvxpy_solvers())}")
+    return registry.backend_info(backend).cvxpy_name
 
 
 def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float = 600.0,
               tol_gap: float = 1e-3, tol_violation: float = 1e-4, seed: int = 0,
               init=None, cost: LinearCost | None = None,
-              csdp_formulation: str = "centring_penalty",
-              csdp_params: dict | None = None) -> SolveResult:
+              options: dict | None = None) -> SolveResult:
     """Solve an MVU problem with one backend; the status is the harness' verdict.
 
     Parameters
     ----------
     problem : MVUProblem
     solver : str
-        One of :data:`MVU_SOLVERS`.
+        A backend's name (:func:`mvu_solvers`).
     time_limit : float
         CPU seconds (:mod:`harness.timelimit`): the native solver's own limit
         (:class:`harness.timelimit.Deadline`), a cvxpy solve's child process' budget
@@ -100,44 +78,49 @@ def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float 
         (:func:`harness.solvers.mvu.ipm.solve_ipm` with ``cost=``), the cvxpy
         backends a dense model; either is certified by
         :func:`harness.problems.linear_cost.certify_cost`. Not with ``csdp``.
-    csdp_formulation : {"centring_penalty", "centred_objective", "centring_constraint"}
-        How ``csdp`` is given the SDP (:mod:`harness.solvers.mvu.csdp_formulation`:
-        the centring as a penalty in the objective, the variance (3.10) as objective,
-        or the thesis' centring constraint; the same optimal embedding). Ignored by
-        the other backends.
-    csdp_params : dict, optional
-        CSDP parameters over :data:`harness.solvers.mvu.csdp.PARAMETERS` (e.g.
-        ``{"maxiter": 50}``, the limit Weinberger's ``sde.m`` sets). Only with
-        ``csdp``.
+    options : dict, optional
+        The backend's own options, among the names its ``options`` declares (e.g.
+        ``csdp``: ``formulation``, one of "centring_penalty", "centred_objective",
+        "centring_constraint" (:mod:`harness.solvers.mvu.csdp_formulation`), and
+        ``params``, CSDP parameters over
+        :data:`harness.solvers.backends.csdp.PARAMETERS` such as ``{"maxiter": 50}``,
+        the limit Weinberger's ``sde.m`` sets).
 
     Returns
     -------
     SolveResult
-        ``skipped`` for a variant the native solver (or CSDP) does not handle, a
-        native low-rank ``min_trace`` solve without ``init``, a linear cost with
-        ``native_lowrank``, ``csdp`` or beyond the interior point's memory budget,
-        an unusable cvxpy backend and a missing ``csdp`` program (the reason says
-        ``apt-get install coinor-csdp``).
+        ``skipped`` for a variant the backend does not declare, a linear cost it does
+        not take, and whatever its ``solve`` skips (a native low-rank ``min_trace``
+        solve without ``init``, a linear cost beyond the interior point's memory
+        budget, an unusable cvxpy backend, a missing ``csdp`` program: the reason
+        says ``apt-get install coinor-csdp``).
 
     Raises
     ------
     ValueError
-        For a solver name not in :data:`MVU_SOLVERS`, with ``csdp`` an unknown
-        ``csdp_formulation`` or CSDP parameter, and ``csdp_params`` for another solver.
+        For an unknown solver name (the valid ones listed), an option the backend
+        does not declare, and what its ``solve`` refuses (an unknown CSDP formulation
+        or parameter).
     """
-    if csdp_params and solver != "csdp":
-        raise ValueError(f"csdp_params {csdp_params!r} are CSDP's; the solver is {solver!r}")
-    if solver in NATIVE_METHODS:
-        return _solve_native(problem, solver, time_limit=time_limit, tol_gap=tol_gap,
-                             tol_violation=tol_violation, seed=seed, init=init, cost=cost)
-    if solver in CVXPY_NAMES:
-        return solve_cvxpy(problem, solver, time_limit=time_limit, tol_gap=tol_gap,
-                           tol_violation=tol_violation, cost=cost)
-    if solver == "csdp":
-        if cost is not None:
-            return SolveResult("skipped", "a linear cost is solved by the native interior "
-                               "point or a cvxpy backend, not by csdp", solver)
-        return solve_csdp(problem, time_limit=time_limit, tol_gap=tol_gap,
-                          tol_violation=tol_violation, formulation=csdp_formulation,
-                          params=csdp_params)
-    raise ValueError(f"unknown MVU solver {solver!r}; valid: {', '.join(MVU_SOLVERS)}")
+    try:
+        backend = registry.get_backend(solver)
+    except registry.UnknownNameError as exc:
+        raise ValueError(f"unknown MVU solver {solver!r}; valid: "
+                         f"{', '.join(mvu_solvers())}") from exc
+    if problem.variant not in backend.variants:
+        return SolveResult("skipped", f"the {solver} backend solves "
+                           f"{', '.join(backend.variants)}, not {problem.variant!r}; use "
+                           f"a cvxpy backend", solver)
+    if cost is not None and not backend.linear_cost:
+        takers = [n for n in registry.backends() if registry.backend_info(n).linear_cost]
+        return SolveResult("skipped", f"a linear cost is solved by {', '.join(takers)} "
+                           f"(the native interior point and the cvxpy backends), not by "
+                           f"{solver}", solver)
+    unknown = sorted(set(options or {}) - set(backend.options))
+    if unknown:
+        raise ValueError(f"the {solver} backend takes no option(s) {', '.join(unknown)} "
+                         f"(its options: {', '.join(backend.options) or 'none'}); got "
+                         f"{options!r}")
+    return backend.solve(problem, time_limit=time_limit, tol_gap=tol_gap,
+                         tol_violation=tol_violation, seed=seed, init=init, cost=cost,
+                         options=options)

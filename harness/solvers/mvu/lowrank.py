@@ -3,7 +3,7 @@
 
 It never forms an n x n dense matrix, so it reaches sizes where the interior-point
 method of :mod:`harness.solvers.mvu.ipm` does not fit in memory; which of the two
-runs is decided by :func:`harness.solvers.mvu.native.solve_native`.
+runs is decided by :func:`harness.solvers.mvu.native_solver.solve_native`.
 
 The solver works on a factor ``Y`` (n x p, ``K = Y Y^T``) and edge multipliers ``w``
 and combines
@@ -612,7 +612,7 @@ def solve_lowrank(problem: MVUProblem, *, rank: int | None = None, tol_gap: floa
                   segment: int = 40) -> NativeResult:
     """Solve the MVU SDP by the low-rank augmented Lagrangian, with a certified gap.
 
-    :func:`harness.solvers.mvu.native.solve_native` calls it for ``method="lowrank"``,
+    :func:`harness.solvers.mvu.native_solver.solve_native` calls it for ``method="lowrank"``,
     for problems whose interior-point iteration does not fit the memory budget, and
     when the interior-point method stalls short of the tolerances.
 

@@ -179,7 +179,7 @@ def run_instance(instance: Instance) -> dict:
     from the optimum (:mod:`harness.problems.mvu_certificate`)."""
     from threadpoolctl import threadpool_limits
 
-    from harness.solvers.mvu.native import solve_native
+    from harness.solvers.mvu.native_solver import solve_native
 
     row = dict.fromkeys(COLUMNS, "")
     row.update(instance=instance.name, family=instance.family, n=instance.n,

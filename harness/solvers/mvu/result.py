@@ -210,7 +210,7 @@ def final_status(certificate: Certificate, status: str, tol_gap: float,
 
 @dataclasses.dataclass
 class NativeResult:
-    """Outcome of a native solve: :func:`harness.solvers.mvu.native.solve_native` and
+    """Outcome of a native solve: :func:`harness.solvers.mvu.native_solver.solve_native` and
     the methods it runs (:func:`harness.solvers.mvu.ipm.solve_ipm`,
     :func:`harness.solvers.mvu.lowrank.solve_lowrank`,
     :func:`harness.solvers.mvu.facial.solve_facial`).

@@ -26,9 +26,9 @@ import pytest
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import INCONSISTENCY_SLACK, certify
 from harness.problems.verify import verify_estimator
-from harness.solvers import backend_status
+from harness.registry import backend_status
 from harness.solvers.mvu import solve_mvu
-from harness.solvers.mvu.csdp import solve_csdp
+from harness.solvers.backends.csdp import solve_csdp
 from harness.solvers.mvu.csdp_run import RETURN_CODES, openblas_dir
 from harness.solvers.mvu.csdp_formulation import CSDP_VARIANTS, FORMULATIONS
 from harness.solvers.mvu.result import judge
@@ -68,7 +68,7 @@ def test_a_real_solve_is_certified_and_agrees_with_the_native_optimum(formulatio
     solver's lie within their certified gaps of each other (both bracket the
     optimum: value <= OPT <= bound, up to the violation's slack)."""
     problem = _roll(50)
-    result = solve_mvu(problem, "csdp", csdp_formulation=formulation, time_limit=60)
+    result = solve_mvu(problem, "csdp", options={"formulation": formulation}, time_limit=60)
     cert = _agrees_with_its_certificate(problem, result)
     assert result.status == "optimal", result.reason
     assert cert.gap <= 1e-3 and cert.violation <= 1e-4
@@ -248,7 +248,7 @@ def test_a_killed_caller_leaves_no_csdp_behind(tmp_path):
     program = tmp_path / "csdp"
     program.write_text(f"#!/bin/sh\necho $$ > {pidfile}\nexec sleep 60\n")
     program.chmod(program.stat().st_mode | stat.S_IXUSR)
-    code = ("from harness.solvers.mvu.csdp import solve_csdp\n"
+    code = ("from harness.solvers.backends.csdp import solve_csdp\n"
             "from tests.problems.mvu_data import noisy_roll\n"
             "from harness.problems.mvu import MVUProblem\n"
             "solve_csdp(MVUProblem.from_points(noisy_roll(20), 5), time_limit=60)\n")
@@ -283,5 +283,5 @@ def test_mvu_passes_csdp_parameters_and_no_other_solver_takes_them():
     fitted = MVU(n_neighbors=5, solver="csdp", csdp_params={"maxiter": 2}).fit(X)
     assert fitted.solve_info_["csdp"]["parameters"]["maxiter"] == 2
     assert fitted.solve_info_["csdp"]["iterations"] <= 3
-    with pytest.raises(ValueError, match="csdp_params .* are CSDP's; the solver is 'native'"):
+    with pytest.raises(ValueError, match=r"the native backend takes no option\(s\) params"):
         MVU(n_neighbors=5, csdp_params={"maxiter": 2}).fit(X)

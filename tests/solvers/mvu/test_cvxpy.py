@@ -16,9 +16,17 @@ import pytest
 from datasets.swiss_roll import SwissRoll
 from harness.problems.mvu import VARIANTS, MVUProblem
 from harness.problems.mvu_certificate import certify
-from harness.solvers import backend_status
 import harness.solvers.mvu.cvxpy as cvxpy_module
-from harness.solvers.mvu.cvxpy import CVXPY_NAMES, solve_cvxpy
+from harness import registry
+from harness.registry import backend_status
+from harness.solvers.mvu import cvxpy_solvers, solve_mvu
+from harness.solvers.mvu.dispatch import cvxpy_name
+from harness.solvers.mvu.cvxpy import solve_cvxpy as solve_with_backend
+
+
+def solve_cvxpy(problem, backend, **kwargs):
+    """One cvxpy backend's solve, by the backend's name."""
+    return solve_with_backend(problem, registry.get_backend(backend), **kwargs)
 from harness.solvers.mvu.ipm import solve_ipm
 from harness.solvers.mvu.result import STATUSES
 from tests.conftest import REPO_ROOT
@@ -70,7 +78,7 @@ def _solve_bank(backend, variant):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("backend", list(CVXPY_NAMES))
+@pytest.mark.parametrize("backend", cvxpy_solvers())
 def test_status_agrees_with_the_recomputed_certificate(backend, variant):
     """Whatever a backend returns, on any machine: ``optimal`` exactly when the
     certificate recomputed here meets both tolerances, else ``inaccurate`` with the
@@ -192,7 +200,7 @@ for module in ("scs", "cvxopt"):  # load the OpenBLAS they bundle
         __import__(module)
 blas = threadpoolctl.threadpool_info()
 from tests.solvers.mvu.test_cvxpy import PINNED, _solve_bank
-from harness.solvers import backend_status
+from harness.registry import backend_status
 results = [(b, v, _solve_bank(b, v).status, _solve_bank(b, v).reason)
            for b, v in sorted(PINNED) if backend_status(b)[0]]
 print(json.dumps({"numpy_blas": numpy_blas, "blas": blas, "results": results}))
@@ -275,8 +283,10 @@ def test_unlicensed_mosek_is_skipped_not_crashed(monkeypatch, tmp_path):
 
 
 def test_unknown_backend():
-    with pytest.raises(ValueError, match="unknown cvxpy backend 'gurobi'"):
-        solve_cvxpy(BANK["equality"], "gurobi")
+    with pytest.raises(ValueError, match="unknown MVU solver 'gurobi'; valid: native"):
+        solve_mvu(BANK["equality"], "gurobi")
+    with pytest.raises(ValueError, match="unknown cvxpy backend 'native'; valid: clarabel"):
+        cvxpy_name("native")
 
 
 def _smallest_eigenvalue_in_one_step():

@@ -10,7 +10,7 @@ from harness import timelimit
 from harness.problems.mvu import MVUProblem
 from harness.solvers.mvu import ipm as ipm_module
 from harness.solvers.mvu.lowrank import solve_lowrank
-from harness.solvers.mvu.native import solve_native
+from harness.solvers.mvu.native_solver import solve_native
 
 from tests.problems.mvu_data import noisy_roll
 

@@ -10,7 +10,7 @@ from harness.problems.mvu import MVUProblem
 from harness.solvers.mvu import ipm as ipm_module
 from harness.solvers.mvu import solve_mvu
 from harness.solvers.mvu.ipm import solve_ipm
-from harness.solvers.mvu.native import solve_native
+from harness.solvers.mvu.native_solver import solve_native
 
 from tests.problems.mvu_data import clarabel_value, noisy_roll
 
@@ -153,7 +153,7 @@ def test_mixed_and_double_precision_reach_the_same_certified_optimum():
 
 
 def test_auto_falls_back_to_the_low_rank_method_when_the_ipm_stalls(monkeypatch):
-    import harness.solvers.mvu.native as nm
+    import harness.solvers.mvu.native_solver as nm
 
     P = MVUProblem.from_points(noisy_roll(40, 7), 5)
     stalled = solve_ipm(P, max_iter=3)  # a genuine early iterate: not optimal

@@ -9,7 +9,7 @@ from datasets.swiss_roll import SwissRoll
 from harness.problems import mvu_certificate as mc
 from harness.problems.mvu import MVUProblem
 from harness.solvers.mvu.lowrank import solve_lowrank
-from harness.solvers.mvu.native import solve_native
+from harness.solvers.mvu.native_solver import solve_native
 from harness.solvers.mvu.result import NativeResult
 
 from tests.problems.mvu_data import clarabel_value, noisy_roll

@@ -12,8 +12,8 @@ from datasets.swiss_roll import SwissRoll
 from harness.problems import facial_reduction as fr
 from harness.problems import mvu_certificate as mc
 from harness.problems.mvu import MVUProblem
-from harness.solvers.mvu import native
-from harness.solvers.mvu.native import solve_native
+from harness.solvers.mvu import native_solver as native
+from harness.solvers.mvu.native_solver import solve_native
 
 
 def _roll_problem(n, k, variant="equality"):

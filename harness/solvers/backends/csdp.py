@@ -31,7 +31,9 @@ BLAS thread count (e.g. a job's ``blas_threads``). CSDP's CPU seconds and peak
 memory are in ``details["csdp"]``.
 
 A missing program is a ``skipped`` solve whose reason says ``apt-get install
-coinor-csdp`` (:data:`harness.solvers.backends.BACKENDS`).
+coinor-csdp`` (:class:`CSDP`'s declarations). Its options
+(``options=`` of :func:`harness.solvers.mvu.dispatch.solve_mvu`) are ``formulation``
+and ``params``.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ import numpy as np
 
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify
-from harness.solvers.backends import backend_status
+from harness.solvers.backend import SolverBackend
 from harness.solvers.mvu.csdp_formulation import (CSDP_VARIANTS, check_formulation,
                                                   kernel_and_multipliers, to_sdpa)
 from harness.solvers.mvu.csdp_run import RETURN_CODES, CSDPRun, openblas_dir, run_csdp
@@ -53,7 +55,7 @@ from harness.solvers.mvu.result import SolveResult, judge, psd_factor
 from harness.solvers.mvu.sdpa_format import SDPAProblem, read_solution, write_sdpa
 from harness.timelimit import wall_cap_for
 
-__all__ = ["solve_csdp", "PARAMETERS", "CSDP_MEMORY_BUDGET", "BLAS_CHOICES", "memory_estimate"]
+__all__ = ["CSDP", "solve_csdp", "PARAMETERS", "CSDP_MEMORY_BUDGET", "BLAS_CHOICES", "memory_estimate"]
 
 #: Which BLAS the ``csdp`` program loads (:func:`solve_csdp`'s ``blas``).
 BLAS_CHOICES = ("openblas", "system")
@@ -162,7 +164,7 @@ def solve_csdp(problem: MVUProblem, *, time_limit: float = 600.0, tol_gap: float
                            f"not {problem.variant!r}; use a cvxpy backend", "csdp")
     check_formulation(formulation, problem.variant)
     _check_parameters(params or {})
-    usable, why = backend_status("csdp")
+    usable, why = CSDP.status()
     if not usable:
         return SolveResult("skipped", why, "csdp")
     start = time.perf_counter()
@@ -229,3 +231,21 @@ def _judge_run(result: SolveResult, problem: MVUProblem, run: CSDPRun, solution,
     result.F, result.w = problem.centred(psd_factor(K)), w
     result.certificate = certify(problem, result.F, result.w)
     result.status, result.reason = judge(result.certificate, tol_gap, tol_violation)
+
+
+class CSDP(SolverBackend):
+    """The thesis' solver (3.1.4), run as the program ``csdp`` on an SDPA file
+    (:func:`solve_csdp`); options ``formulation`` and ``params``."""
+
+    order = 80
+    description = "CSDP, the thesis' solver, run as a program on an SDPA file"
+    programs = ("csdp",)
+    install = "apt-get install coinor-csdp (Debian/Ubuntu; the binary is csdp)"
+    variants = CSDP_VARIANTS
+    options = ("formulation", "params")
+
+    @classmethod
+    def solve(cls, problem, *, time_limit, tol_gap, tol_violation, seed=0, init=None,
+              cost=None, options=None):
+        return solve_csdp(problem, time_limit=time_limit, tol_gap=tol_gap,
+                          tol_violation=tol_violation, **(options or {}))

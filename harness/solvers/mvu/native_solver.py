@@ -20,6 +20,8 @@ certificate is recomputed from the problem data;
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from harness.problems.facial_reduction import QR_MAX_DIM, FacialReduction
@@ -29,10 +31,10 @@ from harness.solvers.mvu.facial import FACIAL_VARIANTS, solve_facial
 from harness.solvers.mvu.ipm import (IPM_MEMORY_BUDGET, IPM_VARIANTS, MIXED_FROM_M,
                                      schur_bytes, solve_ipm)
 from harness.solvers.mvu.lowrank import solve_lowrank
-from harness.solvers.mvu.result import NativeResult, better_certificate
+from harness.solvers.mvu.result import NativeResult, SolveResult, better_certificate, judge
 from harness.timelimit import Deadline
 
-__all__ = ["NativeResult", "solve_native", "starts_lowrank", "SUPPORTED_VARIANTS",
+__all__ = ["NativeResult", "solve_native", "solve_native_backend", "starts_lowrank", "SUPPORTED_VARIANTS",
            "METHODS", "ipm_fits", "face_details", "FACIAL_MODES", "FACIAL_MAX_KEPT"]
 
 SUPPORTED_VARIANTS = NATIVE_VARIANTS
@@ -217,3 +219,43 @@ def solve_native(problem: MVUProblem, *, rank: int | None = None, tol_gap: float
                          time_limit=time_limit, seed=seed, verbose=verbose, n_basis=n_basis,
                          sigma0=sigma0, max_outer=max_outer, init=init,
                          extra_columns=extra_columns, max_inner=max_inner, segment=segment)
+
+
+def solve_native_backend(problem: MVUProblem, solver: str, method: str, *, time_limit: float,
+                         tol_gap: float, tol_violation: float, seed: int, init,
+                         cost=None) -> SolveResult:
+    """:func:`solve_native` (or, with a linear ``cost``, the interior point's
+    :func:`~harness.solvers.mvu.ipm.solve_ipm`) as the backend ``solver`` (the
+    plugins ``harness/solvers/backends/native.py`` and ``native_lowrank.py``), its
+    answer judged like any other backend's (:func:`~harness.solvers.mvu.result.judge`).
+
+    Returns ``skipped`` for a linear cost with ``method="lowrank"`` or beyond the
+    interior point's memory budget, and for a low-rank minimum-trace solve without
+    ``init`` (the inputs' principal coordinates)."""
+    start = time.perf_counter()
+    if cost is not None:
+        if method != "auto" or not ipm_fits(problem):
+            return SolveResult("skipped", "a linear cost is solved by the native interior "
+                               "point only (solver native), within its memory budget; "
+                               f"n = {problem.n}, m = {problem.m}", solver)
+        native = solve_ipm(problem, tol_gap=tol_gap, tol_violation=tol_violation,
+                           time_limit=time_limit, cost=cost)
+    elif init is None and not problem.maximize and starts_lowrank(problem, method):
+        return SolveResult("skipped", "the native low-rank minimum-trace solve starts "
+                           "from the inputs (init=); none were given", solver)
+    else:
+        native = solve_native(problem, tol_gap=tol_gap, tol_violation=tol_violation,
+                              time_limit=time_limit, seed=seed, init=init, method=method)
+    wall = time.perf_counter() - start
+    F = problem.centred(native.F)
+    result = SolveResult("inaccurate", "", solver, F=F, w=native.w, w_low=native.w_low,
+                         certificate=native.certificate,
+                         solver_status=native.status, compile_seconds=0.0,
+                         solve_seconds=native.seconds, wall_seconds=wall,
+                         details=dict(native.details), t=native.t, w_Y=native.w_Y,
+                         U=native.U)
+    result.status, result.reason = judge(result.certificate, tol_gap, tol_violation)
+    if native.status == "timeout" and result.status != "optimal":
+        result.status = "timeout"
+        result.reason = f"CPU time limit of {time_limit:g} s reached; best iterate: {result.reason}"
+    return result

@@ -8,7 +8,7 @@ certified bound; (3) wall time relative to the native solver at the same n. Fail
 time-outs and skips are marked cells with numbered footnotes giving the reason; the
 notes state the problem, the tolerances, the time limit, the BLAS threads and the
 machine (from the records' provenance). The points come from
-:mod:`harness.results.common.mvu_solve_point`.
+:mod:`harness.results.solver_table.work`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from tabulate import tabulate
 from harness.jobs import Job, read_job_record, wall_cap
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_csv_atomic, write_text_atomic
-from harness.results.common.solver_points import TABLE, TITLE, solver_points
+from harness.results.solver_table.points import TABLE, TITLE, solver_points
 from harness.results.common.tables import GAP_MARKS, Footnotes
 from harness.solvers.mvu.ipm import IPM_MEMORY_BUDGET
 
@@ -232,7 +232,7 @@ def _csdp_blas_line(records: list[dict]) -> list[str]:
         return []
     return [f"CSDP's BLAS (the library its process mapped): {', '.join(found)}; Debian's "
             f"csdp links the reference BLAS, the backend loads OpenBLAS where installed "
-            f"(harness.solvers.mvu.csdp, blas=)."]
+            f"(harness.solvers.backends.csdp, blas=)."]
 
 
 def _own_limits_text(section: dict) -> str:
@@ -295,7 +295,7 @@ def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[st
         f"{budget:g} CPU-s, or as a runaway at a wall cap of {cap:g} s."
         f"{_own_limits_text(s)} The grids show wall time; the CSV also has CPU seconds. "
         f"Dense cvxpy backends are skipped beyond their size cap "
-        f"(methods.mvu.DENSE_SOLVER_MAX_N).{_own_sizes_text(config)}",
+        f"(max_n of harness/solvers/backends/NAME.py).{_own_sizes_text(config)}",
         "Time relative to native: wall time / the native solver's wall time at the same "
         "variant and n, where both solves completed (optimal or inaccurate).",
         _threads_line(config, records),

@@ -1,6 +1,6 @@
 """The points of the MVU solver table (thesis 3.1.4-3.1.6): one certified solve per
 (variant, backend, n), their keys, the section's checks and each point's resolved
-parameters. The solves are :mod:`harness.results.common.mvu_solve_point`.
+parameters. The solves are :mod:`harness.results.solver_table.work`.
 
 Imported by the solver table's declaration, so at discovery: the solvers' and
 problems' packages are imported only where a name is checked.
@@ -12,11 +12,11 @@ import dataclasses
 import re
 from typing import Any
 
+from harness import registry
 from harness.errors import ConfigError, check_names
 from harness.problems.mvu_variants import VARIANTS
-from harness.solvers.mvu_names import MVU_SOLVERS
 
-__all__ = ["TABLE", "TITLE", "SolverPoint", "parse_key", "check_solver_table",
+__all__ = ["TABLE", "TITLE", "SolverPoint", "backends", "parse_key", "check_solver_table",
            "solver_points", "point_params"]
 
 TABLE = "solver_table"
@@ -24,8 +24,17 @@ TITLE = "MVU solver comparison (thesis 3.1.4-3.1.6): certified solves per backen
 
 
 def _valid_names() -> tuple:
-    """The MVU backends and SDP variants (their names only: nothing heavy imported)."""
-    return MVU_SOLVERS, VARIANTS
+    """The MVU backends (the registry's index: no backend imported) and the SDP
+    variants."""
+    return tuple(registry.backends()), VARIANTS
+
+
+def backends(section: dict) -> list[str]:
+    """The section's backends: its list, or with ``backends: all`` every backend plugin
+    in its declared order (a file dropped into ``harness/solvers/backends/`` joins
+    the table)."""
+    listed = section["backends"]
+    return list(registry.backends()) if listed == "all" else list(listed)
 
 
 KEY = re.compile(r"([a-z_]+)/([a-z0-9_]+)/n([0-9]+)")
@@ -73,7 +82,8 @@ def _check_n(values, k: int, where: str) -> None:
 
 def check_solver_table(section: dict) -> None:
     """Check the ``solver_table:`` section beyond the schema (called by
-    :func:`harness.config.validate_config`): backend and variant names, the keys of
+    :func:`harness.config.validate_config`; ``backends: all`` is expanded in place into
+    every backend plugin's name): backend and variant names, the keys of
     ``n_per_backend`` and ``time_limit_per_backend``, and every n against k.
 
     Raises
@@ -82,15 +92,16 @@ def check_solver_table(section: dict) -> None:
         Naming the entry and the offending value (with the valid names).
     """
     where = "results.solver_table"
-    MVU_SOLVERS, VARIANTS = _valid_names()
-    check_names("backend", section["backends"], MVU_SOLVERS, f"{where}.backends")
-    check_names("variant", section["variants"], VARIANTS, f"{where}.variants")
+    section["backends"] = backends(section)  # 'all' expanded: what the table rows are
+    valid_backends, valid_variants = _valid_names()
+    check_names("backend", backends(section), valid_backends, f"{where}.backends")
+    check_names("variant", section["variants"], valid_variants, f"{where}.variants")
     for entry in ("n_per_backend", "time_limit_per_backend"):
-        stray = [b for b in section[entry] if b not in section["backends"]]
+        stray = [b for b in section[entry] if b not in backends(section)]
         if stray:
             raise ConfigError(
                 f"{where}.{entry}: backend {stray[0]!r} is not in "
-                f"{where}.backends ({', '.join(section['backends'])})")
+                f"{where}.backends ({', '.join(backends(section))})")
     _check_n(section["n"], section["k"], f"{where}.n")
     for backend, sizes in section["n_per_backend"].items():
         _check_n(sizes, section["k"], f"{where}.n_per_backend.{backend}")
@@ -105,7 +116,7 @@ def solver_points(config: dict) -> list[SolverPoint]:
     section = _section(config)
     return [SolverPoint(backend, n, variant)
             for variant in section["variants"]
-            for backend in section["backends"]
+            for backend in backends(section)
             for n in sorted(section["n_per_backend"].get(backend, section["n"]))]
 
 
@@ -119,9 +130,9 @@ def point_params(config: dict, point: SolverPoint) -> dict[str, Any]:
         Unknown backend or variant, or ``n`` not above ``k``.
     """
     section = _section(config)
-    MVU_SOLVERS, VARIANTS = _valid_names()
-    check_names("backend", [point.backend], MVU_SOLVERS, f"solver point {point.key}")
-    check_names("variant", [point.variant], VARIANTS, f"solver point {point.key}")
+    valid_backends, valid_variants = _valid_names()
+    check_names("backend", [point.backend], valid_backends, f"solver point {point.key}")
+    check_names("variant", [point.variant], valid_variants, f"solver point {point.key}")
     _check_n([point.n], section["k"], f"solver point {point.key}")
     return {
         "backend": point.backend, "n": int(point.n), "variant": point.variant,

@@ -10,7 +10,7 @@ the clique graph of its ``k`` nearest neighbours (3.1.4), and the MVU SDP ``vari
 One job runs as follows (:func:`harness.runner.run_job`):
 
 1. The child process (:func:`work`) builds the problem; a dense cvxpy backend beyond
-   its size cap (``MVU.skip``: ``methods.mvu.DENSE_SOLVER_MAX_N``) is ``skipped`` at
+   its size cap (``MVU.skip``: the backend's ``max_n``) is ``skipped`` at
    once, and so is ``csdp`` where the program is not installed (the reason says
    ``apt-get install coinor-csdp``). Otherwise it solves it with :func:`harness.solvers.mvu.dispatch.solve_mvu`, with
    ``blas_threads`` BLAS threads and the budget ``time_limit_seconds`` of CPU seconds
@@ -53,7 +53,6 @@ from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.problems.verify import certificate_arrays
 from harness.provenance import blas_info
-from harness.results.common.solver_code import solver_module
 from harness.runner import died_reason
 from harness.solvers.mvu import judge, solve_mvu
 
@@ -66,10 +65,10 @@ RECORD_STATUS = {"optimal": "ok", "inaccurate": "ok", "timeout": "timeout",
 
 
 def point_sources(params: dict) -> list:
-    """The code a point runs beyond this module: the backend's solver module and the
-    data set plugin (so that a faster native solver shows in the table at the next
-    ``snakemake``)."""
-    return [solver_module(params["backend"]), registry.get_dataset(DATASET)]
+    """The code a point runs beyond this module: the data set plugin (the backend,
+    a parameter, is added by :func:`harness.jobs.job_sources`, so that a faster
+    native solver shows in the table at the next ``snakemake``)."""
+    return [registry.get_dataset(DATASET)]
 
 
 def build_problem(params: dict):
@@ -179,5 +178,5 @@ def finish(params: dict, body: dict) -> dict:
 
 
 #: the solver table names this module as its job code
-#: (``WORK = "harness.results.common.mvu_solve_point"``) and reads these.
+#: (``WORK = "harness.results.solver_table.work"``) and reads these.
 sources = point_sources
