@@ -11,7 +11,7 @@ job RESULT/KEY` and writes results/<profile>/records/RESULT/KEY.json atomically
 (rules/jobs.smk); each result's write step, `harness write RESULT`, turns its records
 into results/<profile>/<tables|figures>/RESULT.* (rules/results.smk). The jobs come
 from the result modules, the profile and the plugin registry, so a new file in
-methods/ adds its rows and a new file in harness/results/ adds a result with no edit
+harness/methods/ adds its rows and a new file in harness/results/ adds a result with no edit
 here. Last, one job writes the reproduction report results/<profile>/report.{html,md}
 (rules/report.smk).
 """

@@ -1,6 +1,6 @@
 """asv benchmarks of the bad-edge detection of thesis 3.1.12 (Fig. 3.29).
 
-Data: the noisy Swiss roll of Fig. 3.29 (``datasets.swiss_roll``, noise 0.75, seed 3)
+Data: the noisy Swiss roll of Fig. 3.29 (``harness.datasets.swiss_roll``, noise 0.75, seed 3)
 at n points, its symmetric k = 7 nearest-neighbour graph, and the thesis' walk
 (t = 7, sigma = 1). The first-passage recursion costs t sparse products per block of
 256 targets, O(t m n) in all (no n x n matrix): n = 600 is the thesis' size.
@@ -13,7 +13,7 @@ from sklearn.neighbors import NearestNeighbors
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 from harness.problems.bad_edges import BadEdgeRule, detect_bad_edges, neighbour_graph
 
 SIZES = tuple(int(s) for s in os.environ.get("HARNESS_BENCH_BAD_EDGE_SIZES",

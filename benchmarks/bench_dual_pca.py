@@ -1,11 +1,11 @@
 """asv benchmarks of dual PCA (lecture 3) against PCA at the teapot's shape.
 
-Dual PCA (:class:`methods.dual_pca.DualPCA`) diagonalises the n x n Gram matrix
+Dual PCA (:class:`harness.methods.dual_pca.DualPCA`) diagonalises the n x n Gram matrix
 instead of PCA's d x d covariance; it pays off when d >> n. Both plugins are fitted
 (``fit_transform``, ``n_components=2`` as the teapot's row of Table 3.2) on the same
 seeded uniform random data of the teapot's shape, ``n = 400`` images of ``d = 23028``
 pixels (``HARNESS_BENCH_DUAL_PCA_SHAPE``, e.g. ``100x2000``, overrides it for a quick
-dry run). :class:`methods.pca.PCA` is scikit-learn's PCA with the full SVD (LAPACK
+dry run). :class:`harness.methods.pca.PCA` is scikit-learn's PCA with the full SVD (LAPACK
 gesdd of the 400 x 23028 matrix).
 
 * ``DualVsPCA.time_fit_transform``: wall time of one ``fit_transform`` per method;
@@ -32,8 +32,8 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS
-from methods.dual_pca import DualPCA
-from methods.pca import PCA
+from harness.methods.dual_pca import DualPCA
+from harness.methods.pca import PCA
 
 N, D = (int(v) for v in os.environ.get("HARNESS_BENCH_DUAL_PCA_SHAPE", "400x23028").split("x"))
 N_COMPONENTS = 2

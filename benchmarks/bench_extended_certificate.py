@@ -38,7 +38,7 @@ class ExtendedCertificate:
     timeout = 600
 
     def setup(self, n):
-        from datasets.swiss_roll import SwissRoll
+        from harness.datasets.swiss_roll import SwissRoll
 
         X = SwissRoll().load(n_samples=n, noise=0.0, seed=0).X
         problem = MVUProblem.from_points(X, 5)

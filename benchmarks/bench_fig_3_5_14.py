@@ -25,7 +25,7 @@ TIME_LIMIT = 600.0
 
 
 def _problem(n, connectivity):
-    from datasets.swiss_roll import SwissRoll
+    from harness.datasets.swiss_roll import SwissRoll
 
     X = SwissRoll().load(n_samples=n, extra_noise_dims=5, extra_noise_std=0.1, seed=0).X
     return MVUProblem.from_points(X, 6, connectivity=connectivity)

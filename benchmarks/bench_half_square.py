@@ -1,7 +1,7 @@
 """asv benchmarks of Figs. 2.3 and 2.4 (thesis 2.1.5): one run of the half-square
 experiment (:mod:`harness.results.fig_2_3_4.work`).
 
-Data: the half-square (``datasets/half_square.py``: n uniform points of [0, 10]^2,
+Data: the half-square (``harness/datasets/half_square.py``: n uniform points of [0, 10]^2,
 label 1 above y = 5, seed 0), n = 1000 as in Fig. 2.3. Benchmarks:
 
 * ``time_p_grid``: p, the 1-NN misclassified area fraction, by the midpoint rule on a
@@ -19,9 +19,9 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS
-from datasets.half_square import HalfSquare
+from harness.datasets.half_square import HalfSquare
 from harness.results.fig_2_3_4.work import axis_scaling, misclassified_fraction
-from methods.lmnn import LMNN
+from harness.methods.lmnn import LMNN
 
 N = 1000
 

@@ -1,5 +1,5 @@
 """asv benchmarks of MM-LMNN's start (thesis 2.1.8: "To speed up training time, we
-initialized each metric with the single LMNN metric"; :class:`methods.mm_lmnn.MMLMNN`).
+initialized each metric with the single LMNN metric"; :class:`harness.methods.mm_lmnn.MMLMNN`).
 
 ``MMLMNNInit.time_fit``: the whole fit on the 70/30 digits split of ``bench_lmnn``
 from the single LMNN metric (its fit included) and from the scaled identity;
@@ -11,7 +11,7 @@ from threadpoolctl import threadpool_limits
 
 from benchmarks.bench_lmnn import digits_split
 from benchmarks.common import BLAS_THREADS
-from methods.mm_lmnn import MMLMNN
+from harness.methods.mm_lmnn import MMLMNN
 
 
 class MMLMNNInit:

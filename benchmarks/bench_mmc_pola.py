@@ -50,7 +50,7 @@ class MMCFit(_Pinned):
         solve_mmc(self.D, self.same)
 
     def time_rca_map(self):
-        from methods.rca_knn import rca_map
+        from harness.methods.rca_knn import rca_map
 
         rca_map(self.X, self.y, None)
 

@@ -24,7 +24,7 @@ TOL = 1e-6
 
 
 def _setup(n):
-    from datasets.swiss_roll import SwissRoll
+    from harness.datasets.swiss_roll import SwissRoll
     from harness.problems.linear_cost import mve_cost
     from harness.solvers.mve import affinity_factor, points_problem
 

@@ -34,7 +34,7 @@ TIME_LIMIT = 600.0
 
 
 def _problem(n, k):
-    from datasets.swiss_roll import SwissRoll
+    from harness.datasets.swiss_roll import SwissRoll
 
     X = SwissRoll().load(n_samples=n, noise=0.0, seed=0).X
     return MVUProblem.from_points(X, k)

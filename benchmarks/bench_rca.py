@@ -1,4 +1,4 @@
-"""asv benchmarks of RCA (thesis 2.2.1, eqs. 2.23-2.24, :mod:`methods.rca_knn`).
+"""asv benchmarks of RCA (thesis 2.2.1, eqs. 2.23-2.24, :mod:`harness.methods.rca_knn`).
 
 ``RCAMap.time_rca_map``: chunklets (every point, one per class) and ``A_rca`` on
 :func:`benchmarks.common.mnist_like` data (``n`` of :data:`benchmarks.common.SIZES`,
@@ -13,7 +13,7 @@ import numpy as np
 
 from benchmarks.bench_lmnn import digits_split
 from benchmarks.common import SIZES, Pinned, mnist_like
-from methods.rca_knn import RCAKNN, make_chunklets, rca_map
+from harness.methods.rca_knn import RCAKNN, make_chunklets, rca_map
 
 
 class RCAMap(Pinned):

@@ -1,7 +1,7 @@
 """asv benchmarks of our NJW spectral clustering against scikit-learn's (issue 57).
 
-Both clustering plugins of ``lecture_clustering`` (:mod:`methods.spectral_clustering`,
-:mod:`methods.sklearn_spectral_clustering`) fit the lecture's data sets with the
+Both clustering plugins of ``lecture_clustering`` (:mod:`harness.methods.spectral_clustering`,
+:mod:`harness.methods.sklearn_spectral_clustering`) fit the lecture's data sets with the
 profiles' affinity (``config/quick.yaml`` ``methods:``, a 10-nearest-neighbour graph),
 ``n_clusters`` = the number of labels, ``random_state`` = 0, the data sets' default
 sizes (two moons, circles, blobs: 300 points; digits: 1797).
@@ -41,10 +41,10 @@ from sklearn.metrics import adjusted_rand_score
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS
-from datasets.cluster_shapes import Blobs, Circles, TwoMoons
-from datasets.digits import Digits
-from methods.sklearn_spectral_clustering import SklearnSpectralClustering
-from methods.spectral_clustering import NJWSpectralClustering
+from harness.datasets.cluster_shapes import Blobs, Circles, TwoMoons
+from harness.datasets.digits import Digits
+from harness.methods.sklearn_spectral_clustering import SklearnSpectralClustering
+from harness.methods.spectral_clustering import NJWSpectralClustering
 
 DATASETS = {"two_moons": TwoMoons, "circles": Circles, "blobs": Blobs, "digits": Digits}
 METHODS = {"spectral_clustering": NJWSpectralClustering,

@@ -6,7 +6,7 @@ Every method plugin of task ``"embedding"`` (``harness.registry.methods``: pca,
 isomap, lle, hlle, laplacian_eigenmaps) is built with ``n_components=2``,
 ``n_neighbors=15`` if it uses a neighbourhood graph (Table 3.2's ``k``) and
 ``random_state=0`` where the plugin accepts one, and fitted on a seeded Swiss roll
-(``datasets.swiss_roll.SwissRoll().load(n_samples=n, seed=0).X``, 3-D) at the sizes
+(``harness.datasets.swiss_roll.SwissRoll().load(n_samples=n, seed=0).X``, 3-D) at the sizes
 ``n`` of :data:`benchmarks.common.SIZES` (2000 = Table 3.2's size, and 20000;
 ``HARNESS_BENCH_SIZES`` overrides them).
 
@@ -64,7 +64,7 @@ import inspect
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS, SIZES
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 from harness.metrics import embedding_quality
 from harness.registry import methods
 

@@ -66,7 +66,7 @@ def mnist_like(n, d=164, n_classes=10, seed=0, n_modes=4, separation=4.0):
     balanced (``n // n_classes`` or one more per class), in random order.
 
     Measured with ``separation=4`` (train and test n points each, k = 3): Euclidean
-    3-NN test error 4.3 % at n = 2000 and 2.9 % at n = 8000, LMNN (``methods.lmnn``)
+    3-NN test error 4.3 % at n = 2000 and 2.9 % at n = 8000, LMNN (``harness.methods.lmnn``)
     1.5 % and 1.1 % with ~5 and ~10 active triples per point -- near MNIST's
     2.9 % (Euclidean) and 1.3 % (LMNN, thesis Table 2.1).
 

@@ -3,7 +3,7 @@
     python -m benchmarks.scale_lmnn --n 60000 --d 164 --classes 10 --threads 2
 
 builds :func:`benchmarks.common.mnist_like` data (seed 0), fits
-``methods.lmnn.LMNN(n_neighbors=3)`` (L-BFGS solver) with BLAS pinned to
+``harness.methods.lmnn.LMNN(n_neighbors=3)`` (L-BFGS solver) with BLAS pinned to
 ``--threads`` threads (threadpoolctl) and prints wall and CPU seconds of the fit,
 the peak resident memory of the process (``resource.getrusage(RUSAGE_SELF).ru_maxrss``,
 which includes the data and the imports), ``n_active_``, ``n_iter_``, ``loss_``,
@@ -62,7 +62,7 @@ def _rss_gib() -> float:
 class _Counters:
     """Counts calls, wall time and pairs of the impostor search and of the two numba
     passes (loss / active counts in ``TripletState.__init__``, ``Lap Y`` in
-    ``TripletState.laplacian_times``) by wrapping them in :mod:`methods._lmnn_core`.
+    ``TripletState.laplacian_times``) by wrapping them in :mod:`harness.methods._lmnn_core`.
     The rest of the fit is BLAS (``X L^T``, ``(Lap Z)^T X``) and scipy's L-BFGS-B."""
 
     def __init__(self):
@@ -76,7 +76,7 @@ class _Counters:
         self.max_pairs = 0
 
     def install(self):
-        import methods._lmnn_core as core
+        import harness.methods._lmnn_core as core
 
         search = core.impostor_pairs
         state_init = core.TripletState.__init__
@@ -121,7 +121,7 @@ def main(argv=None) -> int:
     parser.add_argument("--profile", metavar="FILE", help="write cProfile stats here")
     args = parser.parse_args(argv)
 
-    from methods.lmnn import LMNN
+    from harness.methods.lmnn import LMNN
 
     X, y = mnist_like(args.n, d=args.d, n_classes=args.classes)
     print(f"data: n={args.n} d={args.d} classes={args.classes} k={args.k} "

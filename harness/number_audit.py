@@ -73,11 +73,11 @@ CITED: tuple[tuple[str, str, str], ...] = tuple(
        for number in ("1e-11", "1e12", "4e-3", "1e-6")]
     + [("table_3_2", number, "olivetti's k = 5 graph components by reading of its "
         "downsampling, a cited earlier measurement (the notes of "
-        "harness.results.table_3_2 and methods.mvu's table note): the quick profile has "
+        "harness.results.table_3_2 and harness.methods.mvu's table note): the quick profile has "
         "no olivetti record where the data are not fetched") for number in ("390", "385")]
     + [(name, "390", "olivetti's k = 5 graph components on the 400 real faces, "
         "a cited earlier measurement (tests/datasets/test_real_files.py, 2026-11-26), "
-        "in the MVU choice of methods.are's notes (lecture_are) or methods.mvu's table "
+        "in the MVU choice of harness.methods.are's notes (lecture_are) or harness.methods.mvu's table "
         "note (table_3_2_l5)") for name in ("lecture_are", "table_3_2_l5")])
 #: Constants of the code a result's Markdown states (anywhere in its text):
 #: (result, number as shown, reason)
@@ -85,18 +85,18 @@ CONSTANTS: tuple[tuple[str, str, str], ...] = (
     ("fig_2_13", "1e-9", "the relative tolerance of 'exact' in the search comparison, a "
      "constant of the code (harness.results.common.balltree_point._EXACT_RTOL)"),
     ("table_3_2", "255", "the 8-bit pixel scale the olivetti loader divides by "
-     "(datasets.olivetti), a constant named in a note"),
-    *[(name, "7291", "the size of libsvm's USPS training file (datasets.usps, "
+     "(harness.datasets.olivetti), a constant named in a note"),
+    *[(name, "7291", "the size of libsvm's USPS training file (harness.datasets.usps, "
        "sha256-checked), in the data set's note") for name in ("fig_3_32_35", "fig_3_37",
                                                                "table_3_3")],
     ("table_2_1_peers", "1e-7", "metric-learn's LMNN learn_rate, passed as its "
-     "default (methods.peer_metric_learn_lmnn's note)"),
+     "default (harness.methods.peer_metric_learn_lmnn's note)"),
     ("table_2_1_peers", "1e-5", "the tol NCA and pylmnn are run with, their defaults "
-     "(methods.nca_knn's and methods.peer_pylmnn's notes)"),
+     "(harness.methods.nca_knn's and harness.methods.peer_pylmnn's notes)"),
     ("fig_3_28", "2004", "the year of Weinberger's public sde.m (v1.3), whose CSDP "
      "call the sde_csdp50 reading follows"),
     ("fig_3_20", "1e-10", "the relative gain below which the preconditioned CG stops "
-     "its line searches, the default ftol of methods._variational_refine.pcg"),
+     "its line searches, the default ftol of harness.methods._variational_refine.pcg"),
     ("table_3_2_l5", "0.999", "the omega below which the norm reading of (3.23) is "
      "unbounded, in the variational MVU methods' table note (Table 3.2's rows)"),
     ("fig_2_20", "3600", "the grid of directions the maxima of the variance and the "
@@ -114,7 +114,7 @@ THESIS: tuple[tuple[str, str, str], ...] = (
        "test images") for number in ("810", "90")],
     *[(name, "536", "375 + 161, the training and test sizes the thesis' Table 2.1 "
        "lists for balance (whose '# inputs' it gives as 535); the data set's note "
-       "(datasets.balance_scale)")
+       "(harness.datasets.balance_scale)")
       for name in ("table_2_1", "table_2_1_peers", "fig_2_9_12", "lecture_spca")],
 )
 #: Every exception of the audit, for review

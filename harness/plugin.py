@@ -1,12 +1,12 @@
-"""The plugin contracts: what a method file in ``methods/`` and a dataset file in
-``datasets/`` must provide.
+"""The plugin contracts: what a method file in ``harness/methods/`` and a dataset file in
+``harness/datasets/`` must provide.
 
 A *method plugin* is a scikit-learn estimator that also derives from
 :class:`MethodPlugin` and sets plain-value class attributes (``name``, ``task``,
 ``thesis_label``, ``references``, ``solvers``). A *dataset plugin* derives from
 :class:`DatasetPlugin` and implements :meth:`DatasetPlugin.load`, returning a
 :class:`Dataset`. The registry (:mod:`harness.registry`) finds every such class
-defined in a module of ``methods/`` or ``datasets/`` (files whose name starts with an
+defined in a module of ``harness/methods/`` or ``harness/datasets/`` (files whose name starts with an
 underscore are shared cores, not plugins) and in the entry-point groups
 ``harness.methods`` and ``harness.datasets``.
 """
@@ -80,7 +80,7 @@ class Dataset:
 
     def fit_params(self) -> dict[str, Any]:
         """Side information besides X that a method may take by keyword (e.g. the
-        action sequence of :class:`datasets.moving_window.ActionSequenceData`).
+        action sequence of :class:`harness.datasets.moving_window.ActionSequenceData`).
 
         The embedding task passes each one to a method whose ``fit_transform``
         names it (:func:`harness.tasks.embedding.run_embedding`); a subclass of

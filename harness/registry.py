@@ -1,6 +1,6 @@
 """Discovery of method, dataset and solver backend plugins.
 
-A plugin is any class defined in a module of the ``methods`` (or ``datasets``)
+A plugin is any class defined in a module of the ``harness.methods`` (or ``harness.datasets``)
 package that derives from :class:`harness.plugin.MethodPlugin` (or
 :class:`harness.plugin.DatasetPlugin`) and sets a non-empty ``name``, or a class of
 :mod:`harness.solvers.backends` that derives from
@@ -9,12 +9,12 @@ file name starts with an underscore hold shared code and are not scanned. Instal
 packages may add plugins through the entry-point groups ``harness.methods``,
 ``harness.datasets`` and ``harness.backends`` (``name = "module:Class"``).
 
-Dropping one file into ``methods/`` is therefore all it takes to add a method: the
+Dropping one file into ``harness/methods/`` is therefore all it takes to add a method: the
 registry, ``harness list``, the Snakemake DAG and every table of the method's task
 pick it up.
 
 A module whose name ends in ``_test`` is a test's temporary plugin (the test suite's
-``drop_plugin`` fixture writes one into ``methods/`` or ``datasets/``): it is seen
+``drop_plugin`` fixture writes one into ``harness/methods/`` or ``harness/datasets/``): it is seen
 only by the processes of the test that wrote it, which name it in the environment
 variable ``HARNESS_TEST_PLUGINS`` (comma-separated module names), so that tests
 running at the same time (pytest-xdist) never see one another's.
@@ -55,7 +55,7 @@ __all__ = ["methods", "datasets", "backends", "get_method", "get_dataset", "get_
            "UnknownNameError", "INDEXED", "TEST_PLUGINS_VARIABLE", "index_path"]
 
 #: The package each kind of plugin is discovered in.
-PACKAGES = {"methods": "methods", "datasets": "datasets",
+PACKAGES = {"methods": "harness.methods", "datasets": "harness.datasets",
             "backends": "harness.solvers.backends"}
 #: Kinds whose plugin attributes are computed from another kind's plugins at import
 #: (a method's ``solvers`` lists the backends): their index is keyed by those too.

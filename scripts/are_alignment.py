@@ -4,7 +4,7 @@ on the moving-window data (statwiki STAT 841 F14, lecture 7; not a thesis result
 For each size n, the data set ``moving_window`` (seeded) is embedded in two
 dimensions by
 
-- ``are``: ARE with the action sequence (``methods/are.py``, its default solver --
+- ``are``: ARE with the action sequence (``harness/methods/are.py``, its default solver --
   the native interior point since it was added; Clarabel in the measurements
   below -- certified);
 - ``are_no_actions``: the same SDP without actions (MVU with <= local distances);
@@ -44,10 +44,10 @@ import time
 from scipy.sparse.csgraph import connected_components
 from sklearn.neighbors import kneighbors_graph
 
-from datasets.moving_window import MovingWindow
+from harness.datasets.moving_window import MovingWindow
 from harness.metrics.alignment import alignment_error
-from methods.are import ARE
-from methods.mvu import MVU
+from harness.methods.are import ARE
+from harness.methods.mvu import MVU
 
 
 def smallest_connected_k(X, start: int) -> int:

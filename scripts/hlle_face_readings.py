@@ -1,6 +1,6 @@
 """hLLE on the face sets of Table 3.2 (thesis 3.1.9) under the choices the thesis leaves
 open: the local Hessian estimator (scikit-learn's, all k - d - 1 complement columns;
-Donoho & Grimes', the d(d+1)/2 quadratic ones; methods.hlle estimator=) and the
+Donoho & Grimes', the d(d+1)/2 quadratic ones; harness.methods.hlle estimator=) and the
 evaluation's l (5, 10, 15; the table's header says 15, 3.1.9's text names l = 5 or 10).
 
 Usage: python scripts/hlle_face_readings.py [DATASET ...]   (default olivetti frey)
@@ -15,7 +15,7 @@ import numpy as np
 
 from harness.metrics.embedding_quality import embedding_quality
 from harness.registry import get_dataset
-from methods.hlle import HessianLLE
+from harness.methods.hlle import HessianLLE
 
 ESTIMATORS = ("scikit_learn", "donoho_grimes")
 LEVELS = (5, 10, 15)

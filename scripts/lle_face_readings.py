@@ -95,7 +95,7 @@ def pil_faces(filter_name: str) -> np.ndarray:
     """The 400 AT&T faces resized to 38 x 31 by Pillow (antialiased), / 255."""
     from PIL import Image
 
-    from datasets.olivetti import SIDE, read_faces
+    from harness.datasets.olivetti import SIDE, read_faces
 
     flt = {"bilinear": Image.BILINEAR, "bicubic": Image.BICUBIC, "box": Image.BOX,
            "lanczos": Image.LANCZOS}[filter_name]

@@ -13,7 +13,7 @@ import time
 from threadpoolctl import threadpool_limits
 
 from harness.registry import get_dataset
-from methods.svm import SVM
+from harness.methods.svm import SVM
 
 GRID = [{"svc__kernel": ["poly"], "svc__degree": [4], "svc__coef0": [1.0]}]
 

@@ -6,7 +6,7 @@ What it measures
 One MVU solve (variant ``equality``, thesis 3.1.4) per *cell*; a cell is
 
 * ``n``, ``k``, ``seed`` -- points, neighbours, data seed;
-* ``generator`` -- the Swiss-roll generator of :class:`datasets.swiss_roll.SwissRoll`:
+* ``generator`` -- the Swiss-roll generator of :class:`harness.datasets.swiss_roll.SwissRoll`:
   ``roweis`` (scikit-learn's, height 21), ``drtoolbox`` (height 30),
   ``arc_length`` (uniform in the spiral's arc length, height 21);
 * ``noise`` -- ``none``; ``gauss3d`` (N(0, 0.05^2) added to the three coordinates,
@@ -86,7 +86,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 from harness.metrics import embedding_quality
 from harness.problems.facial_reduction import reduce as facial_reduce
 from harness.problems.mvu import MVUProblem

@@ -15,7 +15,7 @@ import sys
 import numpy as np
 from sklearn.neighbors import NearestNeighbors
 
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 from harness.kernels import neighbourhood_scale
 
 K = 4

@@ -77,10 +77,10 @@ from harness.metrics.knn_error import _kneighbors, vote_with_ties
 from harness.registry import get_dataset, get_method
 from harness.tasks.classification import (
     VALIDATION_FRACTION, run_classification, select_n_neighbors, split_indices)
-from methods._lmnn_solvers import solve_lbfgs
-from methods._mm_lmnn_core import MultiMetricCore
-from methods.lmnn import LMNN
-from methods.mm_lmnn import MMLMNN
+from harness.methods._lmnn_solvers import solve_lbfgs
+from harness.methods._mm_lmnn_core import MultiMetricCore
+from harness.methods.lmnn import LMNN
+from harness.methods.mm_lmnn import MMLMNN
 
 CANDIDATES = [1, 3, 5, 7, 9, 11, 13, 15]
 MM_ITERS = [0, 2, 5, 10, 1000]
@@ -199,7 +199,7 @@ def wine(n_runs: int) -> None:
 class StagedMMLMNN(MMLMNN):
     """MMLMNN whose multiple-metric stage runs at most ``mm_max_iter`` L-BFGS
     iterations (0: every class keeps the single LMNN metric); otherwise
-    :meth:`methods.mm_lmnn.MMLMNN.fit` line for line (classes as groups)."""
+    :meth:`harness.methods.mm_lmnn.MMLMNN.fit` line for line (classes as groups)."""
 
     def __init__(self, *, n_neighbors=3, mu=0.5, n_components=None, max_iter=1000,
                  tol=1e-4, candidate_slack=0.25, groups="labels", impostor_search="auto",
@@ -211,8 +211,8 @@ class StagedMMLMNN(MMLMNN):
         self.mm_max_iter = mm_max_iter
 
     def fit(self, X, y):
-        from methods._metric_knn import check_labelled_input
-        from methods._mm_lmnn_core import class_maps, mm_loss_over_all_triples
+        from harness.methods._metric_knn import check_labelled_input
+        from harness.methods._mm_lmnn_core import class_maps, mm_loss_over_all_triples
 
         X, self.classes_, codes = check_labelled_input(X, y, self.n_neighbors, self)
         single = LMNN(n_neighbors=self.n_neighbors, mu=self.mu,

@@ -1,5 +1,5 @@
 """Shared fixtures: the repository root, and dropping temporary plugin files into
-``methods/``, ``datasets/`` and ``harness/solvers/backends/`` exactly as a method or
+``harness/methods/``, ``harness/datasets/`` and ``harness/solvers/backends/`` exactly as a method or
 solver author would."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def repo_root() -> Path:
 
 @pytest.fixture
 def drop_plugin(monkeypatch):
-    """Write ``methods/<module>.py``, ``datasets/<module>.py`` or
+    """Write ``harness/methods/<module>.py``, ``harness/datasets/<module>.py`` or
     ``harness/solvers/backends/<module>.py`` (``module`` ending in ``_test``; kind
     ``methods``, ``datasets`` or ``backends``); removed afterwards. The plugin is in view of this test's processes
     only (``HARNESS_TEST_PLUGINS``, :mod:`harness.registry`); under pytest-xdist the

@@ -165,12 +165,12 @@ def test_workdir_relative_sources(tmp_path, monkeypatch):
     the checkout does not change them); others stay absolute."""
     from harness.workflow import workdir_relative
 
-    (tmp_path / "methods").mkdir()
-    inside = tmp_path / "methods" / "pca.py"
+    (tmp_path / "harness" / "methods").mkdir(parents=True)
+    inside = tmp_path / "harness" / "methods" / "pca.py"
     inside.write_text("")
     monkeypatch.chdir(tmp_path)
     outside = Path(__file__).resolve()
-    assert workdir_relative([inside, str(outside)]) == ["methods/pca.py", str(outside)]
+    assert workdir_relative([inside, str(outside)]) == ["harness/methods/pca.py", str(outside)]
 
 
 def test_a_key_given_twice_is_refused_naming_both_lines(repo_root, tmp_path):

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-import datasets
+from harness import datasets
 from harness import registry
 from harness.plugin import DatasetPlugin, MethodPlugin
 from tests.conftest import NOISY_METHOD
@@ -32,7 +32,7 @@ def test_datasets_registered_with_thesis_names():
 
 
 def test_underscore_modules_are_not_scanned():
-    # methods/_manifold.py defines ManifoldEmbedding (no name) and is a shared core
+    # harness/methods/_manifold.py defines ManifoldEmbedding (no name) and is a shared core
     assert all(not c.__module__.split(".")[-1].startswith("_")
                for c in registry.methods().values())
 
@@ -106,7 +106,7 @@ def test_validating_a_profile_imports_no_plugin_and_no_heavy_library(repo_root):
 
     code = ("import sys; from harness import registry; registry.methods(); "
             "from harness.config import load_config; load_config('config/quick.yaml'); "
-            "print(sorted(m for m in sys.modules if m.startswith(('methods.', 'datasets.', "
+            "print(sorted(m for m in sys.modules if m.startswith(('harness.methods.', 'harness.datasets.', "
             "'sklearn', 'pandas', 'cvxpy', 'numba'))))")
     for _ in range(2):  # the first may build the index (importing every plugin)
         out = subprocess.run([sys.executable, "-c", code], cwd=repo_root, check=True,
@@ -119,11 +119,11 @@ def test_a_looked_up_plugin_alone_is_imported(repo_root):
     import sys
 
     code = ("import sys; from harness import registry; cls = registry.get_method('pca'); "
-            "print(cls.__name__, sorted(m for m in sys.modules if m.startswith('methods.')))")
+            "print(cls.__name__, sorted(m for m in sys.modules if m.startswith('harness.methods.')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=repo_root, check=True,
                          capture_output=True, text=True).stdout
-    assert out.split(" ", 1)[0] != "" and "methods.isomap" not in out
-    assert out.strip().endswith("['methods.pca']") or "methods._" in out
+    assert out.split(" ", 1)[0] != "" and "harness.methods.isomap" not in out
+    assert out.strip().endswith("['harness.methods.pca']") or "methods._" in out
 
 
 def test_the_index_follows_an_edited_plugin_file(drop_plugin, repo_root):

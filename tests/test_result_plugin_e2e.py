@@ -1,4 +1,4 @@
-"""A thesis result is one folder: README's worked example, its files dropped as a
+"""A thesis result is one folder: docs/extending.md's worked example, its files dropped as a
 throwaway package into a folder of one's own (``$HARNESS_RESULT_DIRS``), is listed by
 ``harness list``, validated in a profile, scheduled by ``snakemake -n`` (its jobs and
 its write step) and, after a run, shown in the report with its claim, with no other
@@ -20,9 +20,9 @@ from harness.records import read_record
 pytestmark = pytest.mark.slow
 
 def readme_example(repo_root) -> dict[str, str]:
-    """The files of the worked example of README's "Adding a thesis result" section,
+    """The files of the worked example of docs/extending.md's "Adding a thesis result" section,
     verbatim: each code block whose first line names its path (``# my_squares/...``)."""
-    text = (repo_root / "README.md").read_text()
+    text = (repo_root / "docs" / "extending.md").read_text()
     section = text.split("## Adding a thesis result", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```\w+\n# (my_squares/[\w.]+)[^\n]*\n(.*?)```", section,
                         flags=re.S)

@@ -203,14 +203,14 @@ def test_the_jobs_parent_process_imports_none_of_the_works_code(tmp_path, repo_r
     path.write_text(yaml.safe_dump(config))
     code = (
         "import atexit, json, sys, runpy\n"
-        "heavy = ('sklearn', 'scipy', 'pandas', 'methods.pca_knn', 'datasets.iris',\n"
+        "heavy = ('sklearn', 'scipy', 'pandas', 'harness.methods.pca_knn', 'harness.datasets.iris',\n"
         "         'harness.results.common.grid', 'harness.tasks')\n"
         "atexit.register(lambda: print('PARENT' + json.dumps(sorted(\n"
         "    m for m in heavy if m in sys.modules))))\n"
         f"sys.argv = ['harness', 'job', '--config', {str(path)!r}, 'table_2_1/iris/pca_knn']\n"
         "runpy.run_module('harness', run_name='__main__')\n")
     # twice: a first run may rebuild the plugin index (every plugin imported once,
-    # harness.registry), e.g. after another test dropped a plugin file in methods/
+    # harness.registry), e.g. after another test dropped a plugin file in harness/methods/
     for _ in range(2):
         out = subprocess.run([sys.executable, "-c", code], cwd=repo_root,
                              capture_output=True, text=True, timeout=300)

@@ -198,7 +198,7 @@ def test_workflow_outputs_include_the_table_only_with_the_section(tmp_path):
         type("W", (), {"job": "solver_table/equality/native/n40"}))
     assert any(s.endswith("harness/solvers/mvu/native_solver.py") for s in sources)
     assert any(s.endswith("harness/solvers/mvu/lowrank.py") for s in sources)
-    assert any(s.endswith("datasets/swiss_roll.py") for s in sources)
+    assert any(s.endswith("harness/datasets/swiss_roll.py") for s in sources)
 
 
 # ---- the parent's side of a solve: what comes back from the child ----------------

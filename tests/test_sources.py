@@ -1,5 +1,5 @@
 """One source-tracking rule for every job (harness.sources): the project modules a
-job's code imports. A cell of LMNN reruns when methods/_lmnn_core.py changes, an MVU
+job's code imports. A cell of LMNN reruns when harness/methods/_lmnn_core.py changes, an MVU
 cell when the native solver does (they used to list only the plugin files)."""
 
 from __future__ import annotations
@@ -82,17 +82,17 @@ def _cell_sources(cell):
 def test_table_cells_depend_on_the_shared_code_they_run(repo_root, monkeypatch):
     monkeypatch.chdir(repo_root)
     lmnn = _cell_sources("table_2_1/iris/pca_lmnn")
-    for shared in ("methods/pca_lmnn.py", "methods/_lmnn_core.py", "datasets/iris.py",
+    for shared in ("harness/methods/pca_lmnn.py", "harness/methods/_lmnn_core.py", "harness/datasets/iris.py",
                    "harness/runner.py", "harness/tasks/classification.py",
                    "harness/metrics/__init__.py"):
         assert shared in lmnn, shared
     mvu = _cell_sources("table_3_2/swiss_roll/mvu")
-    for shared in ("methods/mvu.py", "harness/solvers/mvu/native_solver.py",
+    for shared in ("harness/methods/mvu.py", "harness/solvers/mvu/native_solver.py",
                    "harness/solvers/mvu/lowrank.py",
                    "harness/solvers/mvu/ipm.py", "harness/problems/mvu_certificate.py",
-                   "datasets/swiss_roll.py"):
+                   "harness/datasets/swiss_roll.py"):
         assert shared in mvu, shared
     # relative to the working directory, and nothing of other plugins or the report
     assert all(not p.startswith("/") for p in lmnn + mvu)
-    assert "methods/mvu.py" not in lmnn and "datasets/swiss_roll.py" not in lmnn
+    assert "harness/methods/mvu.py" not in lmnn and "harness/datasets/swiss_roll.py" not in lmnn
     assert not any(p.startswith("harness/report") for p in lmnn + mvu)

@@ -1,6 +1,6 @@
 """The workflow as a user runs it: Snakemake in a subprocess on a tiny profile.
 
-A method author drops one file into methods/ and sees a new row; a rerun does
+A method author drops one file into harness/methods/ and sees a new row; a rerun does
 nothing; a run killed with SIGKILL resumes without redoing finished cells and leaves
 no half-written file in results/.
 """
@@ -191,8 +191,8 @@ def test_reruns_only_what_changed(tmp_path, repo_root):
 
 def test_a_dropped_in_method_joins_the_default_profile(tmp_path, repo_root, drop_plugin):
     """README's promise, with the Makefile's own profile (config/quick.yaml): a copy
-    of methods/isomap.py under a new name is scheduled in Table 3.2 with no edit."""
-    source = (repo_root / "methods" / "isomap.py").read_text()
+    of harness/methods/isomap.py under a new name is scheduled in Table 3.2 with no edit."""
+    source = (repo_root / "harness" / "methods" / "isomap.py").read_text()
     assert 'name = "isomap"' in source
     drop_plugin("methods", "isomap_copy_test",
                 source.replace('name = "isomap"', 'name = "isomap_copy_test"')

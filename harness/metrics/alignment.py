@@ -1,7 +1,7 @@
 """Alignment of an embedding with a known true configuration (not a thesis metric).
 
 Used where a data set carries the true low-dimensional state of its inputs, e.g. the
-window positions of :class:`datasets.moving_window.MovingWindow` (action respecting
+window positions of :class:`harness.datasets.moving_window.MovingWindow` (action respecting
 embedding, statwiki STAT 841 F14, lecture 7): the embedding is compared with the truth
 by Procrustes analysis after scaling, :func:`scipy.spatial.procrustes`.
 """

@@ -33,7 +33,7 @@ What is computed (:func:`detect_bad_edges`), with the choices the thesis leaves 
     low side: a bad edge has a *low* traverse probability (Fig. 3.29's caption).
 ``walk_sigma`` (1.0)
     In the data's units (the thesis' Swiss roll, ours: its scale, see
-    :mod:`datasets.swiss_roll`).
+    :mod:`harness.datasets.swiss_roll`).
 
 Cost: every node is a target once, in blocks of ``block`` targets: the recursion is
 ``walk_steps`` sparse products of P with an n x block dense matrix, O(t m n) time for m
@@ -43,7 +43,7 @@ s, n = 5000 3.5 s.
 
 Where it is used: :func:`harness.problems.mvu.neighbourhood_cliques` (the MVU clique
 graph: cut edges leave the neighbourhoods before they are joined into cliques, and no
-clique brings a cut edge back) and ``methods._manifold.knn_graph`` (the symmetric
+clique brings a cut edge back) and ``harness.methods._manifold.knn_graph`` (the symmetric
 k-nearest-neighbour graph of the spectral methods).
 """
 

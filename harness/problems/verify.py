@@ -1,6 +1,6 @@
 """Re-check an MVU certificate from its published parts alone.
 
-A certificate is what :class:`methods.mvu.MVU` exposes after ``fit`` (and what a
+A certificate is what :class:`harness.methods.mvu.MVU` exposes after ``fit`` (and what a
 solver-table record keeps beside its JSON, :func:`save_certificate`): the problem
 data (``edges``, ``sq_lengths`` b), the factor F (K = F F^T) and the multipliers as
 the exact real sum ``w = dual + dual_low`` of two float64 vectors, plus, after facial
@@ -227,7 +227,7 @@ def certificate_arrays(edges, sq_lengths, kernel_factor, dual, dual_low=None, *,
 
 
 def estimator_certificate(estimator) -> dict:
-    """:func:`certificate_arrays` of a fitted :class:`methods.mvu.MVU`, from its
+    """:func:`certificate_arrays` of a fitted :class:`harness.methods.mvu.MVU`, from its
     public attributes only."""
     return certificate_arrays(
         estimator.edges_, estimator.sq_lengths_, estimator.kernel_factor_,
@@ -237,7 +237,7 @@ def estimator_certificate(estimator) -> dict:
 
 
 def verify_estimator(estimator, **kwargs) -> VerifyReport:
-    """:func:`verify_certificate` of a fitted :class:`methods.mvu.MVU`, claimed
+    """:func:`verify_certificate` of a fitted :class:`harness.methods.mvu.MVU`, claimed
     numbers from its ``solve_info_`` (``value``, ``bound``) and its tolerances."""
     info = estimator.solve_info_
     kwargs.setdefault("claimed", {k: info[k] for k in ("value", "bound", "gap") if k in info})

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
 
-from datasets.cluster_shapes import Blobs, Circles, TwoMoons
+from harness.datasets.cluster_shapes import Blobs, Circles, TwoMoons
 from harness import registry
 
 

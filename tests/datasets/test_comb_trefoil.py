@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from datasets.comb import Comb, crossing_neighbors, line_sets
-from datasets.trefoil import Trefoil, trefoil_curve
+from harness.datasets.comb import Comb, crossing_neighbors, line_sets
+from harness.datasets.trefoil import Trefoil, trefoil_curve
 
 
 @pytest.mark.parametrize("teeth", [4, 6, 10])

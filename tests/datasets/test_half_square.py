@@ -1,10 +1,10 @@
-"""The half-square of thesis 2.1.5 (datasets/half_square.py): uniform points in
+"""The half-square of thesis 2.1.5 (harness/datasets/half_square.py): uniform points in
 [0, side]^2, label 1 in the upper half, seeded; bad sizes are refused."""
 
 import numpy as np
 import pytest
 
-from datasets.half_square import HalfSquare, half_square_labels
+from harness.datasets.half_square import HalfSquare, half_square_labels
 from harness import registry
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.isolet import Isolet
+from harness.datasets.isolet import Isolet
 from tests.datasets.isolet_rows import isolet_text, isolet_values
 
 FIXTURES = Path(__file__).parent / "fixtures"

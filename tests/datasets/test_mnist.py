@@ -9,8 +9,8 @@ import zipfile
 import numpy as np
 import pytest
 
-from datasets import mnist
-from datasets.mnist import IDX_FILES, MNIST, PICKLE_MEMBER, deskew_images, idx_bytes, read_idx
+from harness.datasets import mnist
+from harness.datasets.mnist import IDX_FILES, MNIST, PICKLE_MEMBER, deskew_images, idx_bytes, read_idx
 from harness.plugin import DataUnavailableError
 
 RNG = np.random.default_rng(0)

@@ -4,7 +4,7 @@ keeps exactly those images, as pixels in [0, 1], and shares MNIST's hash checks.
 import numpy as np
 import pytest
 
-from datasets.mnist_fives import MNISTFives
+from harness.datasets.mnist_fives import MNISTFives
 from harness import registry
 from tests.datasets.test_mnist import fake_idx_files, install_fake_mnist
 

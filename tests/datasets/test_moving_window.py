@@ -5,7 +5,7 @@ one another and seeded."""
 import numpy as np
 import pytest
 
-from datasets.moving_window import (ACTION_NAMES, MOVES, ActionSequenceData, MovingWindow,
+from harness.datasets.moving_window import (ACTION_NAMES, MOVES, ActionSequenceData, MovingWindow,
                                     random_walk, smooth_image)
 from harness import registry
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from datasets.olivetti import RESAMPLE, downsample
+from harness.datasets.olivetti import RESAMPLE, downsample
 
 
 def test_block3_is_the_mean_of_3x3_blocks_with_edge_padding():
@@ -30,6 +30,6 @@ def test_every_reading_gives_38x31_and_keeps_a_constant_image():
 
 @pytest.mark.parametrize("bad", [0, 401, 2.5, "200"])
 def test_a_bad_eigenface_count_is_refused_before_reading_naming_the_range(bad):
-    from datasets.olivetti import Olivetti
+    from harness.datasets.olivetti import Olivetti
     with pytest.raises(ValueError, match=r"n_components must be None .* 1\.\.400"):
         Olivetti().parse("no-such-file.zip", n_components=bad)

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import datasets._package_rebuild as package_rebuild
-from datasets._package_rebuild import CLIENT_COMMANDS, deb_member, write_verified
-from datasets.mnist import MNIST
-from datasets.letter import RDA_MEMBER, Letter
+import harness.datasets._package_rebuild as package_rebuild
+from harness.datasets._package_rebuild import CLIENT_COMMANDS, deb_member, write_verified
+from harness.datasets.mnist import MNIST
+from harness.datasets.letter import RDA_MEMBER, Letter
 from harness.plugin import DataUnavailableError
 
 ROWS = [("T", [2, 8, 3, 5, 1, 8, 13, 0, 6, 6, 10, 8, 0, 8, 0, 8]),

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from scipy.io import savemat
 
-from datasets._hashes import content_sha256, file_hash
-from datasets.frey import Frey, read_rda_pixels
-from datasets.olivetti import Olivetti, read_faces
-from datasets.usps import USPS, read_libsvm_digits
+from harness.datasets._hashes import content_sha256, file_hash
+from harness.datasets.frey import Frey, read_rda_pixels
+from harness.datasets.olivetti import Olivetti, read_faces
+from harness.datasets.usps import USPS, read_libsvm_digits
 from harness.cli import main
 from harness.plugin import DataUnavailableError
 from tests.datasets.real_files import real_file

@@ -5,9 +5,9 @@ import hashlib
 
 import pytest
 
-from datasets._remote import file_hash
-from datasets.isolet import Isolet
-from datasets.teapot import Teapot
+from harness.datasets._remote import file_hash
+from harness.datasets.isolet import Isolet
+from harness.datasets.teapot import Teapot
 from harness.plugin import DataUnavailableError
 
 

@@ -11,9 +11,9 @@ import zipfile
 import numpy as np
 import pytest
 
-from datasets.isolet import Isolet
-from datasets.newsgroups import Newsgroups
-from datasets.yale_b import YaleB, read_pgm
+from harness.datasets.isolet import Isolet
+from harness.datasets.newsgroups import Newsgroups
+from harness.datasets.yale_b import YaleB, read_pgm
 from harness.plugin import DataUnavailableError
 
 RNG = np.random.default_rng(1)

@@ -9,8 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from datasets._hashes import content_sha256
-from datasets._remote import RemoteDataset
+from harness.datasets._hashes import content_sha256
+from harness.datasets._remote import RemoteDataset
 from harness.cli import main
 from harness.plugin import DataUnavailableError
 
@@ -162,7 +162,7 @@ def test_cli_fetch_file(cache, tmp_path, monkeypatch, capsys):
 def _downloaded_plugins():
     """Every registered data set filled from URLs (those rebuilt from a package have
     their own tests: their first source is a package client)."""
-    from datasets._package_rebuild import PackageRebuiltDataset
+    from harness.datasets._package_rebuild import PackageRebuiltDataset
     from harness import registry
 
     return sorted(name for name, cls in registry.datasets().items()

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
 
-from datasets.sensor_network import SensorNetwork, USCitiesStandIn, word_mask
+from harness.datasets.sensor_network import SensorNetwork, USCitiesStandIn, word_mask
 from harness import registry
 
 

@@ -1,11 +1,11 @@
-"""The spokes experiment's star (datasets/star.py): its k-NN graph joins the spokes only
+"""The spokes experiment's star (harness/datasets/star.py): its k-NN graph joins the spokes only
 at the centre, as the module docstring promises."""
 
 import numpy as np
 import pytest
 from sklearn.neighbors import NearestNeighbors
 
-from datasets.star import Star, star_points
+from harness.datasets.star import Star, star_points
 
 
 def test_shape_labels_and_seed():

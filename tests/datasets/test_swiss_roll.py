@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 
 
 def test_formula_and_determinism():
@@ -60,7 +60,7 @@ def test_arc_length_uniform():
     """Arc length along the spiral is uniform for arc_length (KS test), not for roweis."""
     from scipy import stats
 
-    from datasets.swiss_roll import spiral_arc_length, spiral_parameter
+    from harness.datasets.swiss_roll import spiral_arc_length, spiral_parameter
 
     s_grid = np.linspace(spiral_arc_length(1.5 * np.pi), spiral_arc_length(4.5 * np.pi), 50)
     np.testing.assert_allclose(spiral_arc_length(spiral_parameter(s_grid)), s_grid,

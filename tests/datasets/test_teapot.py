@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy.io import loadmat, savemat
 
-from datasets.teapot import HEIGHT, N_FRAMES, N_VALUES, WIDTH, Teapot, frames_from_columns
+from harness.datasets.teapot import HEIGHT, N_FRAMES, N_VALUES, WIDTH, Teapot, frames_from_columns
 
 H, W = HEIGHT, WIDTH
 

@@ -1,4 +1,4 @@
-"""Tests of the synthetic teapot stand-in (``datasets/teapot_standin.py``)."""
+"""Tests of the synthetic teapot stand-in (``harness/datasets/teapot_standin.py``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
 
-from datasets.teapot_standin import TeapotStandIn
+from harness.datasets.teapot_standin import TeapotStandIn
 from harness.plugin import DatasetPlugin
 
 

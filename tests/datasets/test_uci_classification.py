@@ -1,4 +1,4 @@
-"""The UCI classification files rebuilt offline (``datasets/iris.py``, ``wine.py``,
+"""The UCI classification files rebuilt offline (``harness/datasets/iris.py``, ``wine.py``,
 ``balance_scale.py``, ``_uci_text.py``): exact bytes, shapes, classes, the iris trap,
 discovery, and that altered bytes are refused."""
 
@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_iris, load_wine
 
-from datasets._uci_text import (ReconstructionMismatchError, UCITextDataset, check_sha256,
+from harness.datasets._uci_text import (ReconstructionMismatchError, UCITextDataset, check_sha256,
                                 parse_uci_text, uci_number)
-from datasets.balance_scale import BalanceScale
-from datasets.iris import Iris
-from datasets.wine import Wine
+from harness.datasets.balance_scale import BalanceScale
+from harness.datasets.iris import Iris
+from harness.datasets.wine import Wine
 from harness import registry
 from harness.plugin import DataUnavailableError, DatasetPlugin
 

@@ -10,8 +10,8 @@ import shutil
 import numpy as np
 import pytest
 
-from datasets._remote import RemoteFile
-from datasets.usps import USPS, read_libsvm_digits
+from harness.datasets._remote import RemoteFile
+from harness.datasets.usps import USPS, read_libsvm_digits
 from harness.plugin import DataUnavailableError
 
 RNG = np.random.default_rng(3)

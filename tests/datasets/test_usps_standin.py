@@ -5,7 +5,7 @@ pixels to USPS' [-1, 1]; it is registered as a stand-in for usps."""
 import numpy as np
 import pytest
 
-from datasets.usps_standin import USPSStandIn, area_resize_matrix, mnist_to_usps_pixels
+from harness.datasets.usps_standin import USPSStandIn, area_resize_matrix, mnist_to_usps_pixels
 from harness import registry
 from tests.datasets.test_mnist import fake_idx_files, install_fake_mnist
 

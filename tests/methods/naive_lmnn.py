@@ -1,6 +1,6 @@
 """Naive reference implementations of LMNN's formulas (tests only).
 
-Deliberately independent of ``methods._lmnn_*`` and ``harness.metrics``: full
+Deliberately independent of ``harness.methods._lmnn_*`` and ``harness.metrics``: full
 distance matrices, stable argsorts, and literal Python loops over triples, straight
 from the thesis' equations (2.11), (2.12), (2.14) and the tie rule of 2.1.6. Only for
 a few dozen points.

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 from scipy.spatial import procrustes
 
-from datasets.moving_window import MovingWindow
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.moving_window import MovingWindow
+from harness.datasets.swiss_roll import SwissRoll
 from harness.plugin import DisconnectedGraphError
 from harness.problems.are import AREProblem, certify_are
 from harness.problems.mvu import MVUProblem
 from harness.tasks.embedding import fit_params, run_embedding
-from methods.are import ARE
-from methods.mvu import MVU
-from methods.pca import PCA
+from harness.methods.are import ARE
+from harness.methods.mvu import MVU
+from harness.methods.pca import PCA
 
 pytest.importorskip("cvxpy")
 
@@ -137,7 +137,7 @@ def test_bad_parameters_are_named(data, param, value):
 def test_an_infeasible_sdp_is_a_solver_failure(solver):
     # 0 -> 1 -> 3 with the same action twice: equal distances 1 and 2 (see
     # tests/problems/test_are.py); the native solve proves it by a negative bound
-    from methods.mvu import SolverFailedError
+    from harness.methods.mvu import SolverFailedError
 
     X = np.array([[0.0], [1.0], [3.0]])
     with pytest.raises(SolverFailedError, match=f"ARE solver {solver}: infeasible"):

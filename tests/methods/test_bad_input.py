@@ -13,12 +13,12 @@ import re
 import numpy as np
 import pytest
 
-from methods.mvu import SolverFailedError
+from harness.methods.mvu import SolverFailedError
 
 from harness import registry
 from harness.plugin import DisconnectedGraphError, ExpectedFailure
-from methods.hlle import HessianLLE
-from methods.laplacian_eigenmaps import LaplacianEigenmaps
+from harness.methods.hlle import HessianLLE
+from harness.methods.laplacian_eigenmaps import LaplacianEigenmaps
 from tests.methods.naive_spectral import swiss_roll
 
 PLUGINS = {  # the embedding plugins; classifiers: tests/methods/test_classifier_input.py

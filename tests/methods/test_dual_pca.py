@@ -9,8 +9,8 @@ from sklearn.decomposition import PCA as SkPCA
 
 from harness.plugin import Dataset
 from harness.tasks.embedding import run_embedding
-from methods.dual_pca import DualPCA
-from methods.pca import PCA
+from harness.methods.dual_pca import DualPCA
+from harness.methods.pca import PCA
 
 
 def assert_equal_up_to_column_signs(A, B, atol):

@@ -11,7 +11,7 @@ import scipy.linalg
 import pytest
 from sklearn.manifold import LocallyLinearEmbedding
 
-from methods.hlle import HessianLLE
+from harness.methods.hlle import HessianLLE
 from tests.methods.naive_spectral import knn_indices, naive_hessian_lle, swiss_roll
 
 K = 10

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from harness import registry
-from methods.lda_knn import LDAKNN, lda_map
-from methods.lda_knn_unshrunk import LDAKNNUnshrunk
-from methods.lda_lmnn import LDALMNN
-from methods.lda_lmnn_unshrunk import LDALMNNUnshrunk
+from harness.methods.lda_knn import LDAKNN, lda_map
+from harness.methods.lda_knn_unshrunk import LDAKNNUnshrunk
+from harness.methods.lda_lmnn import LDALMNN
+from harness.methods.lda_lmnn_unshrunk import LDALMNNUnshrunk
 
 
 def _data(n_per_class=40, dim=6, n_classes=4, seed=0):

@@ -8,7 +8,7 @@ import pytest
 import sklearn.manifold._locally_linear as sk_lle
 from sklearn.datasets import make_swiss_roll
 
-from methods.lle import LLE
+from harness.methods.lle import LLE
 
 
 def _singular(*args, **kwargs):

@@ -8,11 +8,11 @@ import pytest
 from sklearn.datasets import load_iris
 from sklearn.exceptions import ConvergenceWarning
 
-import methods._lmnn_impostors as imp
+import harness.methods._lmnn_impostors as imp
 from harness.metrics.energy import energy_predict
 from harness.metrics.knn_error import knn_loo_predict, knn_predict
-from methods._lmnn_core import loss_over_all_triples, triplet_pass
-from methods.lmnn import LMNN
+from harness.methods._lmnn_core import loss_over_all_triples, triplet_pass
+from harness.methods.lmnn import LMNN
 from tests.methods.naive_lmnn import naive_grad_M, naive_loss, naive_targets
 
 MU = 0.5

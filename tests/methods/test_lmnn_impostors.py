@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import methods._lmnn_impostors as imp
-from methods.lmnn import LMNN
-from methods.mm_lmnn import MMLMNN
+import harness.methods._lmnn_impostors as imp
+from harness.methods.lmnn import LMNN
+from harness.methods.mm_lmnn import MMLMNN
 from tests.methods.test_lmnn import blobs
 
 

@@ -11,18 +11,18 @@ import pytest
 from sklearn.datasets import load_iris
 from sklearn.exceptions import ConvergenceWarning
 
-import methods._lmnn_impostors as imp
+import harness.methods._lmnn_impostors as imp
 from harness.metrics.knn_error import knn_loo_error
-from methods._lmnn_core import loss_over_all_triples, triplet_pass
-from methods._mm_lmnn_core import (
+from harness.methods._lmnn_core import loss_over_all_triples, triplet_pass
+from harness.methods._mm_lmnn_core import (
     class_maps,
     mm_candidate_pairs,
     mm_loss_over_all_triples,
     mm_target_sq_distances,
     mm_triplet_pass,
 )
-from methods.lmnn import LMNN
-from methods.mm_lmnn import MMLMNN
+from harness.methods.lmnn import LMNN
+from harness.methods.mm_lmnn import MMLMNN
 from tests.methods.naive_lmnn import (
     naive_mm_energies,
     naive_mm_knn_predict,

@@ -10,8 +10,8 @@ import pytest
 from sklearn.cluster import KMeans
 from sklearn.datasets import load_iris
 
-import methods._lmnn_impostors as imp
-from methods._mm_lmnn_core import (
+import harness.methods._lmnn_impostors as imp
+from harness.methods._mm_lmnn_core import (
     ClassMaps,
     class_maps,
     mm_candidate_pairs,
@@ -19,7 +19,7 @@ from methods._mm_lmnn_core import (
     mm_target_sq_distances,
     mm_triplet_pass,
 )
-from methods.mm_lmnn import MMLMNN
+from harness.methods.mm_lmnn import MMLMNN
 from tests.methods.naive_lmnn import naive_mm_knn_predict, naive_mm_loss, naive_targets
 from tests.methods.test_mm_lmnn import blobs, random_maps
 

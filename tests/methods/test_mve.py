@@ -1,12 +1,12 @@
-"""The MVE plugin (methods/mve.py): its embedding is kernel PCA of the final kernel,
+"""The MVE plugin (harness/methods/mve.py): its embedding is kernel PCA of the final kernel,
 the native and the dense solver agree, bad parameters are named."""
 
 import numpy as np
 import pytest
 
 from harness.solvers.mve import fidelity
-from methods.mve import MVE
-from methods.mvu import MVU
+from harness.methods.mve import MVE
+from harness.methods.mvu import MVU
 from tests.problems.mvu_data import noisy_roll
 
 

@@ -4,12 +4,12 @@ thesis' three steps, and clear errors."""
 import numpy as np
 import pytest
 
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 from harness.plugin import Dataset, DisconnectedGraphError
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.solvers.backend import DENSE_MAX_N
-from methods.mvu import MVU
+from harness.methods.mvu import MVU
 
 pytest.importorskip("cvxpy")
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 from harness.plugin import DisconnectedGraphError
 from harness.problems.bad_edges import BadEdgeRule, detect_bad_edges
 from harness.problems.mvu import MVUProblem
-from methods._manifold import knn_graph
-from methods.mvu import MVU
+from harness.methods._manifold import knn_graph
+from harness.methods.mvu import MVU
 
 
 @pytest.fixture(scope="module")

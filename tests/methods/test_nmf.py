@@ -10,7 +10,7 @@ from sklearn.decomposition import NMF as SkNMF
 from harness.plugin import Dataset
 from harness.results.common.grid import work
 from harness.tasks.embedding import BadInputError, run_embedding
-from methods.nmf import NMF
+from harness.methods.nmf import NMF
 
 
 def nonnegative(n=80, d=30, seed=0):

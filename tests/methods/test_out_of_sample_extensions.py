@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy.optimize import check_grad
 
-from methods.oos_lle import LLEExtension
-from methods.oos_sdp import SDPExtension
-from methods.oos_sdp_cg import SDPCGExtension, patch_objective
+from harness.methods.oos_lle import LLEExtension
+from harness.methods.oos_sdp import SDPExtension
+from harness.methods.oos_sdp_cg import SDPCGExtension, patch_objective
 
 RNG = np.random.default_rng(0)
 

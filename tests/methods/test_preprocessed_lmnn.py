@@ -8,13 +8,13 @@ import pytest
 from sklearn.datasets import load_wine
 
 from harness.metrics.knn_error import knn_predict, same_class_neighbors
-from methods._lmnn_core import loss_over_all_triples
-from methods.lda_knn import lda_map
-from methods.lda_lmnn import LDALMNN
-from methods.lmnn import LMNN
-from methods.mul_lmnn import MULLMNN
-from methods.pca_knn import pca_map
-from methods.pca_lmnn import PCALMNN
+from harness.methods._lmnn_core import loss_over_all_triples
+from harness.methods.lda_knn import lda_map
+from harness.methods.lda_lmnn import LDALMNN
+from harness.methods.lmnn import LMNN
+from harness.methods.mul_lmnn import MULLMNN
+from harness.methods.pca_knn import pca_map
+from harness.methods.pca_lmnn import PCALMNN
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ import pytest
 import scipy.linalg
 from sklearn.datasets import load_wine
 
-from methods._peer import import_peer, peer_call
-from methods.rca_knn import RCAKNN, make_chunklets, rca_map, within_chunklet_covariance
+from harness.methods._peer import import_peer, peer_call
+from harness.methods.rca_knn import RCAKNN, make_chunklets, rca_map, within_chunklet_covariance
 
 
 def naive_rca(X, chunks, r):

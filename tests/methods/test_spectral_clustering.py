@@ -13,11 +13,11 @@ from scipy.sparse.csgraph import connected_components
 from sklearn.cluster import KMeans
 from sklearn.metrics import adjusted_rand_score, confusion_matrix
 
-from datasets.cluster_shapes import Blobs, Circles, TwoMoons
-from datasets.digits import Digits
+from harness.datasets.cluster_shapes import Blobs, Circles, TwoMoons
+from harness.datasets.digits import Digits
 from harness import registry
-from methods.sklearn_spectral_clustering import SklearnSpectralClustering
-from methods.spectral_clustering import (NJWSpectralClustering, affinity_matrix,
+from harness.methods.sklearn_spectral_clustering import SklearnSpectralClustering
+from harness.methods.spectral_clustering import (NJWSpectralClustering, affinity_matrix,
                                          njw_embedding, normalized_affinity)
 
 PLUGINS = (NJWSpectralClustering, SklearnSpectralClustering)

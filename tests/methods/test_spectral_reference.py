@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 import scipy.linalg
 
-from methods.hlle import HessianLLE
-from methods.isomap import Isomap
-from methods.laplacian_eigenmaps import LaplacianEigenmaps
-from methods.lle import LLE
-from methods.pca import PCA
+from harness.methods.hlle import HessianLLE
+from harness.methods.isomap import Isomap
+from harness.methods.laplacian_eigenmaps import LaplacianEigenmaps
+from harness.methods.lle import LLE
+from harness.methods.pca import PCA
 from tests.methods.naive_spectral import (
     curved_sheet,
     flat_patch,
@@ -217,7 +217,7 @@ HLLE_CASES = {
 @pytest.mark.parametrize("data", sorted(HLLE_CASES))
 def test_hlle_output_is_centred_and_orthonormal(data, eigen_solver):
     # Donoho & Grimes: the embedding coordinates span the null space orthogonal to
-    # the constant functions. (Before the fix in methods/hlle.py, on the flat patch
+    # the constant functions. (Before the fix in harness/methods/hlle.py, on the flat patch
     # the columns summed to ~10 of a possible sqrt(150) = 12.2.)
     X = HLLE_CASES[data]()
     Y = HessianLLE(n_neighbors=12, eigen_solver=eigen_solver, random_state=0).fit_transform(X)
@@ -269,7 +269,7 @@ def test_hlle_naive_references_agree_on_flat_data():
     strict=True,
     raises=AssertionError,
     reason=(
-        "scikit-learn's Hessian LLE (wrapped by methods/hlle.py) builds the local "
+        "scikit-learn's Hessian LLE (wrapped by harness/methods/hlle.py) builds the local "
         "Hessian estimator from all k-1-d columns of the *complete* QR factor of "
         "[1, U, U_a U_b] (scipy.linalg.qr, mode='full'), i.e. the d(d+1)/2 quadratic "
         "columns plus the orthogonal complement of the design; Donoho & Grimes' "

@@ -4,7 +4,7 @@ inputs as they are (the same predictions as a bare SVC with the same parameters)
 import numpy as np
 from sklearn.svm import SVC
 
-from methods.svm import SVM
+from harness.methods.svm import SVM
 
 GRID = [{"svc__kernel": ["poly"], "svc__degree": [2], "svc__coef0": [1.0]}]
 
@@ -37,10 +37,10 @@ def test_standardising_is_the_default_and_changes_what_the_svc_sees():
 
 
 def test_the_raw_input_row_is_the_svm_without_standardising():
-    """methods.svm_raw: Table 2.1's second SVM row, the same fit as
+    """harness.methods.svm_raw: Table 2.1's second SVM row, the same fit as
     SVM(standardize=False) -- identical dual coefficients, not merely similar."""
     from harness import registry
-    from methods.svm_raw import SVMRawInputs
+    from harness.methods.svm_raw import SVMRawInputs
 
     X, y = _data()
     row = SVMRawInputs(param_grid=GRID).fit(X, y)

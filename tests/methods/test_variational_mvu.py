@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from scipy.optimize import approx_fprime
 
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 from harness import registry
 from harness.problems.mvu import clique_edges
-from methods._variational_mvu import (
+from harness.methods._variational_mvu import (
     PAIR_COUNT, laplacian_basis, lle_basis, refine_objective, solve_variational_sdp,
 )
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 
 
 def noisy_roll(n, seed=0):

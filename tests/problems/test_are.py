@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from datasets.moving_window import MovingWindow
+from harness.datasets.moving_window import MovingWindow
 from harness.problems.are import (AREProblem, action_constraint_pairs, certify_are,
                                   check_actions)
 from harness.problems.mvu import MVUProblem

@@ -119,7 +119,7 @@ def test_the_locked_roll_of_the_k_sweep_is_certified_in_extended_precision():
     # face with weakly rigid directions outside it (eigenvalues of L(w_Y) ~1e-11 of its
     # largest): the lift needs t = 2^40 (1.1e12), where float64 resolves mu only to
     # ~4e-3 (measured before: marked, gap 4.8e-3); in extended precision: ~1e-6
-    from datasets.swiss_roll import SwissRoll
+    from harness.datasets.swiss_roll import SwissRoll
     from harness.solvers.mvu.facial import solve_facial
 
     X = SwissRoll().load(n_samples=1000, noise=0.0).X

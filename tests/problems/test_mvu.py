@@ -6,7 +6,7 @@ import itertools
 import numpy as np
 import pytest
 
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 from harness.problems import mvu_certificate as mc
 from harness.problems.mvu import MVUProblem, clique_edges
 

@@ -4,7 +4,7 @@ interior a tiny violation times huge multipliers moves the bound."""
 
 import pytest
 
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 from harness.problems.mvu import MVUProblem
 from harness.problems.mvu_certificate import Certificate, certify
 from harness.problems.verify import verify_certificate

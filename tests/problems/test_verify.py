@@ -8,7 +8,7 @@ import pytest
 from harness.problems.verify import (
     estimator_certificate, verify_certificate, verify_estimator,
 )
-from methods.mvu import MVU
+from harness.methods.mvu import MVU
 from tests.problems.mvu_data import helix, noisy_roll
 
 

@@ -17,7 +17,7 @@ from harness.result_registry import get_result, result_schema
 from harness.results.fig_2_10 import work as _circles_point
 from harness.results.fig_2_10 import write as fig_2_10_write
 from harness.runner import run_job
-from methods.mm_lmnn import MMLMNN
+from harness.methods.mm_lmnn import MMLMNN
 from tests.results.conftest import write_point
 
 fig = get_result("fig_2_10")

@@ -8,13 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from datasets.mnist import MNIST
+from harness.datasets.mnist import MNIST
 from harness.config import ConfigError
 from harness.result_registry import get_result
 from harness.results.fig_2_17.work import square_reductions
 from harness.results.fig_2_17 import work as fig_2_17_work
 from harness.results.fig_2_17 import write as fig_2_17_write
-from methods.lmnn import LMNN
+from harness.methods.lmnn import LMNN
 from tests.datasets.test_mnist import fake_idx_files, install_fake_mnist
 from tests.results.conftest import write_point
 

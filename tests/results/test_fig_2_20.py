@@ -14,7 +14,7 @@ from harness.config import ConfigError
 from harness.result_registry import get_result
 from harness.results.fig_2_20 import work as point
 from harness.results.fig_2_20 import write as written
-from methods.rca_knn import within_chunklet_covariance
+from harness.methods.rca_knn import within_chunklet_covariance
 from tests.results.conftest import write_point
 
 fig = get_result("fig_2_20")

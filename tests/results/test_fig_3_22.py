@@ -47,7 +47,7 @@ def test_sweep_equals_the_metric_functions_per_r():
 
 def test_one_job_solves_once_and_sweeps_r(profile):
     from harness import registry
-    from methods.mvu import MVU
+    from harness.methods.mvu import MVU
 
     config = profile(fig_3_22=TINY)
     record = read_record(run_job(config, Job("fig_3_22", "teapot_standin")))

@@ -158,7 +158,7 @@ def test_a_thesis_column_without_a_plugin_asks_for_one():
 
     assert missing_column_reason("fig_3_24", "usps_sevens", "USPS sevens") == (
         "no dataset plugin provides the thesis' USPS sevens (thesis_name 'usps_sevens'); "
-        "add one to datasets/ and list it under results.fig_3_24.datasets")
+        "add one to harness/datasets/ and list it under results.fig_3_24.datasets")
     assert missing_column_reason("fig_3_23", "mnist_fives", "MNIST fives") == (
         "the thesis' MNIST fives is not in results.fig_3_23.datasets; plugins that "
         "provide it: mnist_fives")

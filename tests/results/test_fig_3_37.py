@@ -17,7 +17,7 @@ from harness.result_registry import get_result
 from harness.results.fig_3_37 import work as _spectrum_point
 from harness.results.fig_3_37 import write as fig_3_37_write
 from harness.runner import run_job
-from methods.isomap import Isomap, isomap_gram
+from harness.methods.isomap import Isomap, isomap_gram
 from tests.methods.naive_spectral import (floyd_warshall, knn_adjacency, naive_isomap,
                                           pairwise_distances)
 from tests.results.conftest import write_point

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from datasets.swiss_roll import SwissRoll, spiral_arc_length
+from harness.datasets.swiss_roll import SwissRoll, spiral_arc_length
 from harness.errors import ConfigError
 from harness.results import fig_3_5_14 as decl
 from harness.results.fig_3_5_14 import register_claims as fig_register

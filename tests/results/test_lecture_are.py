@@ -10,7 +10,7 @@ import math
 import pytest
 from scipy.spatial import procrustes
 
-from datasets.moving_window import MovingWindow
+from harness.datasets.moving_window import MovingWindow
 from harness.config import validate_config
 from harness.jobs import Job, job_params, job_sources, parse_job, read_job_record
 from harness.jobs import result_jobs
@@ -20,7 +20,7 @@ from harness.results.common.tables import build_table
 from harness.results.lecture_are.work import aligned_run
 from harness.runner import run_job
 from harness.tasks.embedding import BadInputError
-from methods.are import ARE
+from harness.methods.are import ARE
 
 RESULT = get_result("lecture_are")
 N, K = 40, 5
@@ -54,8 +54,8 @@ def test_declaration(config):
 
 
 def test_a_data_set_without_true_positions_is_a_marked_cell():
-    from datasets.swiss_roll import SwissRoll
-    from methods.pca import PCA
+    from harness.datasets.swiss_roll import SwissRoll
+    from harness.methods.pca import PCA
 
     data = SwissRoll().load(n_samples=30)
     with pytest.raises(BadInputError, match="no true positions"):

@@ -11,7 +11,7 @@ import pytest
 from sklearn.cluster import SpectralClustering
 from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 
-from datasets.digits import Digits
+from harness.datasets.digits import Digits
 from harness.config import validate_config
 from harness.jobs import Job, job_params, parse_job, read_job_record, result_jobs
 from harness.report.build import result_group

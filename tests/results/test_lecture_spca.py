@@ -10,7 +10,7 @@ import pytest
 from sklearn.model_selection import StratifiedShuffleSplit
 from sklearn.neighbors import KNeighborsClassifier
 
-from datasets.iris import Iris
+from harness.datasets.iris import Iris
 from harness.config import validate_config
 from harness.jobs import Job, job_params, parse_job, read_job_record, result_jobs
 from harness.report.build import result_group

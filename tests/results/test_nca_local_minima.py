@@ -95,7 +95,7 @@ def test_lmnn_loss_against_a_naive_triple_loop():
 
 
 def test_lmnn_loss_matches_the_estimators_own_report():
-    from methods.lmnn import LMNN
+    from harness.methods.lmnn import LMNN
 
     X, y = _tiny(n=30, d=4, seed=5)
     est = LMNN(n_neighbors=2, n_components=2, init=np.eye(2, 4)).fit(X, y)

@@ -14,7 +14,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from datasets.moving_window import MovingWindow
+from harness.datasets.moving_window import MovingWindow
 from harness.problems.are import DISTANCES, AREProblem, certify_are
 from harness.problems.mvu import MVUProblem
 from harness.solvers import are as are_solvers

@@ -4,7 +4,7 @@ decreases, every SDP is certified, and the cases whose answer is known."""
 import numpy as np
 import pytest
 
-from datasets.star import Star
+from harness.datasets.star import Star
 from harness.problems.linear_cost import spectral_objective
 from harness.problems.mvu import MVUProblem
 from harness.solvers import mve

@@ -4,7 +4,7 @@ that agree with the metric functions computed directly on the same split."""
 import numpy as np
 import pytest
 
-from datasets.iris import Iris
+from harness.datasets.iris import Iris
 from harness.metrics.knn_error import knn_loo_error, knn_test_error
 from harness.plugin import Dataset
 from harness.tasks.classification import (
@@ -15,8 +15,8 @@ from harness.tasks.classification import (
     select_n_neighbors,
     split_indices,
 )
-from methods.pca_knn import PCAKNN
-from methods.svm import SVM
+from harness.methods.pca_knn import PCAKNN
+from harness.methods.svm import SVM
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +140,7 @@ def test_no_usable_candidate_k_is_a_marked_failure(iris):
 def test_a_failure_of_every_candidate_says_why_each_was_rejected():
     """Unshrunk LDA on fewer points than dimensions fails for every k: the error
     carries the method's own reason (and its fix), not a guess about the candidates."""
-    from methods.lda_knn_unshrunk import LDAKNNUnshrunk
+    from harness.methods.lda_knn_unshrunk import LDAKNNUnshrunk
 
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(60, 50)), np.repeat(np.arange(4), 15)

@@ -5,13 +5,13 @@ unless the profile sets it, and marked records for unusable cells."""
 import numpy as np
 import pytest
 
-from datasets.cluster_shapes import Blobs, TwoMoons
+from harness.datasets.cluster_shapes import Blobs, TwoMoons
 from harness.plugin import Dataset
 from harness.tasks import MEASURES, TASKS
 from harness.tasks.clustering import (ClusteringInputError, N_CLUSTERS_FROM_LABELS,
                                       partition_scores, run_clustering)
-from methods.sklearn_spectral_clustering import SklearnSpectralClustering
-from methods.spectral_clustering import NJWSpectralClustering
+from harness.methods.sklearn_spectral_clustering import SklearnSpectralClustering
+from harness.methods.spectral_clustering import NJWSpectralClustering
 
 
 def test_the_task_is_registered():

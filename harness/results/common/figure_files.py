@@ -172,7 +172,7 @@ def missing_column_reason(figure: str, column: str, label: str) -> str:
         return (f"the thesis' {label} is not in results.{figure}.datasets; plugins that "
                 f"provide it: {', '.join(plugins)}")
     return (f"no dataset plugin provides the thesis' {label} (thesis_name {column!r}); "
-            f"add one to datasets/ and list it under results.{figure}.datasets")
+            f"add one to harness/datasets/ and list it under results.{figure}.datasets")
 
 
 

@@ -8,7 +8,7 @@ CPU budget (and a wall cap) and writes its record to
 ``results/<profile>/records/<figure>/<key>.json``.
 
 The work (thesis 3.1.4, 3.1.9, 3.1.11): load the data set (optionally a seeded
-subsample), fit :class:`methods.mvu.MVU` through the embedding task
+subsample), fit :class:`harness.methods.mvu.MVU` through the embedding task
 (:func:`harness.tasks.embedding.run_embedding`, so bad input is handled as in Table
 3.2), measure local continuity, trust and intersection (eqs. 3.27-3.29) of the
 embedding, and keep the eigenvalues of the learned kernel, the solver's certified

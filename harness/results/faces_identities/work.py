@@ -3,7 +3,7 @@ r"""One job of ``faces_identities`` (thesis 2.1.6): LMNN before / after, by neig
 - :func:`persons_work` (``persons<S>``, an extension): olivetti's 40 people split at
   random into ``n_train_persons`` learning people and the held-out rest; eigenfaces
   (PCA to ``n_components``) fitted on the learning people's images (``pca_fit``);
-  LMNN (eq. 2.11, the plugin :class:`methods.lmnn.LMNN`, k = ``n_neighbors``, mu = 0.5)
+  LMNN (eq. 2.11, the plugin :class:`harness.methods.lmnn.LMNN`, k = ``n_neighbors``, mu = 0.5)
   learned on the learning people only; the held-out people identified under the
   Euclidean metric of the eigenfaces and under the learned metric, by the
   leave-one-out protocol (each held-out image a probe against every other held-out
@@ -39,14 +39,14 @@ from harness import registry
 from harness.metrics.knn_error import knn_loo_predict, knn_predict
 from harness.plugin import ExpectedFailure
 from harness.timelimit import cpu_clock
-from methods.lmnn import LMNN
-from methods.pca_knn import pca_map
+from harness.methods.lmnn import LMNN
+from harness.methods.pca_knn import pca_map
 
 __all__ = ["load", "eigen_map", "fit_lmnn", "person_split", "thesis_split",
            "neighbour_changes", "compare_predictions", "persons_work", "thesis_work",
            "mnist_work", "work", "sources"]
 
-#: olivetti's images are 38 x 31 (datasets.olivetti.SIDE), MNIST's 28 x 28
+#: olivetti's images are 38 x 31 (harness.datasets.olivetti.SIDE), MNIST's 28 x 28
 SHAPES = {"olivetti": (38, 31), "mnist": (28, 28)}
 
 

@@ -1,6 +1,6 @@
 """One job of Fig. 2.10 (thesis 2.1.8, "Multiple Metrics"): two concentric circles, one
 class each, split into ``c`` clusters by k-means, one LMNN metric per cluster
-(:class:`methods.mm_lmnn.MMLMNN` with ``groups=c``), and the 1-NN leave-one-out
+(:class:`harness.methods.mm_lmnn.MMLMNN` with ``groups=c``), and the 1-NN leave-one-out
 training error under the cluster-dependent distance (2.17),
 ``D(x_i, x_j) = (x_i - x_j)^T M^{c(j)} (x_i - x_j)``.
 
@@ -29,7 +29,7 @@ from threadpoolctl import threadpool_limits
 
 from harness.metrics.knn_error import knn_loo_error
 from harness.provenance import blas_info
-from methods.mm_lmnn import MMLMNN
+from harness.methods.mm_lmnn import MMLMNN
 
 __all__ = ["concentric_circles", "cluster_distances", "dense_loo_error", "work"]
 

@@ -186,7 +186,7 @@ def choices(conf: dict, frame: pd.DataFrame | None = None) -> list[str]:
         f"d = {conf['input_components']} principal components of the training images; "
         f"PCA's r directions are fitted on the training part of that input. k = "
         f"{conf['n_neighbors']} target neighbours and 3-NN with the tie rule of 2.1.6.",
-        f"LMNN: methods.lmnn.LMNN (L-BFGS on L, mu = 0.5, margin 1), started from the "
+        f"LMNN: harness.methods.lmnn.LMNN (L-BFGS on L, mu = 0.5, margin 1), started from the "
         f"leading principal directions scaled to a mean squared target distance of 3 "
         f"(the thesis does not give its start for the rectangular L); extra arguments: "
         f"{conf['lmnn_params'] or 'none'} (results.{NAME}.lmnn_params).",

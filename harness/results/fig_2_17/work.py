@@ -38,8 +38,8 @@ from harness import registry
 from harness.metrics.knn_error import knn_test_error
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from methods.lmnn import LMNN
-from methods.pca_knn import pca_map
+from harness.methods.lmnn import LMNN
+from harness.methods.pca_knn import pca_map
 
 __all__ = ["KINDS", "PROJECTIONS", "BASELINE_INPUTS", "square_reductions", "work", "sources"]
 

@@ -57,7 +57,7 @@ def _scale_ratio(A: np.ndarray, C: np.ndarray) -> float:
 def trial_columns(record: dict) -> dict[str, dict]:
     """The register's measures of one trial's record, by the frame row (method) that
     holds them."""
-    from methods.rca_knn import within_chunklet_covariance
+    from harness.methods.rca_knn import within_chunklet_covariance
 
     from harness.results.fig_2_20.work import angle_degrees, two_gaussians
 

@@ -21,8 +21,8 @@ from threadpoolctl import threadpool_limits
 
 from harness.metrics.knn_error import knn_loo_predict
 from harness.provenance import blas_info
-from methods.pca_knn import pca_map
-from methods.rca_knn import make_chunklets, rca_map, within_chunklet_covariance
+from harness.methods.pca_knn import pca_map
+from harness.methods.rca_knn import make_chunklets, rca_map, within_chunklet_covariance
 
 __all__ = ["METHODS", "GRID", "two_gaussians", "between_covariance", "lda_directions",
            "rca_first_axis", "angle_degrees", "measure_direction", "work"]

@@ -86,7 +86,7 @@ def choices(conf: dict, frame: pd.DataFrame | None = None) -> list[str]:
         f"2.3's n: {conf['scaling_n_samples']} here, 1000 in the thesis).",
         "LMNN starts from M = I (init = the identity, as the thesis' Algorithm 3), mu = "
         f"0.5, margin 1 in the data's units (side {conf['side']:g}); solver "
-        f"'{conf['solver']}' of methods/lmnn.py (results.{NAME}.solver; 'reference' is the "
+        f"'{conf['solver']}' of harness/methods/lmnn.py (results.{NAME}.solver; 'reference' is the "
         "thesis' projected subgradient method).",
         "The factors 1.4 and 2.2 are read as the column norms of L, sqrt(M_xx) and "
         "sqrt(M_yy): how much a horizontal and a vertical unit vector are stretched. They "

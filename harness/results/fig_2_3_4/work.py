@@ -21,7 +21,7 @@ measure zero. The error of the midpoint rule is of the order of (length of the
 misclassified region's boundary) x ``side / G`` / ``side^2`` (tested against an
 exact polygon area in ``tests/results/test_fig_2_3_4.py``).
 
-The training sets are drawn through the data set plugin (``datasets/half_square.py``)
+The training sets are drawn through the data set plugin (``harness/datasets/half_square.py``)
 with one seed per (profile seed, n, run, draw) (:func:`run_seed`); Fig. 2.3's sample
 is run 0 of its size.
 """
@@ -116,7 +116,7 @@ def draw_training_set(params: dict, n: int, run: int):
 
 
 def fit_lmnn(params: dict, X: np.ndarray, y: np.ndarray):
-    """LMNN (``methods/lmnn.py``) from the thesis' start ``M = I`` (``init = I``)."""
+    """LMNN (``harness/methods/lmnn.py``) from the thesis' start ``M = I`` (``init = I``)."""
     cls = registry.get_method(METHOD)
     return cls(n_neighbors=params["n_neighbors"], solver=params["solver"],
                init=np.eye(X.shape[1]), max_iter=params["max_iter"]).fit(X, y)

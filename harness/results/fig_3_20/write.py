@@ -247,7 +247,7 @@ def _plot(frame: pd.DataFrame, config: dict, path) -> None:
 def _choices(config: dict) -> list[str]:
     conf = _conf(config)
     return [
-        f"Network: results.{NAME}.dataset = {conf['dataset']} (datasets/sensor_network.py): "
+        f"Network: results.{NAME}.dataset = {conf['dataset']} (harness/datasets/sensor_network.py): "
         "the sample mean subtracted (exact centring); each node measures its up-to-20 "
         "*nearest* nodes within r (the thesis: 'up to 20 other nodes within a radius'; "
         "choice='random' picks 20 at random in range); a pair is an edge if either end "

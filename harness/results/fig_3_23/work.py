@@ -20,7 +20,7 @@ from harness.results.fig_3_23 import MVU_FITS
 __all__ = ["COMPUTATION", "alignment_error", "sources", "work"]
 
 #: Packages whose modules count as a point's computation (see :func:`sources`).
-COMPUTATION = ("methods.", "harness.solvers.", "harness.problems.")
+COMPUTATION = ("harness.methods.", "harness.solvers.", "harness.problems.")
 
 
 def alignment_error(X: np.ndarray, Y: np.ndarray, alignment: str = "linear") -> float:

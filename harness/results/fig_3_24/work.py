@@ -5,7 +5,7 @@
 The point is fitted with :data:`KEPT_DIMENSIONS` output dimensions (at least the
 figure's r): MVU's embedding is the kernel's eigenvectors scaled by the square roots of
 their eigenvalues (3.21), so its first r columns are those of a fit with r dimensions,
-value for value (``methods.mvu.MVU.fit_transform``); the solve does not depend on the
+value for value (``harness.methods.mvu.MVU.fit_transform``); the solve does not depend on the
 number of output dimensions. The record's ``measures`` are those of the leading r
 columns, as before (``embedding_quality`` on the same r columns). Added to the record:
 

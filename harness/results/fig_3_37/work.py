@@ -2,8 +2,8 @@
 similarity matrix or of MVU's learned kernel on one data set.
 
 Isomap's matrix is ``-1/2 J G^2 J`` with ``G`` the shortest-path distances on the
-k-nearest-neighbour graph (:func:`methods.isomap.isomap_gram`, thesis 3.2.1); MVU's
-is its kernel ``K = F F^T`` (:class:`methods.mvu.MVU`, the SDP of 3.1.4, its solve
+k-nearest-neighbour graph (:func:`harness.methods.isomap.isomap_gram`, thesis 3.2.1); MVU's
+is its kernel ``K = F F^T`` (:class:`harness.methods.mvu.MVU`, the SDP of 3.1.4, its solve
 certified by the harness). Both are formed as dense symmetric n x n matrices and
 diagonalised by the same LAPACK routine (``numpy.linalg.eigvalsh``), so that the
 negative eigenvalues of the two are measured alike: Isomap's are the thesis' point,

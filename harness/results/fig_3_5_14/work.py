@@ -26,7 +26,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from threadpoolctl import threadpool_limits
 
-from datasets.swiss_roll import spiral_arc_length
+from harness.datasets.swiss_roll import spiral_arc_length
 from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.problems.mvu import MVUProblem
@@ -48,7 +48,7 @@ EMBEDDING_DECIMALS = 4
 def unrolled_variance_ratio(X, t) -> float:
     """Variance of the roll's unrolled length coordinate over that of its width.
 
-    The roll's points are ``(t cos t, h, t sin t)`` (:mod:`datasets.swiss_roll`); unrolled,
+    The roll's points are ``(t cos t, h, t sin t)`` (:mod:`harness.datasets.swiss_roll`); unrolled,
     a point sits at (arc length of the spiral up to t, h). Returns ``var(s) / var(h)``
     with ``s = spiral_arc_length(t)`` and ``h = X[:, 1]`` (exact for a roll without
     noise on its three coordinates, as both rolls here are).

@@ -1,7 +1,7 @@
 """One job of Figs. 3.8 and 3.15 (thesis 3.1.5, 3.1.7): an MVU embedding of the
 trefoil or the comb (:func:`harness.results.common.mvu_point.mvu_point_work`, its
 solve certified by the harness) with the figure's own measures, or Isomap's
-spectrum of the comb (:func:`methods.isomap.isomap_gram`, thesis 3.2.1).
+spectrum of the comb (:func:`harness.methods.isomap.isomap_gram`, thesis 3.2.1).
 
 The record adds, for the comb: the number of normalised eigenvalues above the
 threshold (from the full spectrum), the median |cos| between the teeth's principal
@@ -130,8 +130,8 @@ def _extra(params: dict):
 
 
 def _with_crossing_k(params: dict) -> dict:
-    """The parameters with MVU's k = k_cross + offset (:func:`datasets.comb.crossing_neighbors`)."""
-    from datasets.comb import crossing_neighbors
+    """The parameters with MVU's k = k_cross + offset (:func:`harness.datasets.comb.crossing_neighbors`)."""
+    from harness.datasets.comb import crossing_neighbors
 
     data = registry.get_dataset(params["dataset"])().load(**params["dataset_params"])
     k = crossing_neighbors(data.X, data.y, data.meta["junctions"]) + params["k_offset"]

@@ -1,8 +1,8 @@
 """One job of the section 2.2.1 checks (thesis 2.2, 2.2.1; 2.1.5's LDA remark): a group
 of numerical checks of PCA (2.21-2.22), RCA (2.23-2.24) and LDA (2.25-2.27).
 
-The eigen / SVD solutions are the harness' own (:func:`methods.pca_knn.pca_map`,
-:func:`methods.rca_knn.rca_map`, Fig. 2.20's :func:`lda_directions`); each is compared
+The eigen / SVD solutions are the harness' own (:func:`harness.methods.pca_knn.pca_map`,
+:func:`harness.methods.rca_knn.rca_map`, Fig. 2.20's :func:`lda_directions`); each is compared
 with numbers computed independently of it: random unit directions or orthonormal
 frames, scipy's L-BFGS-B on the objective from random starts, a grid on the unit
 circle, refits on rescaled data. The groups (``params["group"]``): ``optima``,
@@ -27,8 +27,8 @@ from harness.plugin import ExpectedFailure
 from harness.results.fig_2_20.work import (
     angle_degrees, between_covariance, lda_directions, two_gaussians,
 )
-from methods.pca_knn import pca_map
-from methods.rca_knn import make_chunklets, rca_map, within_chunklet_covariance
+from harness.methods.pca_knn import pca_map
+from harness.methods.rca_knn import make_chunklets, rca_map, within_chunklet_covariance
 
 __all__ = ["rayleigh_best", "frame_best", "rca_objective_best", "circle_extrema",
            "lda_boundary", "paired_summary", "work"]
@@ -396,7 +396,7 @@ def _median_cpu(fn, repeats: int) -> float:
 def _rca_profile(X, chunks) -> dict:
     """CPU seconds of one ``rca_map(X, chunks)`` (PCA keeping every component, then the
     whitening, 2.24) and of its two decompositions alone, on the same matrices: the SVD
-    of the centred data that :func:`methods.pca_knn.pca_map` computes (scikit-learn's
+    of the centred data that :func:`harness.methods.pca_knn.pca_map` computes (scikit-learn's
     full solver) and the eigen-decomposition of C_w_hat."""
     total = _cpu_per_call(lambda: rca_map(X, chunks, None))
     A, A_pca, _ = rca_map(X, chunks, None)

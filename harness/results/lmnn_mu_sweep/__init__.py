@@ -3,7 +3,7 @@ to mu and mu = 0.5 seems to work well on most data sets"; 2.1.6: "surprisingly
 insensitive to the exact value of mu"), and mu = 0, the pull term (2.5) alone.
 
 Jobs: ``DATASET/mu<MU>`` (e.g. ``iris/mu0.25``): PCA-LMNN (Table 2.1's row,
-:class:`methods.pca_lmnn.PCALMNN`) with that mu, kNN and energy (2.12) test errors over
+:class:`harness.methods.pca_lmnn.PCALMNN`) with that mu, kNN and energy (2.12) test errors over
 ``n_runs`` seeded random 70/30 splits, run ``r`` on seed ``seed + r`` for every mu (so
 the runs are paired across the sweep); ``collapse/DATASET``: LMNN with mu = 0 and the
 Frobenius norm of ``M`` before and after. The profile section's schema is

@@ -7,9 +7,9 @@ a ``pool_size`` draws a seeded stratified subsample per run; then
 :func:`harness.tasks.classification.run_classification` splits 70/30 on the run's
 seed and measures the kNN and energy (2.12) test errors.
 
-``kind == "collapse"``: LMNN (:class:`methods.lmnn.LMNN`) with mu = 0, the pull term
+``kind == "collapse"``: LMNN (:class:`harness.methods.lmnn.LMNN`) with mu = 0, the pull term
 (2.5) alone, on all points of the data set: ``||M||_F`` of the start ``L0^T L0``
-(:func:`methods._lmnn_solvers.initial_L`, the fit's own start) and of the end, and the
+(:func:`harness.methods._lmnn_solvers.initial_L`, the fit's own start) and of the end, and the
 same fit with mu = 0.5 for contrast.
 """
 
@@ -58,8 +58,8 @@ def _norm_M(L: np.ndarray) -> float:
 def collapse(params: dict) -> dict:
     """LMNN with mu = 0 and mu = 0.5 on the whole data set: ``||M||_F`` before and
     after (the record body)."""
-    from methods._lmnn_solvers import initial_L
-    from methods.lmnn import LMNN
+    from harness.methods._lmnn_solvers import initial_L
+    from harness.methods.lmnn import LMNN
 
     with threadpool_limits(limits=params["blas_threads"]):
         try:

@@ -2,7 +2,7 @@ r"""One job of ``lmnn_rescale`` (thesis 2.1.9, line 1030): LMNN trained on ``c X
 
 Per split (``n_runs`` seeded stratified splits with ``test_fraction`` test points; a
 data set with a predefined split, MNIST, its own split once) and per scale ``c`` of
-``scales``: LMNN (eq. 2.11, :class:`methods.lmnn.LMNN`, k = ``n_neighbors``,
+``scales``: LMNN (eq. 2.11, :class:`harness.methods.lmnn.LMNN`, k = ``n_neighbors``,
 mu = 0.5) fitted on the training part times ``c``, from ``init`` -- ``identity``, the
 thesis' M = I (Algorithm 3) at every scale, or the plugin's ``pca_scaled`` start --;
 recorded: the kNN test error on the test part times ``c``, the fraction of test
@@ -24,7 +24,7 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.timelimit import cpu_clock
-from methods.lmnn import LMNN
+from harness.methods.lmnn import LMNN
 
 __all__ = ["splits", "fit_at_scales", "work", "sources"]
 

@@ -1,5 +1,5 @@
 """LMNN's SDP (thesis 2.1.3, eq. 2.11 with slack variables) solved by a generic SDP
-solver (cvxpy) beside the special-purpose solvers of :mod:`methods.lmnn` on small
+solver (cvxpy) beside the special-purpose solvers of :mod:`harness.methods.lmnn` on small
 problems: the margin's scale (2.1.3, "the resulting matrix would be 1/c^2 L"), the
 global minimum from any start (2.1.1), the solvers' speed and convergence (2.1.3,
 2.1.7) and the margin's effect on generalisation (2.1.2).

@@ -17,8 +17,8 @@ from harness.provenance import blas_info
 from harness.results.lmnn_sdp.sdp import (
     fixed_step_subgradient, loss_at_margin, psd_factor, solve_sdp, triplets,
 )
-from methods._lmnn_core import loss_over_all_triples
-from methods._lmnn_solvers import solve_lbfgs, solve_reference
+from harness.methods._lmnn_core import loss_over_all_triples
+from harness.methods._lmnn_solvers import solve_lbfgs, solve_reference
 
 __all__ = ["Problem", "draw_problem", "exact_loss", "run_special", "work", "sources"]
 
@@ -52,7 +52,7 @@ def draw_problem(X, y, n_per_class: int, k: int, seed, standardize: bool) -> Pro
 
 
 def exact_loss(p: Problem, M, mu: float) -> float:
-    """(2.11) at margin 1 over every triplet by :func:`methods._lmnn_core.loss_over_all_triples`."""
+    """(2.11) at margin 1 over every triplet by :func:`harness.methods._lmnn_core.loss_over_all_triples`."""
     L, _ = psd_factor(M)
     return float(loss_over_all_triples(p.X @ L.T, p.codes, p.targets, mu).loss)
 
@@ -75,7 +75,7 @@ def _sdp(p: Problem, params, margin: float, trace=None) -> dict:
 
 
 def run_special(p: Problem, params, solver: str, L0) -> dict:
-    """One fit of ``methods.lmnn``'s ``solver`` from ``L0``: final ``M``, CPU seconds,
+    """One fit of ``harness.methods.lmnn``'s ``solver`` from ``L0``: final ``M``, CPU seconds,
     iterations, converged, the loss curve's relative change over its last 50 steps."""
     start = time.process_time()
     common = dict(mu=params["mu"], tol=params["special_tol"])

@@ -1,5 +1,5 @@
 """One job of ``mm_lmnn_properties`` (thesis 2.1.8 "Multiple Metrics"; 2.1.1): see
-:func:`work` for the four kinds of job. MM-LMNN is :class:`methods.mm_lmnn.MMLMNN`
+:func:`work` for the four kinds of job. MM-LMNN is :class:`harness.methods.mm_lmnn.MMLMNN`
 (eq. 2.17, the SDP below it, in hinge form)."""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from harness.metrics.knn_error import same_class_neighbors, vote_with_ties
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.tasks.classification import split_indices
-from methods._lmnn_core import target_sq_distances
-from methods._lmnn_solvers import INIT_MEAN_TARGET_DISTANCE
-from methods._mm_lmnn_core import class_maps, mm_kneighbors, mm_loss_over_all_triples
-from methods.lmnn import LMNN
-from methods.mm_lmnn import MMLMNN
+from harness.methods._lmnn_core import target_sq_distances
+from harness.methods._lmnn_solvers import INIT_MEAN_TARGET_DISTANCE
+from harness.methods._mm_lmnn_core import class_maps, mm_kneighbors, mm_loss_over_all_triples
+from harness.methods.lmnn import LMNN
+from harness.methods.mm_lmnn import MMLMNN
 
 __all__ = ["load", "independent_maps", "partitions_work", "speed_work", "convex_work",
            "fig_2_11_work", "work", "sources"]

@@ -28,8 +28,8 @@ from harness.results.mmc_pola.mmc import (
     solve_mmc,
 )
 from harness.results.mmc_pola.pola import batch_pola, metric_map
-from methods.pca_knn import pca_map
-from methods.rca_knn import rca_map
+from harness.methods.pca_knn import pca_map
+from harness.methods.rca_knn import rca_map
 
 __all__ = ["ring_clusters", "collapse_ratio", "rank_of", "fit_metric_learn_mmc",
            "fit_maps", "work"]
@@ -75,7 +75,7 @@ def fit_metric_learn_mmc(D, same, max_iter: int, seed) -> np.ndarray:
     differences: pairs ``(x_ij, 0)`` labelled +1 (similar) / -1; returns ``M``."""
     from metric_learn import MMC
 
-    from methods._peer import peer_call
+    from harness.methods._peer import peer_call
 
     pairs = np.stack([D, np.zeros_like(D)], axis=1)
     with peer_call("metric_learn"):

@@ -48,7 +48,7 @@ CHOICES = (
     "Distances are those of A's feature space (A_ii + A_jj - 2 A_ij; the lecture's "
     "spanning-tree slide), the input distances for the linear kernel; a graph has "
     "unit length on every edge.",
-    "Star: datasets/star.py (defaults: 8 straight spokes of equally spaced points "
+    "Star: harness/datasets/star.py (defaults: 8 straight spokes of equally spaced points "
     "hinged at a centre, a hub radius so large that with k = 8 no spoke has another's "
     "point among its neighbours, plane + 8 noise dimensions of std 0.05). The lecture "
     "shows a star but prints no generator; its kPCA row (95%) suggests more off-plane "

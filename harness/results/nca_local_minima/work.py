@@ -4,7 +4,7 @@
 
 Per seeded 70/30 split and output dimension r, the same random matrices start
 scikit-learn's ``NeighborhoodComponentsAnalysis`` and our LMNN
-(:class:`methods.lmnn.LMNN`, ``n_components=r``, ``init=<matrix>``); each final matrix
+(:class:`harness.methods.lmnn.LMNN`, ``n_components=r``, ``init=<matrix>``); each final matrix
 is scored by its method's own objective, recomputed here
 (:mod:`harness.results.nca_local_minima.objectives`), and by the kNN test error (the
 thesis' tie rule). On the first split, the register's side checks (see the README).
@@ -28,8 +28,8 @@ from harness.results.nca_local_minima.objectives import (
     l1_to_uniform, lmnn_loss, mean_perplexity, nca_gradient, nca_objective,
     nca_probabilities, sq_distances)
 from harness.tasks.classification import split_indices
-from methods.lmnn import LMNN
-from methods.pca_knn import pca_map
+from harness.methods.lmnn import LMNN
+from harness.methods.pca_knn import pca_map
 
 __all__ = ["load", "random_start", "fit_both", "midpoint_search", "l1_checks",
            "perplexity_curves", "factor_checks", "work", "sources"]

@@ -283,7 +283,7 @@ def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[st
         f"footnote and the CSV); timeout, failed, infeasible and skipped cells give the "
         f"reason in a footnote; a blank cell is an n the profile does not run for that "
         f"backend.",
-        f"Problem: Swiss roll (datasets.swiss_roll, sklearn generator, seed "
+        f"Problem: Swiss roll (harness.datasets.swiss_roll, sklearn generator, seed "
         f"{config['seed']}) with {s['extra_noise_dims']} extra dimensions of "
         f"N(0, {s['extra_noise_std']:g}^2) noise (thesis Fig. 3.5); clique graph of the "
         f"k = {s['k']} nearest neighbours (3.1.4), duplicate edges removed "

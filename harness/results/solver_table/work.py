@@ -1,7 +1,7 @@
 """One certified MVU solve per (backend, n, variant): the jobs of the solver table.
 
 The problem (thesis 3.1.4-3.1.6, with the data of Fig. 3.5): ``n`` points of the Swiss
-roll (:class:`datasets.swiss_roll.SwissRoll`, seeded with the profile's ``seed``)
+roll (:class:`harness.datasets.swiss_roll.SwissRoll`, seeded with the profile's ``seed``)
 with ``extra_noise_dims`` appended coordinates of N(0, ``extra_noise_std``^2) noise,
 the clique graph of its ``k`` nearest neighbours (3.1.4), and the MVU SDP ``variant``
 (:class:`harness.problems.mvu.MVUProblem`). The profile section

@@ -15,11 +15,11 @@ from harness.results.common.table_spec import TableSpec
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "CLAIMS_PER_CELL",
            "SVM_ROWS", "LDA_ROWS", "SPEC", "WORK", "check", "keys", "params", "inputs", "finish"]
 
-#: Table 2.1's SVM rows (methods.svm, methods.svm_raw): the thesis gives no feature
+#: Table 2.1's SVM rows (harness.methods.svm, harness.methods.svm_raw): the thesis gives no feature
 #: scaling, so both readings are run, given its SVM numbers, and checked by its claims
 SVM_ROWS = ("SVM", "SVM (raw inputs)")
 
-#: Table 2.1's LDA rows, each with its readings (methods.lda_knn / lda_lmnn and their
+#: Table 2.1's LDA rows, each with its readings (harness.methods.lda_knn / lda_lmnn and their
 #: ``_unshrunk`` siblings): the thesis does not say how it regularised LDA (Ledoit-Wolf
 #: shrinkage, or the within-class covariance as eq. 2.27 prints it), so both are run,
 #: given its numbers, and checked by its claims

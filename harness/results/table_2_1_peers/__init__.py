@@ -48,7 +48,7 @@ SPEC = TableSpec(
         "in how L was learned. A peer that is not installed or fails is a marked "
         "cell ('peer not runnable: ...').",
         "CPU seconds: time.process_time() around fit (every thread of the process); "
-        "the ratio divides by our LMNN's (methods.lmnn.LMNN, solver='lbfgs') mean "
+        "the ratio divides by our LMNN's (harness.methods.lmnn.LMNN, solver='lbfgs') mean "
         "on the same data set in the same run.",
     ),
 )

@@ -16,7 +16,7 @@ A job (``table_3_3/DATASET/TASK/draw<d>``) does, in the engine's child process:
    MVU refuses duplicate points);
 2. compute every kernel of the section on all drawn images (labels unused):
    (3.46)-(3.48) from :mod:`harness.kernels`, MVU's ``K = F F^T`` from
-   :class:`methods.mvu.MVU` (its solve certified: status, gap and violation are kept;
+   :class:`harness.methods.mvu.MVU` (its solve certified: status, gap and violation are kept;
    a failed solve leaves the other kernels' numbers and marks the MVU kernel);
 3. for each of ``n_splits`` seeded stratified splits into ``n - n_test`` training and
    ``n_test`` test images, train scikit-learn's ``SVC(kernel="precomputed")`` on the

@@ -768,7 +768,7 @@ def run_ipm(problem: MVUProblem | EdgeConstraints, basis: np.ndarray | None = No
         instead of the trace: the iteration's ``C`` becomes ``V^T C V = c_0 I_N +
         (V^T P) diag(a) (V^T P)^T``, an N x N matrix like the iterate; the
         multipliers are ``w = y`` (as for minimum trace). Minimum volume embedding's
-        Step 6 (:mod:`methods._mve_core`).
+        Step 6 (:mod:`harness.methods.mve`).
     verbose : bool
         Print one line per iteration.
     give_up : callable ``() -> bool``, optional

@@ -21,7 +21,7 @@ others, so none is left out):
     faces: facial reduction).
 ``roll_3_1_5``
     The noisy roll of thesis 3.1.5 / Fig. 3.5: five extra dimensions of N(0, 0.1^2)
-    (:class:`datasets.swiss_roll.SwissRoll`), k = 5.
+    (:class:`harness.datasets.swiss_roll.SwissRoll`), k = 5.
 ``helix``
     Evenly spaced points of a helix (noise-free 3-D data, k = 4: the facial path).
 ``disconnected``
@@ -149,7 +149,7 @@ def points(instance: Instance) -> np.ndarray:
     if family == "roll_clean":
         return _clean_roll(n, seed)
     if family == "roll_3_1_5":
-        from datasets.swiss_roll import SwissRoll
+        from harness.datasets.swiss_roll import SwissRoll
         return SwissRoll().load(n_samples=n, extra_noise_dims=5, extra_noise_std=0.1,
                                 seed=seed).X
     if family == "helix":

@@ -32,7 +32,7 @@ from harness.solvers.backends.csdp import solve_csdp
 from harness.solvers.mvu.csdp_run import RETURN_CODES, openblas_dir
 from harness.solvers.mvu.csdp_formulation import CSDP_VARIANTS, FORMULATIONS
 from harness.solvers.mvu.result import judge
-from methods.mvu import MVU, SolverFailedError
+from harness.methods.mvu import MVU, SolverFailedError
 from tests.problems.mvu_data import helix, noisy_roll
 
 CSDP = shutil.which("csdp")

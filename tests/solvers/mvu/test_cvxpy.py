@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 from harness.problems.mvu import VARIANTS, MVUProblem
 from harness.problems.mvu_certificate import certify
 import harness.solvers.mvu.cvxpy as cvxpy_module

@@ -4,7 +4,7 @@ interior point against Clarabel, each answer certified here."""
 import numpy as np
 import pytest
 
-from datasets.star import Star
+from harness.datasets.star import Star
 from harness.problems.linear_cost import LinearCost, certify_cost, mve_cost
 from harness.problems.mvu import MVUProblem
 from harness.solvers.mvu import solve_mvu

@@ -5,7 +5,7 @@ reporting "optimal" without a certificate that says so."""
 import numpy as np
 import pytest
 
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 from harness.problems import mvu_certificate as mc
 from harness.problems.mvu import MVUProblem
 from harness.solvers.mvu.lowrank import solve_lowrank
@@ -147,7 +147,7 @@ def test_hessian_product_and_matrix_match_finite_differences(subproblem):
 
 
 def test_min_trace_native_vs_clarabel():
-    from methods.mvu import _principal_coordinates
+    from harness.methods.mvu import _principal_coordinates
 
     X = noisy_roll(40, seed=2)
     P = MVUProblem.from_points(X, 5, variant="min_trace")

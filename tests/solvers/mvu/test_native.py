@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from datasets.swiss_roll import SwissRoll
+from harness.datasets.swiss_roll import SwissRoll
 from harness.problems import facial_reduction as fr
 from harness.problems import mvu_certificate as mc
 from harness.problems.mvu import MVUProblem

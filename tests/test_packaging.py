@@ -1,0 +1,34 @@
+"""``pip install`` of the project adds one top-level package, ``harness``: the method
+and data set plugins are installed under its namespace (``harness.methods``,
+``harness.datasets``), so they never shadow, nor are shadowed by, PyPI's ``datasets``
+or another package's ``methods``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_wheel_has_one_top_level_package(tmp_path, repo_root):
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                            "--no-build-isolation", "-q", "-w", str(tmp_path), str(repo_root)],
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-3000:]
+    (wheel,) = tmp_path.glob("weinberger_harness-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(
+        (".dist-info", ".data"))}
+    assert tops == {"harness"}, tops
+    for plugin in ("harness/methods/mvu.py", "harness/datasets/swiss_roll.py",
+                   "harness/solvers/backends/clarabel.py",
+                   "harness/claims_register/chapter_2.yaml",
+                   "harness/results/solver_table/schema.yaml",
+                   "harness/results/common/balltree_schema.yaml",
+                   "harness/report/templates/report.html.j2"):
+        assert plugin in names, plugin
