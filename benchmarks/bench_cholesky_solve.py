@@ -1,5 +1,5 @@
 """asv benchmark of one solve with a Cholesky factor, as the native MVU solver's
-mixed-precision Schur solves do (:class:`harness.solvers.mvu.ipm._CholeskyFactor`):
+mixed-precision Schur solves do (:class:`harness.solvers.mvu.ipm.CholeskyFactor`):
 LAPACK's ``potrs`` with one right-hand side against blocked substitution (``trsv`` on
 diagonal blocks, ``gemv`` on panels), side by side in one run, on the float32 factor
 of a random positive definite matrix of the size of the solver table's Schur matrix
@@ -14,7 +14,7 @@ from scipy.linalg import lapack
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS
-from harness.solvers.mvu.ipm import _CholeskyFactor
+from harness.solvers.mvu.ipm import CholeskyFactor
 
 M = int(os.environ.get("HARNESS_BENCH_CHOLESKY_M", "5733"))
 
@@ -30,7 +30,7 @@ class CholeskySolve:
         matrix = np.asfortranarray(A @ A.T + M * np.eye(M, dtype=np.float32))
         self.L, info = lapack.spotrf(matrix, lower=1, overwrite_a=1, clean=0)
         assert info == 0
-        self.factor = _CholeskyFactor(self.L)
+        self.factor = CholeskyFactor(self.L)
         self.b = rng.standard_normal(M).astype(np.float32)
         self.limits = threadpool_limits(BLAS_THREADS)
 

@@ -76,7 +76,7 @@ CONFIG = validate_config({
     "profile": "asv", "seed": 0, "blas_threads": BLAS_THREADS, "results_dir": "",
     "results": {"solver_table": {
         "backends": BACKENDS, "n": SIZES, "n_per_backend": {}, "variants": ["equality"],
-        "k": 5, "extra_noise_dims": 5, "extra_noise_std": 0.1,
+        "n_neighbors": 5, "extra_noise_dims": 5, "extra_noise_std": 0.1,
         "time_limit_seconds": TIME_LIMIT, "grace_seconds": 60.0,
         "tol_gap": 1e-3, "tol_violation": 1e-4,
     }},

@@ -5,6 +5,7 @@ or another package's ``methods``."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -15,8 +16,15 @@ pytestmark = pytest.mark.slow
 
 
 def test_the_wheel_has_one_top_level_package(tmp_path, repo_root):
+    # built from a copy: setuptools writes build/ and *.egg-info beside the sources
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(repo_root / name, source / name)
+    shutil.copytree(repo_root / "harness", source / "harness",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
-                            "--no-build-isolation", "-q", "-w", str(tmp_path), str(repo_root)],
+                            "--no-build-isolation", "-q", "-w", str(tmp_path), str(source)],
                            capture_output=True, text=True, timeout=600)
     assert built.returncode == 0, built.stderr[-3000:]
     (wheel,) = tmp_path.glob("weinberger_harness-*.whl")

@@ -38,7 +38,7 @@ from harness.results.common.table_claims import Values, evaluate
 from harness.results.table_3_2.write import REAL_3_2
 from tests.browser import CHROMIUM, INSTALL_HINT, render_offline
 from tests.results.conftest import figure_profile, ok_body, write_point
-from tests.test_solver_table import HAND_MADE, SECTION as SOLVER_SECTION
+from tests.results.test_solver_table import HAND_MADE, SECTION as SOLVER_SECTION
 
 QUALITY = ("local_continuity", "local_trust", "neighborhood_intersection")
 FETCH_OLIVETTI = "olivetti is not available offline: run `harness fetch olivetti`"
@@ -57,7 +57,7 @@ def _profile(tmp, repo_root) -> dict:
             "fig_3_24": {"datasets": ["swiss_roll", "teapot_standin"],
                          "n_samples": {"swiss_roll": 40, "teapot_standin": 40},
                          "solver": "clarabel"},
-            "fig_3_28": {"n_samples": 40, "k": [6, 7], "solver": "clarabel"},
+            "fig_3_28": {"n_samples": 40, "n_neighbors": [6, 7], "solver": "clarabel"},
             # listed, never run: a "not generated" section, its claims "not measured"
             "fig_3_23": {"datasets": ["swiss_roll"], "n_samples": {"swiss_roll": 150},
                          "default_split": [50, 40]},
@@ -389,7 +389,7 @@ def test_a_malformed_figure_claim_fails_naming_the_module(generated, monkeypatch
 def test_figure_claims_equal_ratios_and_no_records(tmp_path, repo_root):
     config = figure_profile(tmp_path, repo_root,
                             fig_3_24={"datasets": ["swiss_roll"], "solver": "clarabel"},
-                            fig_3_28={"n_samples": 40, "k": [6, 7], "solver": "clarabel"})
+                            fig_3_28={"n_samples": 40, "n_neighbors": [6, 7], "solver": "clarabel"})
     # no records: not one claim decided (the figure's own two, its register entries)
     assert {c["verdict"] for c in hook(fig_3_28, "claims")(config)} == {"not measured"}
     assert hook(fig_3_24, "claims")(config)[0]["verdict"] == "not measured"

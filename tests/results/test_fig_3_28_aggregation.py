@@ -18,7 +18,7 @@ from tests.results.conftest import ok_body, write_point
 
 fig_3_28 = get_result("fig_3_28")
 
-SECTION = {"n_samples": 40, "k": [3, 4, 5, 6], "solver": "clarabel", "lock_threshold": 0.1}
+SECTION = {"n_samples": 40, "n_neighbors": [3, 4, 5, 6], "solver": "clarabel", "lock_threshold": 0.1}
 UNFOLDED = (10.0, 2.0, 0.05)      # third normalised eigenvalue 0.004
 LOCKED = (4.0, 3.0, 3.0)          # 0.3
 MEASURES = {"local_continuity": 0.9, "local_trust": 0.6, "neighborhood_intersection": 0.45}
@@ -53,7 +53,7 @@ def test_harmonic_mean():
 
 
 def test_keys_and_params_of_both_readings(profile):
-    config = profile(fig_3_28={"k": [4, 5]})
+    config = profile(fig_3_28={"n_neighbors": [4, 5]})
     assert fig_3_28.keys(config) == ["noise_free/k4", "noise_free/k5",
                                      "section_3_1_5/k4", "section_3_1_5/k5"]
     plain, noisy = (fig_3_28.params(config, key)
@@ -72,8 +72,8 @@ def test_keys_and_params_of_both_readings(profile):
 
 def test_a_reading_has_its_own_k_or_the_sections(profile):
     readings = {"plain": {"dataset_params": {"noise": 0.0}, "description": "p"},
-                "noisy": {"dataset_params": NOISY, "k": [6, 7], "description": "n"}}
-    config = profile(fig_3_28={"k": [4], "readings": readings})
+                "noisy": {"dataset_params": NOISY, "n_neighbors": [6, 7], "description": "n"}}
+    config = profile(fig_3_28={"n_neighbors": [4], "readings": readings})
     assert fig_3_28.keys(config) == ["plain/k4", "noisy/k6", "noisy/k7"]
 
 
@@ -85,7 +85,7 @@ def test_a_reading_may_name_its_own_solver_and_mvu_arguments(profile):
                 "sde": {"dataset_params": {"noise": 0.0}, "solver": "csdp",
                         "method_params": {"csdp_params": {"maxiter": 50}},
                         "description": "s"}}
-    config = profile(fig_3_28={"k": [5], "readings": readings})
+    config = profile(fig_3_28={"n_neighbors": [5], "readings": readings})
     plain, sde = (fig_3_28.params(config, key) for key in ("plain/k5", "sde/k5"))
     assert plain["solver"] == plain["method_params"]["solver"] == "native"  # the section's
     assert "csdp_params" not in plain["method_params"]
@@ -95,7 +95,7 @@ def test_a_reading_may_name_its_own_solver_and_mvu_arguments(profile):
     readings["sde"]["solver"] = "cplex"
     with pytest.raises(ConfigError, match=r"results.fig_3_28.readings.sde.solver: unknown "
                                           r"solver 'cplex'"):
-        profile(fig_3_28={"k": [5], "readings": readings})
+        profile(fig_3_28={"n_neighbors": [5], "readings": readings})
 
 
 @pytest.mark.parametrize("key, message", [
@@ -196,7 +196,7 @@ def test_a_reading_counted_as_returned_counts_its_uncertified_iterates(profile):
     readings = {"plain": {"dataset_params": {"noise": 0.0}, "description": "p"},
                 "sde": {"dataset_params": {"noise": 0.0}, "description": "s",
                         "counted": "as_returned"}}
-    config = profile(fig_3_28={**SECTION, "k": [6, 7], "readings": readings})
+    config = profile(fig_3_28={**SECTION, "n_neighbors": [6, 7], "readings": readings})
     for reading in readings:
         write_point(config, f"fig_3_28/{reading}/k6", **ok_body(MEASURES, UNFOLDED))
         write_point(config, f"fig_3_28/{reading}/k7",
@@ -213,7 +213,7 @@ def test_a_reading_counted_as_returned_counts_its_uncertified_iterates(profile):
 
 
 def _claims(profile, noise_free_lock: int, noisy_lock: int) -> tuple[dict, dict]:
-    config = profile(fig_3_28={**SECTION, "k": [4, 5, 6, 7, 8]})
+    config = profile(fig_3_28={**SECTION, "n_neighbors": [4, 5, 6, 7, 8]})
     _sweep(config, "noise_free", noise_free_lock, [4, 5, 6, 7, 8])
     _sweep(config, "section_3_1_5", noisy_lock, [4, 5, 6, 7, 8])
     lock, best = written.claims(config)[:2]
@@ -244,7 +244,7 @@ def test_readings_that_agree_give_their_verdict(profile):
 
 
 def test_a_reading_without_records_is_stated_not_counted(profile):
-    config = profile(fig_3_28={**SECTION, "k": [6, 7]})
+    config = profile(fig_3_28={**SECTION, "n_neighbors": [6, 7]})
     _sweep(config, "noise_free", 7, [6, 7])
     lock, _ = written.claims(config)[:2]
     assert lock["verdict"] == "holds"
@@ -255,7 +255,7 @@ def test_a_reading_without_records_is_stated_not_counted(profile):
 
 def test_one_reading_makes_a_plain_claim(profile):
     readings = {"noise_free": {"dataset_params": {"noise": 0.0}, "description": "plain"}}
-    config = profile(fig_3_28={**SECTION, "k": [6, 7], "readings": readings})
+    config = profile(fig_3_28={**SECTION, "n_neighbors": [6, 7], "readings": readings})
     _sweep(config, "noise_free", 7, [6, 7])
     lock, best = written.claims(config)[:2]
     assert lock["verdict"] == "holds" and best["verdict"] == "not measured"  # no k = 4, 5
@@ -291,7 +291,7 @@ def test_outputs_say_n_solver_claim_verdict_and_gaps(config):
 
 
 def test_uncertified_solves_are_named_in_the_verdict(profile):
-    config = profile(fig_3_28={"n_samples": 40, "k": [4, 5]})
+    config = profile(fig_3_28={"n_samples": 40, "n_neighbors": [4, 5]})
     write_point(config, "fig_3_28/noise_free/k4",
                 **ok_body(MEASURES, UNFOLDED, solve_status="timeout"))
     write_point(config, "fig_3_28/noise_free/k5", **ok_body(MEASURES, LOCKED))

@@ -39,9 +39,9 @@ def _conf(config: dict) -> dict:
 
 
 def reading_ks(conf: dict, reading: str) -> list[int]:
-    """The k swept for ``reading`` of the section ``conf``: its own ``k``, else the
-    section's."""
-    return conf["readings"][reading].get("k", conf["k"])
+    """The k swept for ``reading`` of the section ``conf``: its own ``n_neighbors``,
+    else the section's."""
+    return conf["readings"][reading].get("n_neighbors", conf["n_neighbors"])
 
 
 def reading_solver(conf: dict, reading: str) -> str:
@@ -50,8 +50,10 @@ def reading_solver(conf: dict, reading: str) -> str:
 
 
 def _k_entry(conf: dict, reading: str) -> str:
-    """Where the k of ``reading`` is set: ``readings.<reading>.k`` or the section's ``k``."""
-    return f"readings.{reading}.k" if "k" in conf["readings"][reading] else "k"
+    """Where the k of ``reading`` is set: ``readings.<reading>.n_neighbors`` or the
+    section's ``n_neighbors``."""
+    return (f"readings.{reading}.n_neighbors" if "n_neighbors" in conf["readings"][reading]
+            else "n_neighbors")
 
 
 def check(config: dict) -> None:

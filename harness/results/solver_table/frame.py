@@ -286,7 +286,7 @@ def _notes(config: dict, frame: pd.DataFrame, records: list[dict], gaps: list[st
         f"Problem: Swiss roll (harness.datasets.swiss_roll, sklearn generator, seed "
         f"{config['seed']}) with {s['extra_noise_dims']} extra dimensions of "
         f"N(0, {s['extra_noise_std']:g}^2) noise (thesis Fig. 3.5); clique graph of the "
-        f"k = {s['k']} nearest neighbours (3.1.4), duplicate edges removed "
+        f"k = {s['n_neighbors']} nearest neighbours (3.1.4), duplicate edges removed "
         f"(edges m: {edges or 'no records yet'}).",
         *[f"Variant {VARIANT_TEXT[v]}." for v in s["variants"]],
         f"Time limit: {s['time_limit_seconds']:g} CPU seconds per solve (the solver's "

@@ -76,15 +76,15 @@ def _check_n(values, k: int, where: str) -> None:
     small = [n for n in values if n <= k]
     if small:
         raise ConfigError(
-            f"{where}: n = {small[0]} is too small for k = {k}: the clique graph joins "
-            f"each point to its k nearest neighbours, so n must exceed k")
+            f"{where}: n = {small[0]} is too small for n_neighbors = {k}: the clique graph joins "
+            f"each point to its k nearest neighbours, so n must exceed n_neighbors")
 
 
 def check_solver_table(section: dict) -> None:
     """Check the ``solver_table:`` section beyond the schema (called by
     :func:`harness.config.validate_config`; ``backends: all`` is expanded in place into
     every backend plugin's name): backend and variant names, the keys of
-    ``n_per_backend`` and ``time_limit_per_backend``, and every n against k.
+    ``n_per_backend`` and ``time_limit_per_backend``, and every n against n_neighbors.
 
     Raises
     ------
@@ -102,9 +102,9 @@ def check_solver_table(section: dict) -> None:
             raise ConfigError(
                 f"{where}.{entry}: backend {stray[0]!r} is not in "
                 f"{where}.backends ({', '.join(backends(section))})")
-    _check_n(section["n"], section["k"], f"{where}.n")
+    _check_n(section["n"], section["n_neighbors"], f"{where}.n")
     for backend, sizes in section["n_per_backend"].items():
-        _check_n(sizes, section["k"], f"{where}.n_per_backend.{backend}")
+        _check_n(sizes, section["n_neighbors"], f"{where}.n_per_backend.{backend}")
 
 
 def _section(config: dict) -> dict:
@@ -127,16 +127,16 @@ def point_params(config: dict, point: SolverPoint) -> dict[str, Any]:
     Raises
     ------
     ConfigError
-        Unknown backend or variant, or ``n`` not above ``k``.
+        Unknown backend or variant, or ``n`` not above ``n_neighbors``.
     """
     section = _section(config)
     valid_backends, valid_variants = _valid_names()
     check_names("backend", [point.backend], valid_backends, f"solver point {point.key}")
     check_names("variant", [point.variant], valid_variants, f"solver point {point.key}")
-    _check_n([point.n], section["k"], f"solver point {point.key}")
+    _check_n([point.n], section["n_neighbors"], f"solver point {point.key}")
     return {
         "backend": point.backend, "n": int(point.n), "variant": point.variant,
-        "k": section["k"], "extra_noise_dims": section["extra_noise_dims"],
+        "n_neighbors": section["n_neighbors"], "extra_noise_dims": section["extra_noise_dims"],
         "extra_noise_std": section["extra_noise_std"], "seed": config["seed"],
         "time_limit_seconds": section["time_limit_per_backend"].get(
             point.backend, section["time_limit_seconds"]),

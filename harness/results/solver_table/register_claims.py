@@ -125,7 +125,7 @@ def solves(config: dict) -> pd.DataFrame:
     for point in solver_points(config):
         record = read_job_record(config, Job(TABLE, point.key))
         params = point_params(config, point)
-        row = {"k": params["k"], "dataset": DATASET,
+        row = {"k": params["n_neighbors"], "dataset": DATASET,
                "method": (record.get("solver_reported") or {}).get("method") or "",
                "max_edge_residual": math.nan, "edge_error_2d": math.nan,
                "spectrum": None, "input_variance": math.nan, "max_sq_length": math.nan,
@@ -615,7 +615,7 @@ def register_claims(config: dict, frame: pd.DataFrame | None = None) -> list[dic
         :func:`solves` of the profile (computed when not given).
     """
     frame = solves(config) if frame is None else frame
-    k = int(config["results"][NAME].get("k", 5))
+    k = int(config["results"][NAME].get("n_neighbors", 5))
     return [
         _bounded(frame, k), _feasible(frame), _gram_feasible(frame), _bound_312(frame),
         _convex(frame), _fig_3_5(frame, k), _relaxed_variance(frame),

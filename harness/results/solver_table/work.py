@@ -3,7 +3,7 @@
 The problem (thesis 3.1.4-3.1.6, with the data of Fig. 3.5): ``n`` points of the Swiss
 roll (:class:`harness.datasets.swiss_roll.SwissRoll`, seeded with the profile's ``seed``)
 with ``extra_noise_dims`` appended coordinates of N(0, ``extra_noise_std``^2) noise,
-the clique graph of its ``k`` nearest neighbours (3.1.4), and the MVU SDP ``variant``
+the clique graph of its ``n_neighbors`` nearest neighbours (3.1.4), and the MVU SDP ``variant``
 (:class:`harness.problems.mvu.MVUProblem`). The profile section
 ``results.solver_table`` lists the points; a job's key is ``VARIANT/BACKEND/nN``.
 
@@ -82,7 +82,7 @@ def build_problem(params: dict):
     dataset = registry.get_dataset(DATASET)().load(
         n_samples=params["n"], extra_noise_dims=params["extra_noise_dims"],
         extra_noise_std=params["extra_noise_std"], seed=params["seed"])
-    return dataset, MVUProblem.from_points(dataset.X, params["k"], variant=params["variant"])
+    return dataset, MVUProblem.from_points(dataset.X, params["n_neighbors"], variant=params["variant"])
 
 
 def work(params: dict) -> dict:
@@ -169,7 +169,7 @@ def finish(params: dict, body: dict) -> dict:
         judged = _verdict_of(body, params)
     return {
         "backend": params["backend"], "n": params["n"], "variant": params["variant"],
-        "problem": {"n": problem.n, "m": problem.m, "k": params["k"],
+        "problem": {"n": problem.n, "m": problem.m, "n_neighbors": params["n_neighbors"],
                     "n_features": int(dataset.X.shape[1]), "dataset": DATASET,
                     "dataset_meta": dataset.meta},
         "certificate": None, **judged,

@@ -9,7 +9,7 @@ One job per module:
   the native solver's own dispatcher (facial reduction first, then the interior-point
   or the low-rank method);
 - :mod:`~harness.solvers.mvu.ipm`: the dense primal-dual interior-point method, with
-  its numba Schur kernel in :mod:`~harness.solvers.mvu._schur_kernel`;
+  its numba Schur kernel in :mod:`~harness.solvers.mvu.schur_kernel`;
 - :mod:`~harness.solvers.mvu.lowrank`: the low-rank augmented-Lagrangian method;
 - :mod:`~harness.solvers.mvu.facial`: the interior-point method on the face that
   facial reduction exposes;

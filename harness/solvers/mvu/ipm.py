@@ -30,9 +30,9 @@ Shindoh, Hara 1997; Monteiro 1997; as in SDPT3, Toh, Todd, Tütüncü 1999). The
 complement of the HKM direction is ``M_ef = (u_e^T X u_f)(u_f^T Z^{-1} u_e)``, the
 elementwise product of ``B K B^T`` and ``B (V Z^{-1} V^T) B^T`` (``B`` the m x n
 incidence matrix), formed by a numba kernel over its lower triangle
-(:mod:`harness.solvers.mvu._schur_kernel`) and factorised in place by Cholesky.
+(:mod:`harness.solvers.mvu.schur_kernel`) and factorised in place by Cholesky.
 The right-hand sides' ``A(X R Z^{-1})`` terms are read off two rows per edge
-(:func:`~harness.solvers.mvu._schur_kernel.edge_traces`) instead of forming the
+(:func:`~harness.solvers.mvu.schur_kernel.edge_traces`) instead of forming the
 products: six n x n products per iteration instead of eight.
 
 Step lengths: ``Z^{-1}`` comes from ``Z``'s Cholesky factor (``potri``); the step to
@@ -64,9 +64,9 @@ float32 Cholesky (14 x 2.9 s), the float64 one of the last six iterations, where
 float32 no longer preconditions (6 x 5.2 s), the step lengths (~14 s), the Schur
 matrix's assembly (~13 s) and ~40 s of n x n products and reflections. The
 preconditioned solves' triangular sweeps took ~26 s with ``potrs``; blocked
-(:class:`_CholeskyFactor`) 3.9 s: 169.7 -> 157.2 s at n = 2000. The float32 copy, the
+(:class:`CholeskyFactor`) 3.9 s: 169.7 -> 157.2 s at n = 2000. The float32 copy, the
 symmetrisations and the Householder reflections are one multi-threaded numba pass
-each (:mod:`~harness.solvers.mvu._dense_kernels`; NumPy's results bit for bit), not
+each (:mod:`~harness.solvers.mvu.dense_kernels`; NumPy's results bit for bit), not
 NumPy's single-threaded temporaries (``astype`` 8.9 s, ``np.outer`` 5.4 s at n = 2000):
 on another 2-core machine, idle, 2 threads, the same iterates, n = 1000 25.5 -> 24.0,
 24.6, 23.2 s (m = 5733, 18 iterations), n = 2000 124.3 -> 117.3, 117.0, 115.3 s
@@ -125,8 +125,8 @@ from harness.problems.mvu import NATIVE_VARIANTS, MVUProblem
 from harness.problems.linear_cost import LinearCost, certify_cost
 from harness.problems.mvu_certificate import (Certificate, certify, trace_bound,
                                               weighted_laplacian)
-from harness.solvers.mvu._dense_kernels import float32_plus, reflected, symmetrized
-from harness.solvers.mvu._schur_kernel import (edge_traces, numba_threads_like_blas,
+from harness.solvers.mvu.dense_kernels import float32_plus, reflected, symmetrized
+from harness.solvers.mvu.schur_kernel import (edge_traces, numba_threads_like_blas,
                                                schur_matrix)
 from harness.solvers.mvu.edge_constraints import EdgeConstraints
 from harness.solvers.mvu.result import (NativeResult, better_certificate, final_status,
@@ -134,7 +134,7 @@ from harness.solvers.mvu.result import (NativeResult, better_certificate, final_
 from harness.timelimit import Deadline
 
 __all__ = ["solve_ipm", "solve_certified", "run_ipm", "IPMRun", "IPM_VARIANTS",
-           "IPM_MEMORY_BUDGET", "schur_bytes", "SCHUR_PRECISIONS"]
+           "IPM_MEMORY_BUDGET", "schur_bytes", "SCHUR_PRECISIONS", "CholeskyFactor"]
 
 IPM_VARIANTS = NATIVE_VARIANTS
 #: Default memory budget of one interior-point solve (bytes): room for n = 3000 at
@@ -206,7 +206,7 @@ def _complement_basis(n: int) -> np.ndarray:
 
 def _reflect(v: np.ndarray, c: float, P: np.ndarray, symmetric: bool = True) -> np.ndarray:
     """``H P H`` for ``H = I - c v v^T``, in O(n^2) (one pass,
-    :func:`~harness.solvers.mvu._dense_kernels.reflected`); ``P`` symmetric unless
+    :func:`~harness.solvers.mvu.dense_kernels.reflected`); ``P`` symmetric unless
     ``symmetric=False``."""
     r = P @ v
     return reflected(v, c, P, r, r if symmetric else v @ P)
@@ -398,11 +398,11 @@ def _max_step_lp(v: np.ndarray, dv: np.ndarray) -> float:
     return float(np.min(-v[neg] / dv[neg])) if neg.any() else np.inf
 
 
-#: column blocks of the blocked triangular solves (:class:`_CholeskyFactor`)
+#: column blocks of the blocked triangular solves (:class:`CholeskyFactor`)
 TRIANGULAR_BLOCK = 512
 
 
-class _CholeskyFactor:
+class CholeskyFactor:
     """Solves with a lower Cholesky factor ``L`` (``potrf``'s, Fortran order) by
     blocked forward and back substitution: ``trsv`` on each diagonal block (copied
     once, contiguous) and a matrix-vector product (``gemv``, multi-threaded) with
@@ -468,13 +468,13 @@ class _SchurSolver:
             self.M = M
             self.factor32 = self._factor(self._preconditioner_copy, lapack.spotrf, 1e-6)
             if self.factor32 is not None:
-                self.factor32 = _CholeskyFactor(self.factor32)
+                self.factor32 = CholeskyFactor(self.factor32)
             else:
                 self.mixed = False
         if not self.mixed:
             self.M = None
             pending = [M]  # factorise M itself first, a rebuilt one after a failure
-            self.factor64 = _CholeskyFactor(self._factor(
+            self.factor64 = CholeskyFactor(self._factor(
                 lambda: pending.pop() if pending else build(), lapack.dpotrf, 1e-14))
 
     def _preconditioner_copy(self) -> np.ndarray:
@@ -549,7 +549,7 @@ class _SchurSolver:
         self.mixed = False
         pending = [self.M]  # factorised in place (a rebuilt M after a failure)
         self.M = None
-        self.factor64 = _CholeskyFactor(self._factor(
+        self.factor64 = CholeskyFactor(self._factor(
             lambda: pending.pop() if pending else self.build(), lapack.dpotrf, 1e-14))
         return self.factor64.solve(r)
 
@@ -823,7 +823,7 @@ def run_ipm(problem: MVUProblem | EdgeConstraints, basis: np.ndarray | None = No
             signed[ineq] = np.minimum(signed[ineq], 0.0)
         return -signed if maximize else signed
 
-    # numba's kernels (_dense_kernels, _schur_kernel) use the BLAS thread limit
+    # numba's kernels (dense_kernels, schur_kernel) use the BLAS thread limit
     with numba_threads_like_blas():
         for it in range(1, max_iter + 1):
             rp = b - ops.A(X)

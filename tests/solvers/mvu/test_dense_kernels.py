@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness.solvers.mvu._dense_kernels import float32_plus, reflected, symmetrized
+from harness.solvers.mvu.dense_kernels import float32_plus, reflected, symmetrized
 
 
 def _numpy_reflected(v, c, P, symmetric):

@@ -241,7 +241,7 @@ def test_the_blocked_cholesky_solve_is_potrs_to_rounding(m, dtype):
     c, info = potrf(M.copy(order="F"), lower=1, clean=0)  # upper triangle left as is
     assert info == 0
     b = rng.standard_normal(m)
-    factor = ipm_module._CholeskyFactor(c, block=512)
+    factor = ipm_module.CholeskyFactor(c, block=512)
     x = factor.solve(b)
     eps = np.finfo(dtype).eps
     reference = potrs(c, b.astype(dtype), lower=1)[0]

@@ -128,7 +128,7 @@ def test_markdown_marks_failures_timeouts_and_skips_with_footnotes(hand_made):
 def test_profile_section_defaults_and_points(tmp_path, repo_root, monkeypatch):
     monkeypatch.chdir(repo_root)
     quick = load_config("config/quick.yaml")["results"]["solver_table"]
-    assert quick["k"] == 5 and quick["extra_noise_dims"] == 5
+    assert quick["n_neighbors"] == 5 and quick["extra_noise_dims"] == 5
     assert quick["tol_gap"] == 1e-3 and quick["tol_violation"] == 1e-4
     assert quick["variants"] == ["equality"]
     full = load_config("config/full.yaml")["results"]["solver_table"]
@@ -158,10 +158,10 @@ def test_a_backend_s_own_time_limit_replaces_the_section_s_at_each_of_its_n(tmp_
      r"results.solver_table.backends: unknown backend 'gurobi'; valid backends: native, "
      r"native_lowrank, clarabel"),
     ({"variants": ["equality", "bogus"]}, r"unknown variant 'bogus'; valid variants: equality"),
-    ({"n": [4, 40]}, r"results.solver_table.n: n = 4 is too small for k = 5"),
-    ({"k": 50}, r"results.solver_table.n: n = 40 is too small for k = 50"),
+    ({"n": [4, 40]}, r"results.solver_table.n: n = 4 is too small for n_neighbors = 5"),
+    ({"n_neighbors": 50}, r"results.solver_table.n: n = 40 is too small for n_neighbors = 50"),
     ({"n_per_backend": {"native": [5]}},
-     r"results.solver_table.n_per_backend.native: n = 5 is too small for k = 5"),
+     r"results.solver_table.n_per_backend.native: n = 5 is too small for n_neighbors = 5"),
     ({"n_per_backend": {"sdpa": [40]}, "backends": ["native"]},
      r"results.solver_table.n_per_backend: backend 'sdpa' is not in "
      r"results.solver_table.backends"),
@@ -266,7 +266,7 @@ def test_cli_bad_points_name_the_bad_thing(tmp_path, capsys):
     assert job("equality/gurobi/n40") == 2
     assert "unknown backend 'gurobi'" in capsys.readouterr().err
     assert job("equality/native/n3") == 2
-    assert "n = 3 is too small for k = 5" in capsys.readouterr().err
+    assert "n = 3 is too small for n_neighbors = 5" in capsys.readouterr().err
     assert job("x/native/n40") == 2
     assert "unknown variant 'x'" in capsys.readouterr().err
     assert job("native/40") == 2

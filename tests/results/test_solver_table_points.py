@@ -34,7 +34,7 @@ def test_point_is_certified_by_the_harness(records, backend):
     cert = record["certificate"]
     assert record["status"] == "ok" and record["verdict"] == "optimal", record["reason"]
     assert cert["gap"] <= 1e-3 and cert["violation"] <= 1e-4
-    assert record["problem"] == {**record["problem"], "n": 30, "k": 5, "n_features": 8}
+    assert record["problem"] == {**record["problem"], "n": 30, "n_neighbors": 5, "n_features": 8}
     assert record["params"]["extra_noise_dims"] == 5 and record["params"]["blas_threads"] == 1
     assert all(lib["num_threads"] == 1 for lib in record["blas_during_run"])
     timing = record["timing"]

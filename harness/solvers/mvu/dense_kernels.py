@@ -16,7 +16,7 @@ does not contract without ``fastmath``):
   temporaries and four passes in NumPy).
 
 Threads: numba's thread count is set by the caller
-(:class:`harness.solvers.mvu._schur_kernel.numba_threads_like_blas`).
+(:class:`harness.solvers.mvu.schur_kernel.numba_threads_like_blas`).
 """
 
 from __future__ import annotations
