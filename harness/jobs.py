@@ -31,7 +31,7 @@ __all__ = ["Job", "parse_job", "check_job", "section", "profile_results", "resul
            "job_params",
            "params_hash", "records_dir", "record_path", "result_record_paths", "result_input_records",
            "read_job_record", "job_sources",
-           "cpu_budget", "hard_limit", "wall_cap", "runtime_minutes", "JOB_PATTERN"]
+           "cpu_budget", "wall_cap", "runtime_minutes", "JOB_PATTERN"]
 
 # what a job id looks like (the Snakemake wildcard constraint)
 JOB_PATTERN = r"[A-Za-z0-9_]+/[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*"
@@ -243,10 +243,6 @@ def cpu_budget(params: dict) -> float:
     (:mod:`harness.timelimit`)."""
     return float(params["time_limit_seconds"]) + float(params.get("grace_seconds", 0))
 
-
-#: The former name of :func:`cpu_budget` (a wall-clock limit until the budget became
-#: CPU seconds).
-hard_limit = cpu_budget
 
 
 def wall_cap(params: dict, config: dict | None = None) -> float:
