@@ -83,7 +83,7 @@ CITED: tuple[tuple[str, str, str], ...] = tuple(
 #: (result, number as shown, reason)
 CONSTANTS: tuple[tuple[str, str, str], ...] = (
     ("fig_2_13", "1e-9", "the relative tolerance of 'exact' in the search comparison, a "
-     "constant of the code (harness.results.common.balltree_point._EXACT_RTOL)"),
+     "constant of the code (harness.results.common.work.balltree_point._EXACT_RTOL)"),
     ("table_3_2", "255", "the 8-bit pixel scale the olivetti loader divides by "
      "(harness.datasets.olivetti), a constant named in a note"),
     *[(name, "7291", "the size of libsvm's USPS training file (harness.datasets.usps, "
@@ -328,7 +328,7 @@ def _deviation_numbers(result: str) -> np.ndarray:
     """The literal numbers of ``result``'s measured explanations in
     ``config/known_deviations.yaml``: the earlier measurements each entry describes
     (the numbers of this run a reason states are placeholders filled from the run,
-    :func:`harness.results.common.tables.fill_reason`, and traced as this run's)."""
+    :func:`harness.results.common.write.tables.fill_reason`, and traced as this run's)."""
     from harness.known_deviations import PLACEHOLDER, known_deviations
 
     values = [float(m.group(0)) for reason in known_deviations(result).values()

@@ -73,7 +73,7 @@ def reference_value(
 ) -> float | None:
     """One thesis number, or None when the thesis does not report it (no such row, or
     an empty value). Read without pandas (a job's parameters need it in the parent
-    process, :mod:`harness.results.common.grid_profile`); the first matching row
+    process, :mod:`harness.results.common.declare.grid_profile`); the first matching row
     counts, as in the file's order.
 
     Raises

@@ -14,7 +14,7 @@ then what was measured so far. A job that ran and failed, timed out or found its
 unavailable has a record and is not "not run": the claims judge it as they do.
 
 A result whose claims check each cell of its table and state unmeasured cells
-themselves (the grid tables' :class:`~harness.results.common.table_claims.TableClaim`,
+themselves (the grid tables' :class:`~harness.results.common.write.table_claims.TableClaim`,
 where a claim about every data set needs every one and a missing record is a cell
 "not measured"; Figs. 2.9/2.12 on Table 2.1's cells) declares ``CLAIMS_PER_CELL =
 True`` and keeps its verdicts.

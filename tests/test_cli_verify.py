@@ -18,7 +18,7 @@ from harness.runner import run_job
 def facial_record(tmp_path_factory):
     """A real solve: the noise-free roll, n = 40, k = 4 (the facial path)."""
     tmp = tmp_path_factory.mktemp("verify")
-    section = {"backends": ["native"], "n": [40], "n_per_backend": {}, "k": 4,
+    section = {"backends": ["native"], "n": [40], "n_per_backend": {}, "n_neighbors": 4,
                "extra_noise_dims": 0}
     config = validate_config({"profile": "unit", "results_dir": str(tmp / "results"),
                               "results": {"solver_table": section}})

@@ -5,7 +5,7 @@ import pytest
 
 from harness.config import ConfigError, load_config, validate_config
 from harness.jobs import job_params, parse_job, result_jobs
-from harness.results.common.grid_profile import grid_cells
+from harness.results.common.declare.grid_profile import grid_cells
 
 MINIMAL = {"profile": "t", "results": {"table_3_2": {"datasets": ["swiss_roll"],
                                                    "methods": ["pca", "isomap"]}}}

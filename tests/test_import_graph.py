@@ -108,3 +108,15 @@ def test_solvers_problems_and_plugins_know_nothing_of_jobs_results_or_the_workfl
     graph = _graph()
     assert any(k.startswith("harness.methods.") for k in graph)
     assert _arrows(graph, low, high) == []
+
+
+def test_the_results_common_code_keeps_its_sides():
+    """``harness.results.common``: the declarations' side imports neither the job side
+    nor the writers' (every command imports it at discovery); the job side never imports
+    the writers' (a job's sources would then change with how a result is written)."""
+    graph = _graph()
+    common = "harness.results.common"
+    assert _arrows(graph, _under(f"{common}.declare"),
+                   _under(f"{common}.work", f"{common}.write")) == []
+    assert _arrows(graph, _under(f"{common}.work"), _under(f"{common}.write")) == []
+    assert any(k.startswith(f"{common}.work.") for k in graph)

@@ -37,6 +37,6 @@ def test_the_wheel_has_one_top_level_package(tmp_path, repo_root):
                    "harness/solvers/backends/clarabel.py",
                    "harness/claims_register/chapter_2.yaml",
                    "harness/results/solver_table/schema.yaml",
-                   "harness/results/common/balltree_schema.yaml",
+                   "harness/results/common/declare/balltree_schema.yaml",
                    "harness/report/templates/report.html.j2"):
         assert plugin in names, plugin

@@ -24,7 +24,7 @@ import yaml
 from harness import claims as claims_module
 from harness.claims import VERDICTS, check_claim, make_claim, verdict_of
 from harness.cli import main
-from harness.results.common.row_claims import row_entries
+from harness.results.common.write.row_claims import row_entries
 from harness.config import validate_config
 from harness.jobs import Job, parse_job, record_path
 from harness.records import write_json_atomic
@@ -34,7 +34,7 @@ from harness.report.sections import Cell
 from harness.result_registry import get_result, hook, write_module
 from harness.results import fig_3_24, fig_3_28, table_2_1, table_3_2
 from harness.results.solver_table.points import SolverPoint
-from harness.results.common.table_claims import Values, evaluate
+from harness.results.common.write.table_claims import Values, evaluate
 from harness.results.table_3_2.write import REAL_3_2
 from tests.browser import CHROMIUM, INSTALL_HINT, render_offline
 from tests.results.conftest import figure_profile, ok_body, write_point

@@ -20,7 +20,7 @@ SPECTRA = {"k6": (10.0, 2.0, 0.05), "k7": (4.0, 3.0, 3.0)}
 
 def _profile(tmp_path, repo_root):
     return figure_profile(tmp_path, repo_root,
-                          fig_3_28={"n_samples": 40, "k": [6, 7], "solver": "clarabel"})
+                          fig_3_28={"n_samples": 40, "n_neighbors": [6, 7], "solver": "clarabel"})
 
 
 def _write(config, reading, status="ok"):

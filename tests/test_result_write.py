@@ -28,7 +28,7 @@ def profile(tmp_path, repo_root):
 
 def _records(config):
     for reading, lock_k in (("noise_free", 5), ("section_3_1_5", 6)):
-        for k in SECTION["k"]:
+        for k in SECTION["n_neighbors"]:
             write_point(config, f"fig_3_28/{reading}/k{k}",
                         **ok_body(MEASURES, LOCKED if k >= lock_k else UNFOLDED))
 

@@ -204,7 +204,7 @@ def test_the_jobs_parent_process_imports_none_of_the_works_code(tmp_path, repo_r
     code = (
         "import atexit, json, sys, runpy\n"
         "heavy = ('sklearn', 'scipy', 'pandas', 'harness.methods.pca_knn', 'harness.datasets.iris',\n"
-        "         'harness.results.common.grid', 'harness.tasks')\n"
+        "         'harness.results.common.work.grid', 'harness.tasks')\n"
         "atexit.register(lambda: print('PARENT' + json.dumps(sorted(\n"
         "    m for m in heavy if m in sys.modules))))\n"
         f"sys.argv = ['harness', 'job', '--config', {str(path)!r}, 'table_2_1/iris/pca_knn']\n"

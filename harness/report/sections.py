@@ -4,7 +4,7 @@ A thesis result module may build its own :class:`Section` (``section(config)``):
 the thesis tables do, from their long CSVs laid out by the same function that writes
 their Markdown, each cell wrapped in a :class:`Cell` that carries its class (inside the
 tolerance, outside it with a measured reason, inside the run-to-run spread, or
-unexplained, a stand-in, not compared, or a gap; :mod:`harness.results.common.table_result`,
+unexplained, a stand-in, not compared, or a gap; :mod:`harness.results.common.write.table_result`,
 :mod:`harness.results.solver_table.frame`), and their notes from their Markdown. Figures, and any result without a section of its own,
 come from their Markdown and PNG (:func:`output_section`). A missing output becomes a
 section that says so and names the command that makes it.

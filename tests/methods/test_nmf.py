@@ -8,7 +8,7 @@ import pytest
 from sklearn.decomposition import NMF as SkNMF
 
 from harness.plugin import Dataset
-from harness.results.common.grid import work
+from harness.results.common.work.grid import work
 from harness.tasks.embedding import BadInputError, run_embedding
 from harness.methods.nmf import NMF
 

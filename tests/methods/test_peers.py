@@ -19,7 +19,7 @@ import pytest
 from sklearn.datasets import load_iris
 from sklearn.neighbors import NeighborhoodComponentsAnalysis
 
-from harness.results.common.grid import work
+from harness.results.common.work.grid import work
 from harness.tasks.classification import run_classification
 from harness.methods import _peer
 from harness.methods._metric_knn import KNN_MEASURES
@@ -190,7 +190,7 @@ def test_runner_writes_a_skipped_record(monkeypatch):
     params = {"dataset": "iris", "method": "pylmnn", "blas_threads": 1,
               "dataset_params": {}, "n_runs": 2, "seed": 0, "method_params": {},
               "train_fraction": 0.7}
-    body = work(params)  # a table cell's work (harness.results.common.grid, job table_2_1/...)
+    body = work(params)  # a table cell's work (harness.results.common.work.grid, job table_2_1/...)
     assert body["status"] == "skipped" and body["runs"] == []
     assert body["reason"] == "peer not runnable: pylmnn not installed (pip install 'pylmnn')"
 

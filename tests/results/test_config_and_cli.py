@@ -21,12 +21,12 @@ def test_defaults_are_filled(profile):
     assert f24["n_neighbors"] == 5 and f24["eval_neighbors"] == 15
     assert f24["solver"] == "native" and f24["time_limit_seconds"] == 3600
     assert f24["n_samples"] == {} and f24["equal_tolerance"] == 0.005
-    assert f28["k"] == [3, 4, 5, 6, 7, 8, 9, 10] and f28["n_samples"] == 1000
+    assert f28["n_neighbors"] == [3, 4, 5, 6, 7, 8, 9, 10] and f28["n_samples"] == 1000
     assert f28["dataset"] == "swiss_roll" and "dataset_params" not in f28
     assert {name: r["dataset_params"] for name, r in f28["readings"].items()} == {
         "noise_free": {"noise": 0.0},
         "section_3_1_5": {"noise": 0.0, "extra_noise_dims": 5, "extra_noise_std": 0.1}}
-    assert not any("k" in r for r in f28["readings"].values())  # the section's k
+    assert not any("n_neighbors" in r for r in f28["readings"].values())  # the section's
     assert f28["lock_threshold"] == 0.1 and f28["n_components"] == 2
     assert [job.id for job in result_jobs(config, "fig_3_24")] == [
         "fig_3_24/swiss_roll/max_trace", "fig_3_24/swiss_roll/min_trace"]
@@ -39,7 +39,7 @@ def test_defaults_are_filled(profile):
     ({"fig_3_24": {"datasets": ["swiss_roll"], "bogus": 1}},
      r"config entry results/fig_3_24: Additional properties are not allowed \('bogus'"),
     ({"fig_3_25": {}}, r"config entry results: Additional properties .*'fig_3_25'"),
-    ({"fig_3_28": {"k": [0]}}, r"config entry results/fig_3_28/k/0: 0 is less than"),
+    ({"fig_3_28": {"n_neighbors": [0]}}, r"config entry results/fig_3_28/n_neighbors/0: 0 is less than"),
     ({"fig_3_24": {"datasets": ["mnist"]}},
      r"results.fig_3_24.datasets: unknown dataset 'mnist'; valid datasets: .*swiss_roll"),
     ({"fig_3_24": {"datasets": ["swiss_roll"], "solver": "cplex"}},
@@ -50,7 +50,7 @@ def test_defaults_are_filled(profile):
     ({"fig_3_24": {"datasets": ["swiss_roll"], "n_samples": {"swiss_roll": 10}}},
      r"results.fig_3_24.eval_neighbors = 15 must be below n_samples.swiss_roll = 10"),
     ({"fig_3_28": {"n_samples": 8, "eval_neighbors": 5}},
-     r"results.fig_3_28.k: k = 8 must be below n_samples = 8"),
+     r"results.fig_3_28.n_neighbors: k = 8 must be below n_samples = 8"),
     ({"fig_3_28": {"dataset": "nope"}}, r"results.fig_3_28.dataset: unknown dataset 'nope'"),
     # the one data reading of before: now results.fig_3_28.readings
     ({"fig_3_28": {"dataset_params": {"noise": 0.0}}},
@@ -63,9 +63,9 @@ def test_defaults_are_filled(profile):
     ({"fig_3_28": {"readings": {"noisy": {"dataset_params": {}}}}},
      r"config entry results/fig_3_28/readings/noisy: 'description' is a required property"),
     ({"fig_3_28": {"n_samples": 40, "eval_neighbors": 5,
-                   "readings": {"noisy": {"dataset_params": {}, "k": [4, 40],
+                   "readings": {"noisy": {"dataset_params": {}, "n_neighbors": [4, 40],
                                           "description": "x"}}}},
-     r"results.fig_3_28.readings.noisy.k: k = 40 must be below n_samples = 40 "
+     r"results.fig_3_28.readings.noisy.n_neighbors: k = 40 must be below n_samples = 40 "
      r"\(reading noisy\)"),
 ])
 def test_bad_sections_are_refused_naming_the_entry(profile, figures, message):
@@ -91,10 +91,10 @@ def test_quick_and_full_profiles_list_both_figures(repo_root, monkeypatch):
         readings = section["readings"]
         assert list(readings)[:2] == ["noise_free", "section_3_1_5"]
         assert readings["noise_free"]["dataset_params"] == {"noise": 0.0}
-        assert "k" not in readings["noise_free"] and section["k"] == list(range(3, 11))
+        assert "n_neighbors" not in readings["noise_free"] and section["n_neighbors"] == list(range(3, 11))
         assert readings["section_3_1_5"]["dataset_params"] == {
             "noise": 0.0, "extra_noise_dims": 5, "extra_noise_std": 0.1}
-        assert readings["section_3_1_5"]["k"] == noisy_k
+        assert readings["section_3_1_5"]["n_neighbors"] == noisy_k
     # the full profile adds the thesis' procedure (sde.m: CSDP stopped at 50 iterations)
     sde = full["fig_3_28"]["readings"]["sde_csdp50"]
     assert "sde_csdp50" not in quick["fig_3_28"]["readings"]
@@ -148,7 +148,7 @@ def test_command_line_errors_name_the_bad_thing(capsys, tmp_path, repo_root):
         "profile": "cli", "results_dir": str(tmp_path / "r"),
         "reference_dir": str(repo_root / "results" / "reference"),
         "results": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca"]},
-                    "fig_3_28": {"n_samples": 40, "k": [3], "solver": "clarabel"}},
+                    "fig_3_28": {"n_samples": 40, "n_neighbors": [3], "solver": "clarabel"}},
     }))
     assert main(["job", "--config", str(profile), "fig_9_9/k3"]) == 2
     assert "unknown thesis result 'fig_9_9'" in capsys.readouterr().err

@@ -27,7 +27,7 @@ from harness.jobs import job_params, record_path, result_jobs
 from harness.provenance import provenance
 from harness.records import read_record, write_json_atomic
 from harness.result_registry import get_result, hook, result_modules
-from harness.results.common.tables import GAP_MARKS
+from harness.results.common.write.tables import GAP_MARKS
 from harness.runner import died_reason
 from harness.tasks.embedding import MEASURES
 from tests.results.conftest import ok_body, write_point
@@ -143,7 +143,7 @@ def _fig_3_24(profile, solve):
 
 
 def _fig_3_28(profile, solve):
-    config = profile(fig_3_28={"n_samples": 40, "k": [4, 5]})
+    config = profile(fig_3_28={"n_samples": 40, "n_neighbors": [4, 5]})
     for key in get_result("fig_3_28").keys(config):  # both readings of the data
         write_point(config, f"fig_3_28/{key}",
                     **{**ok_body(dict.fromkeys(MEASURES, 0.9)),

@@ -12,7 +12,7 @@ import pytest
 
 from harness.config import ConfigError
 from harness.result_registry import get_result, hook
-from harness.results.common import balltree_point
+from harness.results.common.work import balltree_point
 from harness.results.fig_2_13 import work as fig_2_13_work
 from harness.results.fig_2_13 import write as fig_2_13_write
 from harness.results.fig_2_16 import work as fig_2_16_work

@@ -17,7 +17,7 @@ from harness.errors import ConfigError
 from harness.jobs import job_params, parse_job
 from harness.reference import thesis_claim
 from harness.result_registry import get_result
-from harness.results.common.sensor_point import align, pack, position_errors, sensor_work, unpack
+from harness.results.common.work.sensor_point import align, pack, position_errors, sensor_work, unpack
 from harness.results.fig_3_20 import write as fig_3_20_write
 from harness.results.fig_3_21 import write as fig_3_21_write
 from tests.results.conftest import write_point
@@ -37,7 +37,7 @@ def _estimate(X, shift, scale=1.0, loss=1e-3, keep=True):
 
 
 def _truth(config):
-    from harness.results.common.sensor_point import load_network
+    from harness.results.common.work.sensor_point import load_network
 
     return load_network(job_params(config, parse_job("fig_3_20/variational")))
 

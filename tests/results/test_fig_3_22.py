@@ -14,7 +14,7 @@ from harness.metrics import (embedding_quality, local_continuity, local_trust,
                              neighborhood_intersection)
 from harness.records import read_record
 from harness.result_registry import get_result
-from harness.results.common.mvu_point import measures_by_dimension
+from harness.results.common.work.mvu_point import measures_by_dimension
 from harness.runner import run_job
 from harness.results.fig_3_22 import write as fig_3_22_write
 from tests.results.conftest import write_point

@@ -154,7 +154,7 @@ def test_an_uncertified_data_set_is_left_out_of_the_claim_and_named(profile):
 
 
 def test_a_thesis_column_without_a_plugin_asks_for_one():
-    from harness.results.common.figure_files import missing_column_reason
+    from harness.results.common.write.figure_files import missing_column_reason
 
     assert missing_column_reason("fig_3_24", "usps_sevens", "USPS sevens") == (
         "no dataset plugin provides the thesis' USPS sevens (thesis_name 'usps_sevens'); "
@@ -165,7 +165,7 @@ def test_a_thesis_column_without_a_plugin_asks_for_one():
 
 
 def test_dataset_notes_state_stand_ins_and_plugin_choices():
-    from harness.results.common.figure_files import dataset_notes
+    from harness.results.common.write.figure_files import dataset_notes
 
     lines = dataset_notes(["swiss_roll", "mnist_fives", "teapot_standin", "mnist_fives"])
     assert len(lines) == 2

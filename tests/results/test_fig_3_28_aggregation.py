@@ -12,7 +12,7 @@ import pytest
 
 from harness.errors import ConfigError
 from harness.result_registry import get_result
-from harness.results.common.figure_files import harmonic_mean
+from harness.results.common.write.figure_files import harmonic_mean
 from harness.results.fig_3_28 import write as written
 from tests.results.conftest import ok_body, write_point
 

@@ -21,7 +21,7 @@ CONF = {"n_samples": 800, "n_neighbors": 6, "slack_n_samples": 150,
         "noisy_params": {"noise": 0.0, "extra_noise_dims": 5, "extra_noise_std": 0.1},
         "noise_free_params": {"noise": 0.0}, "omegas": [0.1, 0.5, 0.99, 0.999],
         "fig_3_14_omega": 0.99, "knn_n_samples": [500],
-        "constraint_count": {"n_samples": 200, "k": [4, 6]}, "solver": "native",
+        "constraint_count": {"n_samples": 200, "n_neighbors": [4, 6]}, "solver": "native",
         "slack_solver": "clarabel", "eval_neighbors": 15, "time_limit_seconds": 900}
 CONFIG = {"seed": 0, "blas_threads": 1, "datasets": {}, "results": {"fig_3_5_14": CONF}}
 
@@ -67,7 +67,7 @@ def test_unrolled_ratio_and_violation():
 
 
 def test_graph_counts_clique_has_more_edges():
-    params = {"dataset": "swiss_roll", "n_samples": 200, "k": [4, 6],
+    params = {"dataset": "swiss_roll", "n_samples": 200, "n_neighbors": [4, 6],
               "data_params": {"noise_free": {"noise": 0.0}}}
     rows = graph_counts(params)["counts"]
     assert [r["k"] for r in rows] == [4, 6]

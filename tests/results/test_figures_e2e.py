@@ -20,7 +20,7 @@ READINGS = {
     "noise_free": {"dataset_params": {"noise": 0.0}, "description": "noise-free"},
     "section_3_1_5": {"dataset_params": {"noise": 0.0, "extra_noise_dims": 5,
                                          "extra_noise_std": 0.1},
-                      "k": [4], "description": "five noise dimensions"},
+                      "n_neighbors": [4], "description": "five noise dimensions"},
 }
 
 
@@ -33,7 +33,7 @@ def test_fig_3_28_through_snakemake(tmp_path, repo_root, monkeypatch):
     (work / "tiny.yaml").write_text(yaml.safe_dump({
         "profile": "tiny", "reference_dir": str(repo_root / "results" / "reference"),
         "results": {"table_3_2": {"datasets": ["swiss_roll"], "methods": ["pca"]},
-                    "fig_3_28": {"n_samples": 40, "k": [3, 4], "solver": "clarabel",
+                    "fig_3_28": {"n_samples": 40, "n_neighbors": [3, 4], "solver": "clarabel",
                                  "time_limit_seconds": 120, "readings": READINGS}},
     }))
     target = "results/tiny/figures/fig_3_28.csv"

@@ -16,7 +16,7 @@ from harness.jobs import Job, job_params, job_sources, parse_job, read_job_recor
 from harness.jobs import result_jobs
 from harness.report.build import result_group
 from harness.result_registry import get_result, hook, work_module
-from harness.results.common.tables import build_table
+from harness.results.common.write.tables import build_table
 from harness.results.lecture_are.work import aligned_run
 from harness.runner import run_job
 from harness.tasks.embedding import BadInputError

@@ -16,7 +16,7 @@ from harness.config import validate_config
 from harness.jobs import Job, job_params, parse_job, read_job_record, result_jobs
 from harness.report.build import result_group
 from harness.result_registry import get_result, hook, work_module
-from harness.results.common.tables import build_table
+from harness.results.common.write.tables import build_table
 from harness.runner import run_job
 
 RESULT = get_result("lecture_clustering")
@@ -38,7 +38,7 @@ def config(tmp_path, repo_root):
 
 def test_declaration(config):
     assert RESULT.KIND == "table" and RESULT.SIDECAR and result_group(RESULT) == "lecture"
-    assert work_module(RESULT).__name__ == "harness.results.common.grid"
+    assert work_module(RESULT).__name__ == "harness.results.common.work.grid"
     assert RESULT.SPEC.task == "clustering" and RESULT.SPEC.reference_file is None
     assert not RESULT.SPEC.thesis_values
     assert [j.key for j in result_jobs(config, "lecture_clustering")] == [

@@ -10,7 +10,7 @@ import pytest
 from harness.jobs import Job, job_params, parse_job, record_path
 from harness.plugin import ExpectedFailure
 from harness.records import read_record
-from harness.results.common.mvu_point import load_dataset
+from harness.results.common.work.mvu_point import load_dataset
 from harness.runner import JobCrashed, run_job
 
 # measured: Clarabel, 1 thread, swiss roll n = 40, k = 4: 2-4 s per solve; at k = 4
@@ -47,7 +47,7 @@ def test_min_trace_point_pair_on_a_swiss_roll(profile):
 
 
 def test_k_sweep_point_and_its_spectrum(profile):
-    config = profile(fig_3_28={"n_samples": 40, "k": [4], "solver": "clarabel",
+    config = profile(fig_3_28={"n_samples": 40, "n_neighbors": [4], "solver": "clarabel",
                                "time_limit_seconds": 120})
     record = _run(config, "fig_3_28/noise_free/k4")
     assert record["status"] == "ok" and record["solve"]["status"] == "optimal"
@@ -66,7 +66,7 @@ def test_k_sweep_point_and_its_spectrum(profile):
 
 
 def test_disconnected_graph_and_time_limit_are_records(profile):
-    section = {"n_samples": 40, "k": [3, 4], "solver": "clarabel"}
+    section = {"n_samples": 40, "n_neighbors": [3, 4], "solver": "clarabel"}
     disconnected = _run(profile(fig_3_28={**section, "time_limit_seconds": 120}),
                         "fig_3_28/noise_free/k3")  # measured: components of 36 and 4
     assert disconnected["status"] == "failed"

@@ -1,9 +1,9 @@
 """The register's row entries of a thesis table, decided cell by cell
-(harness.results.common.row_claims, issue 51)."""
+(harness.results.common.write.row_claims, issue 51)."""
 
 import pandas as pd
 
-from harness.results.common.row_claims import RowReading, row_claims, row_entries
+from harness.results.common.write.row_claims import RowReading, row_claims, row_entries
 
 TABLE_3_2 = {"s3-1-9-table-3-2-trust-": "local_trust"}
 

@@ -9,7 +9,7 @@ from harness.config import validate_config
 from harness.jobs import Job, job_params, parse_job, record_path
 from harness.records import write_json_atomic
 from harness.result_registry import get_result
-from harness.results.common.tables import build_table, write_table
+from harness.results.common.write.tables import build_table, write_table
 
 SPEC = get_result("table_2_1").SPEC
 

@@ -45,7 +45,7 @@ def test_keys_and_params(profile):
 @pytest.mark.parametrize("section, message", [
     ({"tasks": ["3vs3"]}, "two different digits"),
     ({"kernels": {"poly": {"type": "polynomial"}}}, "kernels.poly: a polynomial kernel needs p"),
-    ({"kernels": {"g": {"type": "gaussian", "sigma": "neighbourhood"}}}, "needs k"),
+    ({"kernels": {"g": {"type": "gaussian", "sigma": "neighbourhood"}}}, "needs n_neighbors"),
     ({"n_test": 895}, "n_test = 895"),
     ({"datasets": ["swiss_roll"]}, "unknown labelled dataset 'swiss_roll'"),
     ({"solver": "nope"}, "unknown solver 'nope'"),
@@ -111,8 +111,8 @@ def test_one_job_on_small_digits(profile):
         "datasets": ["digits"], "tasks": ["1vs2"], "per_digit": 30, "n_test": 10,
         "n_draws": 1, "splits_per_draw": 2, "C_grid": [0.1, 1, 10], "cv_folds": 3,
         "time_limit_seconds": 120,
-        "kernels": {"linear": {"type": "linear"}, "mvu_k4": {"type": "mvu", "k": 4},
-                    "g": {"type": "gaussian", "sigma": "neighbourhood", "k": 4}}})
+        "kernels": {"linear": {"type": "linear"}, "mvu_k4": {"type": "mvu", "n_neighbors": 4},
+                    "g": {"type": "gaussian", "sigma": "neighbourhood", "n_neighbors": 4}}})
     record = read_record(run_job(config, Job("table_3_3", "digits/1vs2/draw0")))
     assert record["status"] == "ok", record["reason"]
     assert record["kernels"]["mvu_k4"]["solve"]["status"] == "optimal"
@@ -246,10 +246,10 @@ def test_the_layout_is_the_thesis_rows_tasks_columns_kernels(profile, tmp_path):
     one column per kernel (a kernel not in the thesis an extra column), in the
     Markdown, the LaTeX and the report (which lays out the CSV with the same function)."""
     from harness.report import write_report
-    from harness.results.common.tables import wide_tables
+    from harness.results.common.write.tables import wide_tables
 
     tasks = ["1vs2", "1vs3", "2vs8", "8vs9"]
-    extra = {"type": "gaussian", "sigma": "neighbourhood", "k": 4}
+    extra = {"type": "gaussian", "sigma": "neighbourhood", "n_neighbors": 4}
     config = profile(table_3_3={"datasets": ["usps", "usps_standin"], "tasks": tasks,
                                 "n_draws": 1, "splits_per_draw": 2,
                                 "kernels": {**{k: result_schema(table)["properties"]["kernels"]

@@ -10,8 +10,8 @@ from harness.errors import ConfigError
 from harness.jobs import Job, record_path
 from harness.records import write_json_atomic
 from harness.result_registry import get_result
-from harness.results.common.table_claims import table_claims
-from harness.results.common.tables import build_table, column_readings, write_table
+from harness.results.common.write.table_claims import table_claims
+from harness.results.common.write.tables import build_table, column_readings, write_table
 from harness.results.table_3_2.write import CLAIMS
 
 RESULT = get_result("table_3_2")
@@ -178,7 +178,7 @@ def test_a_claim_about_every_data_set_is_not_decided_by_a_subset(config):
 
 
 def test_a_coverage_must_be_known():
-    from harness.results.common.table_claims import TableClaim
+    from harness.results.common.write.table_claims import TableClaim
 
     with pytest.raises(ValueError, match="coverage 'most'"):
         TableClaim("x", lambda values, datasets: [], coverage="most")

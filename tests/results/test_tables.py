@@ -10,7 +10,7 @@ from harness.config import validate_config
 from harness.jobs import Job, record_path
 from harness.records import write_json_atomic
 from harness.result_registry import get_result, hook
-from harness.results.common.tables import build_table, write_table
+from harness.results.common.write.tables import build_table, write_table
 
 SPEC = get_result("table_3_2").SPEC
 
@@ -124,7 +124,7 @@ def test_a_claim_leaves_an_uncertified_cell_out(config):
     """The uncertified Swiss roll cell does not count: "MVU scores almost perfectly on
     the Swiss roll and the teapot" is not measured there (it would fail at 0.5), and
     the evidence says why; a certified cell counts."""
-    from harness.results.common.table_claims import Values, uncertified
+    from harness.results.common.write.table_claims import Values, uncertified
 
     config["results"]["table_3_2"]["methods"] = ["isomap", "mvu"]
     _write(config, "swiss_roll", "mvu/native", value=0.5,
@@ -156,7 +156,7 @@ def test_a_transposed_layout_needs_its_columns_and_no_average(config):
     no block), and a long table without the named columns is an error naming them."""
     import dataclasses
 
-    from harness.results.common.tables import wide_tables
+    from harness.results.common.write.tables import wide_tables
 
     with pytest.raises(ValueError, match="average=False"):
         dataclasses.replace(SPEC, transpose_by=("dataset", "method"))
@@ -182,7 +182,7 @@ def test_a_transposed_layout_needs_its_columns_and_no_average(config):
 def test_the_run_to_run_mark_uses_the_standard_error_of_the_mean():
     # issue 51 defect 7: olivetti PCA-LMNN 3.28 (thesis) vs 4.88 +- 1.84 over 100 runs is
     # about 9 standard errors apart: not inside the noise of our mean
-    from harness.results.common.tables import within_run_noise
+    from harness.results.common.write.tables import within_run_noise
 
     assert not within_run_noise(4.88 - 3.28, 1.84, 100)
     assert within_run_noise(4.88 - 3.28, 1.84, 2)  # two runs: 2 SE = 2.6 points
@@ -194,7 +194,7 @@ def test_a_reason_states_this_runs_numbers_by_placeholder():
     import pandas as pd
     import pytest
 
-    from harness.results.common.tables import fill_reason
+    from harness.results.common.write.tables import fill_reason
 
     frame = pd.DataFrame([
         {"method": "pca_lmnn", "dataset": "wine", "measure": "train_knn_loo_error",
@@ -241,7 +241,7 @@ def test_an_ok_record_without_a_measure_the_thesis_fills_is_an_incomplete_cell(c
 
 def test_a_leave_one_out_above_the_limit_says_so():
     from harness import registry
-    from harness.results.common.tables import no_value_reason
+    from harness.results.common.write.tables import no_value_reason
 
     record = {"params": {"method_params": {}}, "runs": [{"info": {"n_train": 60000}}]}
     reason = no_value_reason(record, "train_svm_loo_error", registry.get_method("svm"))

@@ -24,9 +24,9 @@ from harness.sources import imported_names
 #: third-party packages that only writing uses
 WRITER_PACKAGES = ("matplotlib", "tabulate", "jinja2")
 #: the project's writer modules (tables, figures, the report, the outputs)
-WRITER_MODULES = ("harness.results.common.figure_files", "harness.results.common.tables",
-                  "harness.results.common.table_section", "harness.results.common.table_claims",
-                  "harness.results.common.table_result", "harness.report", "harness.outputs")
+WRITER_MODULES = ("harness.results.common.write.figure_files", "harness.results.common.write.tables",
+                  "harness.results.common.write.table_section", "harness.results.common.write.table_claims",
+                  "harness.results.common.write.table_result", "harness.report", "harness.outputs")
 PROFILES = ("config/quick.yaml", "config/full.yaml")
 
 
@@ -52,19 +52,19 @@ def jobs_sources() -> dict[str, list[tuple[str, list[str]]]]:
 
 def _module_name(path: str) -> str:
     parts = Path(path).with_suffix("").parts
-    top = max(i for i, p in enumerate(parts) if p in ("harness", "methods", "datasets"))
+    top = max(i for i, p in enumerate(parts) if p == "harness")
     names = list(parts[top:])
     return ".".join(names[:-1] if names[-1] == "__init__" else names)
 
 
 def _writer_imports(path: str) -> set[str]:
-    """The writer code the project module at ``path`` imports. Plugins (``datasets``,
-    ``methods``) are data and method code whatever they import: the sensor network
-    draws its letters with matplotlib's text paths."""
+    """The writer code the project module at ``path`` imports. Plugins
+    (``harness.datasets``, ``harness.methods``) are data and method code whatever they
+    import: the sensor network draws its letters with matplotlib's text paths."""
     name = _module_name(path)
     if name.startswith(WRITER_MODULES):
         return {name}
-    if not name.startswith("harness"):
+    if name.startswith(("harness.datasets", "harness.methods")):
         return set()
     found = set()
     for imported in imported_names(name, Path(path)):

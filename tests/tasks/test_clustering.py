@@ -80,8 +80,9 @@ def test_rejected_input_is_a_marked_cell():
 def test_a_clustering_table_cell_runs_through_the_grid(tmp_path):
     # a future clustering table needs no other edit: the grid resolves its cells'
     # parameters and runs this task
-    from harness.results.common import grid, grid_profile
-    from harness.results.common.table_spec import TableSpec
+    from harness.results.common.declare import grid_profile
+    from harness.results.common.work import grid
+    from harness.results.common.declare.table_spec import TableSpec
 
     spec = TableSpec(name="clustering_demo", task="clustering", title="demo",
                      reference_file=None, measures=(), thesis_datasets=())

@@ -1,25 +1,22 @@
-"""Code shared by several thesis results (not a result itself; discovery skips it).
+"""Code shared by several thesis results (not a result itself; discovery skips it),
+one folder per side, each module named for what it is:
 
-Each module is named for what it is:
+``declare/`` (light: imported at discovery)
+    :mod:`.declare.profile` (key parsing, section checks, data set choice, an MVU
+    point's params), :mod:`.declare.grid_profile` (a data set x method grid's cells),
+    :mod:`.declare.grid_finish` (a grid cell's ``finish`` hook),
+    :mod:`.declare.table_spec` (what a grid table declares),
+    :mod:`.declare.balltree_profile` and ``balltree_schema.yaml`` (Figs. 2.13, 2.16)
+``work/`` (what a job runs; never imports writer code)
+    :mod:`.work.grid` (one cell of Tables 2.1 and 3.2), :mod:`.work.mvu_point` (one MVU
+    embedding: Figs. 3.2x, Table 3.3), :mod:`.work.sensor_point` (Figs. 3.20, 3.21),
+    :mod:`.work.balltree_point` (Figs. 2.13, 2.16), :mod:`.work.keyed_work` (a job
+    that dispatches on its kind)
+``write/`` (outputs from the records; never imported by a job)
+    :mod:`.write.tables` (thesis / ours / delta tables, footnotes),
+    :mod:`.write.table_result`, :mod:`.write.table_claims`, :mod:`.write.table_section`,
+    :mod:`.write.row_claims`, :mod:`.write.figure_files`, :mod:`.write.certified`,
+    :mod:`.write.balltree_figure`
 
-==========================  =====================================================
-:mod:`.grid`                data sets x methods, one job per cell (Tables 2.1,
-                            3.2; the shared work module of table results)
-:mod:`.table_spec`          what a grid table declares (:class:`TableSpec`)
-:mod:`.table_result`        a grid table result from a spec
-:mod:`.table_claims`        the claims of a grid table
-:mod:`.table_section`       a table's report section
-:mod:`.tables`              records -> thesis / ours / delta tables, footnotes
-:mod:`.profile`           the declarations' side: key parsing, section checks,
-                            data set choice, an MVU point's params (light)
-:mod:`.figure_files`        a figure's CSV, PNG, Markdown and sidecar
-:mod:`.mvu_point`           one MVU embedding per job (Figs. 3.2x, Table 3.3)
-:mod:`.sensor_point`        one sensor-network embedding (Figs. 3.20, 3.21)
-:mod:`.balltree_point`      one ball-tree timing point (Figs. 2.13, 2.16)
-:mod:`.balltree_figure`     the profile side (keys, params, schema) and the
-                            trend test of Figs. 2.13, 2.16
-==========================  =====================================================
-
-Modules named ``*_point`` hold job code and must not import writer code (tabulate,
-matplotlib, the table and figure writers); see ``tests/results/test_work_modules.py``.
+``tests/results/test_work_modules.py`` checks that no job's sources hold writer code.
 """

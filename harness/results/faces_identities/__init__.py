@@ -73,7 +73,7 @@ def _split_index(key: str) -> tuple[str, int]:
 
 def params(config: dict, key: str) -> dict:
     """Resolved parameters of one job (``persons<S>``, ``thesis<S>``, ``mnist``)."""
-    from harness.results.common.profile import dataset_choice
+    from harness.results.common.declare.profile import dataset_choice
 
     conf = _conf(config)
     base = {"figure": NAME, "point": f"{NAME}/{key}", "seed": config["seed"],

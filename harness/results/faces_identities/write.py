@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     figure_markdown, gap_mark, measured_frame, read_point, save_png, write_figure_files,
 )
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.tables import Footnotes
 from harness.results.faces_identities import MNIST, NAME, TITLE, _conf, keys
 from harness.results.faces_identities.register_claims import add_tests, register_claims
 

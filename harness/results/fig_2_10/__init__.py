@@ -15,7 +15,7 @@ sizes and measured numbers.
 from __future__ import annotations
 
 from harness.errors import ConfigError
-from harness.results.common.profile import thesis_claims_input
+from harness.results.common.declare.profile import thesis_claims_input
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "check", "keys",
            "params", "inputs"]

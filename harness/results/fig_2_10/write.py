@@ -10,10 +10,10 @@ from tabulate import tabulate
 
 from harness.claims import make_claim
 from harness.reference import thesis_claim_values
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     claim_lines, gap_mark, measured_frame, read_point, save_png, write_figure_files,
 )
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_2_10 import NAME, TITLE, _conf, _parse, keys
 from harness.results.fig_2_10.register_claims import best_linear_error, register_claims
 

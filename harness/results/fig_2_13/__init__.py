@@ -16,8 +16,8 @@ sizes and measured numbers.
 
 from __future__ import annotations
 
-from harness.results.common import balltree_profile
-from harness.results.common.profile import thesis_claims_input
+from harness.results.common.declare import balltree_profile
+from harness.results.common.declare.profile import thesis_claims_input
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "EXCLUSIVE",
            "COST_EXPONENTS", "check",

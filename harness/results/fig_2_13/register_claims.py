@@ -14,13 +14,13 @@ Conventions shared with the figure's own claims (:mod:`.write`):
 - A comparison in CPU time is decided beyond the profile's timing band
   (``results.fig_2_13.timing_band``: 0.65, a factor 1.65 between repeats); a difference
   inside it is :data:`harness.claims.WITHIN_NOISE`. "At least T" passes at T (1 +
-  band) and fails below T / (1 + band) (:func:`~harness.results.common.balltree_figure.at_least`).
+  band) and fails below T / (1 + band) (:func:`~harness.results.common.write.balltree_figure.at_least`).
   Coordinate operations are exact counts and use no band.
 - A reading whose test names "CPU time and coordinate operations" needs both: each case
-  is :func:`~harness.results.common.balltree_figure.both` of its two checks.
+  is :func:`~harness.results.common.write.balltree_figure.both` of its two checks.
 - How large a speed-up is (a threshold, or which of two searches is faster) is judged
   only on the thesis' 60000 training digits
-  (:func:`~harness.results.common.balltree_figure.size_gate`); a trend in r is decided
+  (:func:`~harness.results.common.write.balltree_figure.size_gate`); a trend in r is decided
   at any size. A reading mixing the two is decided below that size only by a
   counterexample of its trend part.
 - The thesis' speed-ups after LMNN (rec) are read on our PCA reduction, as the
@@ -33,7 +33,7 @@ from __future__ import annotations
 import pandas as pd
 
 from harness.claims import Reading, make_claim, readings_claim
-from harness.results.common import balltree_figure as common
+from harness.results.common.write import balltree_figure as common
 from harness.results.fig_2_13 import NAME
 
 __all__ = ["register_claims"]
@@ -207,7 +207,7 @@ def _relative_speedup(frame, band, gate) -> dict:
 
 def _gain_checks(frame, band, check) -> tuple[list, str]:
     """Per measured r, ``check(cpu_gain, width)`` and ``check(work_gain, 0)`` joined by
-    :func:`~harness.results.common.balltree_figure.both` (a count absent from an older
+    :func:`~harness.results.common.write.balltree_figure.both` (a count absent from an older
     record leaves the CPU check alone)."""
     cpu, work = _gain(frame, "balltree_gain"), _gain(frame, "balltree_gain_work")
     checks = [common.both(check(v, band), *([check(work[r], 0.0)] if r in work.index else []))

@@ -16,7 +16,7 @@ ambiguous.
 from __future__ import annotations
 
 from harness.errors import ConfigError
-from harness.results.common.profile import dataset_choice
+from harness.results.common.declare.profile import dataset_choice
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "EXCLUSIVE", "KEYS",
            "check", "keys", "params"]
@@ -68,7 +68,7 @@ def params(config: dict, key: str) -> dict:
     conf = _conf(config)
     common = {"figure": NAME, "point": f"{NAME}/{key}", "part": key, "seed": config["seed"],
               "blas_threads": config["blas_threads"], "leaf_size": conf["leaf_size"],
-              "k": conf["k"], "n_split_seeds": conf["n_split_seeds"],
+              "n_neighbors": conf["n_neighbors"], "n_split_seeds": conf["n_split_seeds"],
               "repeats": conf["repeats"], "query_repeats": conf["query_repeats"],
               "min_seconds": conf["min_seconds"],
               "time_limit_seconds": float(conf["time_limit_seconds"])}

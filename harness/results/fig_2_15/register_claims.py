@@ -8,7 +8,7 @@ every number the evidence shows is in the CSV. The conventions:
 
 - A CPU-time ratio is decided beyond the timing band (``results.fig_2_15.timing_band``,
   0.65: a factor 1.65), inside it :data:`harness.claims.WITHIN_NOISE`
-  (:func:`~harness.results.common.balltree_figure.at_least`). Counts (balls, levels,
+  (:func:`~harness.results.common.write.balltree_figure.at_least`). Counts (balls, levels,
   distance evaluations, visited nodes) are exact for their seeds and use no band.
 - A log-log slope of CPU time is the least-squares slope over the sizes of the median
   times; its noise is two standard errors of the slopes of the single repeats
@@ -27,7 +27,7 @@ import numpy as np
 from scipy.stats import spearmanr
 
 from harness.claims import Reading, beyond_noise, make_claim, readings_claim
-from harness.results.common.balltree_figure import at_least, both
+from harness.results.common.write.balltree_figure import at_least, both
 from harness.results.fig_2_15 import NAME
 
 __all__ = ["DRAWS", "THESIS_BALLS", "BALLS_TOLERANCE", "FASTER", "SAME", "SUBLINEAR",

@@ -34,7 +34,7 @@ from sklearn.neighbors import BallTree, NearestNeighbors
 from threadpoolctl import threadpool_limits
 
 from harness.provenance import blas_info
-from harness.results.common.balltree_point import _split
+from harness.results.common.work.balltree_point import _split
 from harness.results.fig_2_15.balltree import (
     SPLITS, build, brute_force, depth_bound, query, sibling_overlap, split_value,
     check_invariants,
@@ -169,7 +169,7 @@ def _depths(make: Callable[[int], np.ndarray], sizes, leaf_size: int, seed) -> l
 
 def gaussians_work(params: dict) -> dict:
     """The ``gaussians`` job (module docstring)."""
-    k, leaf = params["k"], params["leaf_size"]
+    k, leaf = params["n_neighbors"], params["leaf_size"]
     draws, figure = [], {}
     for t in range(params["n_draws"]):
         X = two_gaussians(params, t)
@@ -207,7 +207,7 @@ def mnist_work(params: dict) -> dict:
     if data is None:
         return body
     Rtr, Rte = data
-    k, leaf = params["k"], params["leaf_size"]
+    k, leaf = params["n_neighbors"], params["leaf_size"]
     rows = []
     for r in params["dimensions"]:
         Z, Zq = np.ascontiguousarray(Rtr[:, :r]), np.ascontiguousarray(Rte[:, :r])
@@ -238,7 +238,7 @@ def scaling_work(params: dict) -> dict:
     if data is None:
         return body
     Rtr, Rte = data
-    k, r = params["k"], params["scaling_dimension"]
+    k, r = params["n_neighbors"], params["scaling_dimension"]
     sizes, dims = [int(n) for n in params["scaling_sizes"]], [int(d) for d in params["brute_dimensions"]]
     n_max = max(sizes)
     calls, found = {}, {}

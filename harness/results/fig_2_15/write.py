@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     claim_lines, gap_mark, read_point, save_png, write_figure_files,
 )
 from harness.results.fig_2_15 import KEYS, NAME, TITLE, _conf, keys

@@ -15,7 +15,7 @@ sizes and measured numbers.
 
 from __future__ import annotations
 
-from harness.results.common import balltree_profile
+from harness.results.common.declare import balltree_profile
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "EXCLUSIVE",
            "COST_EXPONENTS", "check",

@@ -7,7 +7,7 @@ CPU-time comparison is decided beyond the timing band (``results.fig_2_16.timing
 inside it :data:`harness.claims.WITHIN_NOISE`; coordinate operations (the record's
 ``tree_work``, ``blocked_work``) are exact counts without a band; how large a speed-up
 is, is judged only on the thesis' 60000 training digits
-(:func:`~harness.results.common.balltree_figure.size_gate`); a trend in the input scale
+(:func:`~harness.results.common.write.balltree_figure.size_gate`); a trend in the input scale
 is decided at any size.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import pandas as pd
 
 from harness.claims import Reading, make_claim, readings_claim
-from harness.results.common import balltree_figure as common
+from harness.results.common.write import balltree_figure as common
 from harness.results.fig_2_16 import NAME
 
 __all__ = ["register_claims"]

@@ -8,11 +8,12 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness.claims import Reading, make_claim, readings_claim
-from harness.results.common import balltree_figure as common, balltree_point
-from harness.results.common.figure_files import (
+from harness.results.common.work import balltree_point
+from harness.results.common.write import balltree_figure as common
+from harness.results.common.write.figure_files import (
     gap_mark, measured_frame, read_point, save_png,
 )
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_2_16 import NAME, TITLE, _conf, keys
 from harness.results.fig_2_16.register_claims import register_claims
 

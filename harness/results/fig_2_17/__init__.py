@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from harness import registry
 from harness.errors import ConfigError
-from harness.results.common.profile import parse_int_key, thesis_claims_input
+from harness.results.common.declare.profile import parse_int_key, thesis_claims_input
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "DATASET", "check",
            "keys", "params", "inputs", "SPEEDUPS_FROM", "reads"]

@@ -1,6 +1,6 @@
 """Fig. 2.17's files from its frame and claims: the Markdown (claims, the error table,
 the choices), the plot of 3-NN error against r and the CSV / sidecar
-(:func:`harness.results.common.figure_files.write_figure_files`)."""
+(:func:`harness.results.common.write.figure_files.write_figure_files`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import functools
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results.common.figure_files import claim_lines, gap_mark, save_png, write_figure_files
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.figure_files import claim_lines, gap_mark, save_png, write_figure_files
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_2_17 import NAME
 
 __all__ = ["write_outputs", "choices"]

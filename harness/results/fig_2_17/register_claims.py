@@ -24,7 +24,7 @@ import math
 
 from harness.claims import WITHIN_NOISE, Reading, beyond_noise, make_claim, readings_claim
 from harness.reference import reference_value
-from harness.results.common.balltree_figure import at_least, both, size_gate
+from harness.results.common.write.balltree_figure import at_least, both, size_gate
 
 
 def binomial_noise(e1: float, e2: float, n_test: int, z: float) -> float:

@@ -17,7 +17,7 @@ from harness.reference import CLAIMS_FILE, thesis_claim
 from harness.results.fig_2_17 import work as point
 from harness.result_registry import get_result, write_module
 from harness.results.fig_2_17.outputs import write_outputs
-from harness.results.common.figure_files import read_point
+from harness.results.common.write.figure_files import read_point
 from harness.results.fig_2_17 import NAME, SPEEDUPS_FROM, TITLE, _conf, keys
 from harness.results.fig_2_17.register_claims import binomial_noise, register_claims
 

@@ -11,10 +11,10 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness.claims import make_claim
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     figure_markdown, gap_mark, read_point, save_png, write_figure_files,
 )
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_2_20 import NAME, TITLE, _conf, keys
 from harness.results.fig_2_20.register_claims import register_claims, span, trial_columns
 from harness.results.fig_2_20.work import GRID, METHODS

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from harness import registry
 from harness.errors import ConfigError
-from harness.results.common.profile import parse_int_key
+from harness.results.common.declare.profile import parse_int_key
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "check", "keys",
            "params"]

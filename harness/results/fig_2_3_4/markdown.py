@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results.common.figure_files import claim_lines, gap_mark
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.figure_files import claim_lines, gap_mark
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_2_3_4 import NAME
 
 __all__ = ["markdown", "choices"]

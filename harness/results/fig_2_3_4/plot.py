@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from harness.results.common.figure_files import gap_mark, save_png
+from harness.results.common.write.figure_files import gap_mark, save_png
 from harness.results.fig_2_3_4.work import grid_centres, nn_labels
 
 __all__ = ["plot", "PLOT_GRID"]

@@ -11,7 +11,7 @@ import pandas as pd
 from scipy import stats
 
 from harness.claims import make_claim, significant
-from harness.results.common.figure_files import gap_mark, read_point, write_figure_files
+from harness.results.common.write.figure_files import gap_mark, read_point, write_figure_files
 from harness.results.fig_2_3_4.markdown import markdown
 from harness.results.fig_2_3_4.plot import plot
 from harness.results.fig_2_3_4 import NAME, TITLE, _conf, keys

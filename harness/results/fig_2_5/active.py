@@ -22,7 +22,7 @@ import numpy as np
 
 from harness import registry
 from harness.jobs import Job, read_job_record
-from harness.results.common.grid_profile import column_dataset, grid_cells
+from harness.results.common.declare.grid_profile import column_dataset, grid_cells
 from harness.tasks.classification import dataset_split
 
 __all__ = ["ROWS", "candidates", "thesis_candidates", "run_shares", "build"]

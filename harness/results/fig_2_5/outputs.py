@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results.common.figure_files import gap_mark, save_png
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.figure_files import gap_mark, save_png
+from harness.results.common.write.tables import Footnotes
 
 __all__ = ["bars_table", "active_table", "plot"]
 

@@ -10,11 +10,11 @@ from harness import registry
 from harness.jobs import Job, read_job_record
 from harness.reference import load_reference
 from harness.results import table_2_1
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     claim_lines, write_figure_files,
 )
-from harness.results.common.grid_profile import column_dataset, grid_cells
-from harness.results.common.tables import Footnotes, build_table
+from harness.results.common.declare.grid_profile import column_dataset, grid_cells
+from harness.results.common.write.tables import Footnotes, build_table
 from harness.results.fig_2_5 import NAME, PEERS, TABLE, TITLE
 from harness.results.fig_2_5 import active as active_mod
 from harness.results.fig_2_5.outputs import active_table, bars_table, plot

@@ -13,8 +13,8 @@ from tabulate import tabulate
 from harness.results.fig_2_9_12.ratios import (
     BETTER, HIGHER_UNSURE, LOWER_UNSURE, SAME, WORSE, format_ratio,
 )
-from harness.results.common.figure_files import gap_mark, save_png
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.figure_files import gap_mark, save_png
+from harness.results.common.write.tables import Footnotes
 
 __all__ = ["plot", "ratio_table", "CLASS_MARKS", "column_title"]
 

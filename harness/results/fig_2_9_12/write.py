@@ -14,10 +14,10 @@ from harness.results.fig_2_9_12.ratios import (
 )
 from harness.results.fig_2_9_12.outputs import CLASS_MARKS, plot, ratio_table
 from harness.results.fig_2_9_12.register_claims import add_tests, register_claims
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     claim_lines, dataset_notes, gap_mark, write_figure_files,
 )
-from harness.results.common.tables import Footnotes, build_table
+from harness.results.common.write.tables import Footnotes, build_table
 from harness.results import table_2_1
 from harness.results.table_2_1.write import LARGE
 from harness.results.fig_2_9_12 import NAME, TABLE, TITLE

@@ -40,7 +40,7 @@ import scipy.linalg
 import scipy.stats
 
 from harness import registry
-from harness.results.common.keyed_work import keyed_work
+from harness.results.common.work.keyed_work import keyed_work
 
 __all__ = ["jl_dimension", "unit_vectors", "histogram_work", "all_pairs_work",
            "dimension_work", "tail_work", "real_data_work", "k_grid", "work"]

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     figure_markdown, gap_mark, read_point, save_png, write_figure_files,
 )
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_3_2 import NAME, TITLE, _conf, keys
 from harness.results.fig_3_2.register_claims import fits, register_claims
 

@@ -9,13 +9,13 @@ ambiguous, its sizes and measured numbers.
 from __future__ import annotations
 
 from harness.errors import ConfigError
-from harness.results.common.profile import check_sensor_dataset, sensor_inputs, sensor_params
+from harness.results.common.declare.profile import check_sensor_dataset, sensor_inputs, sensor_params
 
 __all__ = ["WORK", "NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "MEMORY_MB",
            "KEYS", "check", "keys", "params", "inputs"]
 
 #: the job code: a shared work module (its import closure is each job's sources)
-WORK = "harness.results.common.sensor_point"
+WORK = "harness.results.common.work.sensor_point"
 
 
 NAME = "fig_3_20"

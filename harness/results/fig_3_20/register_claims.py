@@ -37,7 +37,7 @@ import pandas as pd
 from scipy.spatial import ConvexHull
 
 from harness.claims import Reading, about_every, about_most, make_claim, readings_claim
-from harness.results.common.certified import certified
+from harness.results.common.write.certified import certified
 from harness.results.fig_3_20 import NAME
 
 __all__ = ["N20000", "CITIES", "BOUNDARY_FRACTION", "geometry",
@@ -56,7 +56,7 @@ def geometry(Y: np.ndarray, X: np.ndarray) -> dict[str, float]:
     the median similarity-aligned error of the sensors within
     :data:`BOUNDARY_FRACTION` of the diameter from the convex hull of ``X`` and of the
     rest, and the ratios the claims compare."""
-    from harness.results.common.sensor_point import align
+    from harness.results.common.work.sensor_point import align
 
     errors = {}
     for name, scale in (("rigid", False), ("similarity", True)):

@@ -13,13 +13,13 @@ from tabulate import tabulate
 
 from harness.claims import make_claim, not_comparable_claim
 from harness.reference import thesis_claim
-from harness.results.common.certified import certified, not_counted
+from harness.results.common.write.certified import certified, not_counted
 from harness.formatting import fmt_number
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     gap_mark, read_point, save_png, write_figure_files,
 )
-from harness.results.common.sensor_point import align, load_network, unpack
-from harness.results.common.tables import Footnotes
+from harness.results.common.work.sensor_point import align, load_network, unpack
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_3_20 import KEYS, NAME, TITLE, _conf, keys
 from harness.results.fig_3_20.register_claims import derived_columns, geometry, register_claims
 

@@ -9,7 +9,7 @@ ambiguous, its sizes and measured numbers.
 from __future__ import annotations
 
 from harness.errors import ConfigError
-from harness.results.common.profile import (
+from harness.results.common.declare.profile import (
     check_sensor_dataset, parse_int_key, sensor_inputs, sensor_params,
 )
 
@@ -17,7 +17,7 @@ __all__ = ["WORK", "NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "check"
            "keys", "params", "inputs"]
 
 #: the job code: a shared work module (its import closure is each job's sources)
-WORK = "harness.results.common.sensor_point"
+WORK = "harness.results.common.work.sensor_point"
 
 
 NAME = "fig_3_21"

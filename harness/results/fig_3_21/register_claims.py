@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from harness.claims import make_claim, stand_in_claim
-from harness.results.common.certified import certified
+from harness.results.common.write.certified import certified
 from harness.results.fig_3_21 import NAME
 
 __all__ = ["KNEE_RANGE", "RATE_FRACTION", "kneedle_knee", "rate_knee", "register_claims"]

@@ -13,13 +13,13 @@ from tabulate import tabulate
 from harness import registry
 from harness.claims import Reading, readings_claim, significant, stand_in_claim
 from harness.reference import CLAIMS_FILE, thesis_claim
-from harness.results.common.certified import certified, not_counted
+from harness.results.common.write.certified import certified, not_counted
 from harness.formatting import fmt_number
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     gap_mark, read_point, save_png, write_figure_files,
 )
-from harness.results.common.profile import dataset_choice
-from harness.results.common.tables import Footnotes
+from harness.results.common.declare.profile import dataset_choice
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_3_21 import NAME, TITLE, _conf, _parse_m, keys
 from harness.results.fig_3_21.register_claims import knee_columns, register_claims
 

@@ -9,7 +9,7 @@ ambiguous, its sizes and measured numbers.
 from __future__ import annotations
 
 from harness.errors import ConfigError
-from harness.results.common.profile import (
+from harness.results.common.declare.profile import (
     check_datasets_section, check_registered_dataset, dataset_choice, mvu_point_params,
     thesis_column,
 )
@@ -18,7 +18,7 @@ __all__ = ["WORK", "NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "dimens
            "check", "keys", "params"]
 
 #: the job code: a shared work module (its import closure is each job's sources)
-WORK = "harness.results.common.mvu_point"
+WORK = "harness.results.common.work.mvu_point"
 
 
 NAME = "fig_3_22"

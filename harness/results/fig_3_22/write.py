@@ -14,14 +14,14 @@ from tabulate import tabulate
 
 from harness import registry
 from harness.claims import make_claim
-from harness.results.common.certified import not_counted
+from harness.results.common.write.certified import not_counted
 from harness.formatting import certificate_text
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     gap_mark, missing_column_reason, read_point, save_png, write_figure_files,
 )
-from harness.results.common.profile import thesis_column
-from harness.results.common.mvu_point import MEASURES
-from harness.results.common.tables import Footnotes
+from harness.results.common.declare.profile import thesis_column
+from harness.results.common.work.mvu_point import MEASURES
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_3_22.register_claims import register_claims
 from harness.results.fig_3_22 import NAME, TITLE, _conf, dimensions, keys, params
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from harness import registry
 from harness.errors import ConfigError
-from harness.results.common.profile import (
+from harness.results.common.declare.profile import (
     SOLVER_BUDGET, check_mvu_solver, check_registered_dataset, dataset_choice, thesis_column,
 )
 

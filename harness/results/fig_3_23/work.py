@@ -14,7 +14,7 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.results.common.mvu_point import load_dataset, mvu_sources
+from harness.results.common.work.mvu_point import load_dataset, mvu_sources
 from harness.results.fig_3_23 import MVU_FITS
 
 __all__ = ["COMPUTATION", "alignment_error", "sources", "work"]

@@ -13,12 +13,12 @@ from tabulate import tabulate
 
 from harness import registry
 from harness.claims import Reading, about_every, make_claim, readings_claim
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     dataset_notes, gap_mark, harmonic_mean, missing_column_reason, read_point,
     save_png, write_figure_files,
 )
-from harness.results.common.profile import thesis_column
-from harness.results.common.tables import Footnotes
+from harness.results.common.declare.profile import thesis_column
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_3_23 import NAME, TITLE, _conf, _split, keys
 from harness.results.fig_3_23.significance import LEVEL, significant, trial_columns
 

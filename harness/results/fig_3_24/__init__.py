@@ -2,7 +2,7 @@
 
 The declaration (keys, params, checks). The profile section's schema is ``schema.yaml``;
 a job runs :mod:`.work` (an MVU point of
-:mod:`harness.results.common.mvu_point` that also keeps the spectrum and the leading
+:mod:`harness.results.common.work.mvu_point` that also keeps the spectrum and the leading
 coordinates Figs. 3.25-3.27 read); :mod:`.write` writes the outputs and the
 verdicts; ``README.md`` says what the result shows, the choices where the thesis is
 ambiguous, its sizes and measured numbers.
@@ -11,7 +11,7 @@ ambiguous, its sizes and measured numbers.
 from __future__ import annotations
 
 from harness.errors import ConfigError
-from harness.results.common.profile import (
+from harness.results.common.declare.profile import (
     check_datasets_section, check_registered_dataset, dataset_choice, mvu_point_params,
     thesis_column,
 )

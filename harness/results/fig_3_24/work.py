@@ -1,5 +1,5 @@
 """The job of Fig. 3.24 (thesis 3.1.11): one MVU point
-(:func:`harness.results.common.mvu_point.mvu_point_work`) that also keeps what Figs.
+(:func:`harness.results.common.work.mvu_point.mvu_point_work`) that also keeps what Figs.
 3.25-3.27 show and their sentences need (``harness/results/fig_3_25_27``).
 
 The point is fitted with :data:`KEPT_DIMENSIONS` output dimensions (at least the
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from harness.metrics import embedding_quality
-from harness.results.common.mvu_point import mvu_point_work, mvu_sources
+from harness.results.common.work.mvu_point import mvu_point_work, mvu_sources
 
 __all__ = ["KEPT_DIMENSIONS", "work", "sources", "procrustes_residual", "point_extras"]
 

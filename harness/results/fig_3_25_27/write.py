@@ -10,7 +10,7 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness import registry
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     claim_lines, dataset_notes, gap_mark, read_point, save_png, write_figure_files,
 )
 from harness.results.fig_3_25_27 import NAME, SOURCE, TITLE

@@ -15,7 +15,7 @@ ambiguous, its sizes and measured numbers.
 from __future__ import annotations
 
 from harness.errors import ConfigError
-from harness.results.common.profile import (
+from harness.results.common.declare.profile import (
     check_mvu_solver, check_registered_dataset, parse_int_key, dataset_choice,
     mvu_point_params,
 )
@@ -24,7 +24,7 @@ __all__ = ["WORK", "NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "check"
            "keys", "params", "reading_ks", "reading_solver", "parse_key"]
 
 #: the job code: a shared work module (its import closure is each job's sources)
-WORK = "harness.results.common.mvu_point"
+WORK = "harness.results.common.work.mvu_point"
 
 
 NAME = "fig_3_28"

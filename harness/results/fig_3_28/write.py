@@ -18,13 +18,13 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness.claims import Reading, beyond_noise, readings_claim
-from harness.results.common.certified import CERTIFIED
+from harness.results.common.write.certified import CERTIFIED
 from harness.formatting import certificate_text
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     gap_mark, harmonic_mean, read_point, save_png, write_figure_files,
 )
-from harness.results.common.mvu_point import MEASURES
-from harness.results.common.tables import Footnotes
+from harness.results.common.work.mvu_point import MEASURES
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_3_28 import NAME, TITLE, _conf, keys, reading_ks, reading_solver
 
 __all__ = ["THESIS_LOCK_K", "THESIS_BEST_K", "THESIS_N", "CLAIM", "PROVENANCE", "build",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from harness.errors import ConfigError
 from harness.problems.bad_edge_rule import BadEdgeRule
-from harness.results.common.profile import (
+from harness.results.common.declare.profile import (
     check_mvu_solver, dataset_choice, mvu_point_params,
 )
 

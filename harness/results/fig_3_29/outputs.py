@@ -12,9 +12,9 @@ import pandas as pd
 from tabulate import tabulate
 
 from harness.formatting import fmt_number
-from harness.results.common.figure_files import gap_mark, read_point, save_png, write_figure_files
-from harness.results.common.mvu_point import MEASURES
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.figure_files import gap_mark, read_point, save_png, write_figure_files
+from harness.results.common.work.mvu_point import MEASURES
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_3_29 import NAME, _conf
 
 __all__ = ["write_outputs", "choices", "mvu_table", "sweep_table", "cut_consistency"]
@@ -282,7 +282,7 @@ def _plot(frame: pd.DataFrame, config: dict, path) -> None:
 
 
 def write_outputs(config: dict, frame: pd.DataFrame, claims: list[dict]) -> list:
-    """The Markdown and the files (:func:`harness.results.common.figure_files.write_figure_files`)."""
+    """The Markdown and the files (:func:`harness.results.common.write.figure_files.write_figure_files`)."""
     conf = _conf(config)
     notes = Footnotes()
     md = [f"# Fig. 3.29: detecting and cutting bad edges of a noisy Swiss roll (thesis "

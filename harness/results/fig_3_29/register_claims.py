@@ -21,8 +21,8 @@ import pandas as pd
 from scipy.stats import mannwhitneyu, rankdata
 
 from harness.claims import Reading, beyond_noise, make_claim, readings_claim, significant
-from harness.results.common.certified import certified
-from harness.results.common.figure_files import read_point
+from harness.results.common.write.certified import certified
+from harness.results.common.write.figure_files import read_point
 
 __all__ = ["short_routes", "auc", "edge_row", "register_claims"]
 

@@ -13,7 +13,7 @@ Four jobs, one ``work`` (the job's ``kind`` in its params):
     The same detection on rolls of several noise levels and seeds (no SDP): how
     typical the figure's roll is.
 ``before``, ``after``
-    One MVU embedding each (:func:`harness.results.common.mvu_point.mvu_point_work`: the
+    One MVU embedding each (:func:`harness.results.common.work.mvu_point.mvu_point_work`: the
     native solver, certified), without and with ``cut_bad_edges``; besides the
     usual measures, the 2-D embedding and its local continuity, trust and
     intersection (3.27-3.29) against the roll's true 2-D coordinates.
@@ -46,7 +46,7 @@ from harness.metrics import embedding_quality
 from harness.plugin import ExpectedFailure
 from harness.problems.bad_edges import (BadEdgeRule, detect_bad_edges, neighbour_graph,
                                         without_edges)
-from harness.results.common.mvu_point import load_dataset, mvu_point_work, mvu_sources
+from harness.results.common.work.mvu_point import load_dataset, mvu_point_work, mvu_sources
 from harness.results.fig_3_29 import DATASET, KINDS
 
 __all__ = ["DATASET", "KINDS", "arc_length", "roll_truth", "truth_bad", "knn_detection",

@@ -13,10 +13,10 @@ import pandas as pd
 
 from harness.claims import about_every, linked, make_claim
 from harness.results.fig_3_29.outputs import write_outputs
-from harness.results.common.certified import certified, not_counted
+from harness.results.common.write.certified import certified, not_counted
 from harness.formatting import certificate_text
-from harness.results.common.figure_files import harmonic_mean, read_point
-from harness.results.common.mvu_point import MEASURES
+from harness.results.common.write.figure_files import harmonic_mean, read_point
+from harness.results.common.work.mvu_point import MEASURES
 from harness.results.fig_3_29 import NAME, _conf
 
 __all__ = ["THESIS", "build", "claims", "write"]

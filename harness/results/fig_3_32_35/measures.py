@@ -1,7 +1,7 @@
 """Columns of Figs. 3.32-3.35's frame that the register's readings read (issue 51),
 computed in the write step from what each job already had: its record's embedding and
 colouring, and its input points, loaded again exactly as the job loaded them
-(:func:`harness.results.common.mvu_point.load_dataset` on the record's parameters, the
+(:func:`harness.results.common.work.mvu_point.load_dataset` on the record's parameters, the
 shape checked against the record). No existing number changes; a column is NaN where
 its row was not measured or the quantity does not apply.
 
@@ -45,7 +45,7 @@ from harness.metrics.embedding_quality import (
     input_neighbors, local_continuity, local_trust, neighborhood_intersection,
 )
 from harness.plugin import ExpectedFailure
-from harness.results.common.figure_files import read_point
+from harness.results.common.write.figure_files import read_point
 from harness.results.fig_3_32_35 import NAME, _conf
 
 __all__ = ["COLUMNS", "QUALITY_NEIGHBORS", "NEAR_ZERO", "AXIS_SHARE", "INPUT_COLUMNS",
@@ -139,7 +139,7 @@ def axis_aligned_fraction(Y: np.ndarray) -> float:
 def _inputs(record: dict):
     """The job's inputs, loaded again as the job loaded them; None when they cannot be
     loaded here or their shape is not the record's."""
-    from harness.results.common.mvu_point import load_dataset
+    from harness.results.common.work.mvu_point import load_dataset
 
     try:
         X = np.asarray(load_dataset(record["params"]).X, dtype=float)

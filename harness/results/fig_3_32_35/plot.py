@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from harness.results.common.figure_files import gap_mark, save_png
+from harness.results.common.write.figure_files import gap_mark, save_png
 
 __all__ = ["N_BARS", "plot_figure"]
 

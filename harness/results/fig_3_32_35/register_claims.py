@@ -521,7 +521,7 @@ def decide(frame: pd.DataFrame, spec: Spec) -> dict:
     """The claim of ``spec``'s register entry from ``frame`` (see the module
     docstring)."""
 
-    from harness.results.common.figure_files import gap_mark
+    from harness.results.common.write.figure_files import gap_mark
 
     cases = _cases(frame, spec.columns, spec.needed)
     readings = [_reading(spec, _cases(frame, spec.columns, rest[0]) if rest else cases,

@@ -12,17 +12,17 @@ from tabulate import tabulate
 
 from harness import registry
 from harness.claims import Reading, beyond_noise, make_claim, readings_claim
-from harness.results.common.certified import not_counted
+from harness.results.common.write.certified import not_counted
 from harness.formatting import certificate_text, fmt_number
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     dataset_notes, gap_mark, missing_column_reason, read_point, write_figure_files,
 )
-from harness.results.common.profile import thesis_column
+from harness.results.common.declare.profile import thesis_column
 from harness.results.fig_3_32_35.measures import add_measures
 from harness.results.fig_3_32_35.plot import plot_figure
 from harness.results.fig_3_32_35.cases import Cases, _cases
 from harness.results.fig_3_32_35.register_claims import register_claims
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_3_32_35 import LEVELS, NAME, TITLE, _conf, keys
 
 __all__ = ["THESIS_DATASETS", "THESIS_PARAMS", "MANIFOLD_COLUMNS", "LEVEL",

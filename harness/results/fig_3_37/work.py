@@ -26,7 +26,7 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.results.common.mvu_point import start_point
+from harness.results.common.work.mvu_point import start_point
 from harness.results.fig_3_37 import METHODS
 from harness.tasks.embedding import BadInputError
 

@@ -12,12 +12,12 @@ from tabulate import tabulate
 from harness import registry
 from harness.claims import make_claim
 from harness.formatting import certificate_text, fmt_number
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     claim_lines, dataset_notes, gap_mark, missing_column_reason, read_point, save_png,
     write_figure_files,
 )
-from harness.results.common.profile import thesis_column
-from harness.results.common.tables import Footnotes
+from harness.results.common.declare.profile import thesis_column
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_3_37 import METHODS, NAME, TITLE, _conf, keys
 from harness.results.fig_3_37.register_claims import register_claims
 

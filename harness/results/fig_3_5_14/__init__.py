@@ -13,13 +13,13 @@ roll of 3.1.5) or ``noise_free`` (Fig. 3.14's), variant ``strict`` (equality
 constraints) or ``slack_w<omega>`` (omega from the schema's grid), and ``knn`` (strict,
 distances to the k nearest neighbours only, no cliques: the last relaxation of 3.1.6);
 and one job ``graph_counts`` (edge counts of the clique and k-NN graphs). The jobs run
-:mod:`.work` (MVU points of :mod:`harness.results.common.mvu_point`, certified).
+:mod:`.work` (MVU points of :mod:`harness.results.common.work.mvu_point`, certified).
 """
 
 from __future__ import annotations
 
 from harness.errors import ConfigError
-from harness.results.common.profile import check_mvu_solver, dataset_choice, mvu_point_params
+from harness.results.common.declare.profile import check_mvu_solver, dataset_choice, mvu_point_params
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "DATA", "DATASET",
            "check", "keys", "params", "parse_key", "slack_key", "strict_sizes"]
@@ -102,7 +102,7 @@ def parse_key(key: str) -> tuple[str, str, int]:
 
 def params(config: dict, key: str) -> dict:
     """Resolved parameters of one point (an MVU point of
-    :func:`~harness.results.common.profile.mvu_point_params`, with ``omega`` for a slack
+    :func:`~harness.results.common.declare.profile.mvu_point_params`, with ``omega`` for a slack
     point and ``connectivity``), or of ``graph_counts``."""
     conf = _conf(config)
     if key == GRAPH_KEY:
@@ -110,7 +110,7 @@ def params(config: dict, key: str) -> dict:
                 "seed": config["seed"], "blas_threads": config["blas_threads"],
                 "time_limit_seconds": float(conf["time_limit_seconds"]),
                 "dataset": DATASET, "n_samples": int(conf["constraint_count"]["n_samples"]),
-                "k": list(conf["constraint_count"]["k"]),
+                "n_neighbors": list(conf["constraint_count"]["n_neighbors"]),
                 "data_params": {d: dict(conf[p]) for d, p in DATA.items()}}
     data, variant, n = parse_key(key)
     choice = dataset_choice(config, DATASET, n, conf[DATA[data]])

@@ -1,7 +1,7 @@
 """The jobs of Figs. 3.5 and 3.14 (thesis 3.1.5, 3.1.6): one MVU point each, certified.
 
 * Strict and slack points (``connectivity: clique``) are MVU points of
-  :func:`harness.results.common.mvu_point.mvu_point_work` (the clique graph of 3.1.4,
+  :func:`harness.results.common.work.mvu_point.mvu_point_work` (the clique graph of 3.1.4,
   ``MVU(variant="equality" | "slack", omega=...)``; the solver's status is the one the
   harness recomputes from the certificate), with the 2-D embedding, the roll
   parameter t (the colouring of the thesis' panels) and the variance ratio of the
@@ -31,7 +31,7 @@ from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.problems.mvu import MVUProblem
 from harness.provenance import blas_info
-from harness.results.common.mvu_point import (
+from harness.results.common.work.mvu_point import (
     N_SPECTRUM, load_dataset, mvu_point_work, mvu_sources, normalised,
 )
 from harness.solvers.mvu import solve_mvu
@@ -102,7 +102,7 @@ def graph_counts(params: dict) -> dict:
     load = registry.get_dataset(params["dataset"])().load
     for data, data_params in params["data_params"].items():
         X = load(**{**data_params, "n_samples": params["n_samples"]}).X
-        for k in params["k"]:
+        for k in params["n_neighbors"]:
             m = {c: MVUProblem.from_points(X, int(k), connectivity=c).m
                  for c in ("clique", "knn")}
             rows.append({"data": data, "k": int(k), "n_samples": params["n_samples"],

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     claim_lines, gap_mark, measured_frame, read_point, save_png, write_figure_files,
 )
-from harness.results.common.mvu_point import N_SPECTRUM
+from harness.results.common.work.mvu_point import N_SPECTRUM
 
 from . import GRAPH_KEY, NAME, TITLE, keys, parse_key
 

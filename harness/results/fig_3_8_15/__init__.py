@@ -18,7 +18,7 @@ ambiguous.
 from __future__ import annotations
 
 from harness.errors import ConfigError
-from harness.results.common.profile import check_mvu_solver, dataset_choice, mvu_point_params
+from harness.results.common.declare.profile import check_mvu_solver, dataset_choice, mvu_point_params
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "COMB", "TREFOIL",
            "check", "keys", "params", "comb_keys"]

@@ -3,7 +3,7 @@ lines 1533-1535, 3.1.7 lines 1615-1622), each under its entry's readings
 (``harness/claims_register/chapter_3.yaml``), from :func:`.write.build`'s frame.
 
 A row counts when its job is measured and, for MVU, its SDP solve is certified optimal
-(:func:`harness.results.common.certified.certified`); a row that does not count is
+(:func:`harness.results.common.write.certified.certified`); a row that does not count is
 named in the evidence and left out. "Dimensions of non-zero variance" are the
 normalised eigenvalues above the register's 1 % (MVU: of the learned kernel, divided
 by their sum; Isomap: of -1/2 J G^2 J, divided by the sum of its positive ones). The
@@ -17,7 +17,7 @@ from __future__ import annotations
 import pandas as pd
 
 from harness.claims import Reading, make_claim, readings_claim
-from harness.results.common.certified import certified, not_counted
+from harness.results.common.write.certified import certified, not_counted
 
 __all__ = ["register_claims", "counted", "THRESHOLDS"]
 

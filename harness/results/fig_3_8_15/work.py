@@ -1,5 +1,5 @@
 """One job of Figs. 3.8 and 3.15 (thesis 3.1.5, 3.1.7): an MVU embedding of the
-trefoil or the comb (:func:`harness.results.common.mvu_point.mvu_point_work`, its
+trefoil or the comb (:func:`harness.results.common.work.mvu_point.mvu_point_work`, its
 solve certified by the harness) with the figure's own measures, or Isomap's
 spectrum of the comb (:func:`harness.methods.isomap.isomap_gram`, thesis 3.2.1).
 
@@ -19,7 +19,7 @@ from threadpoolctl import threadpool_limits
 
 from harness import registry
 from harness.plugin import ExpectedFailure
-from harness.results.common.mvu_point import (
+from harness.results.common.work.mvu_point import (
     mvu_point_work, mvu_sources, normalised, start_point,
 )
 

@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results.common.certified import certified
-from harness.results.common.figure_files import gap_mark, read_point, save_png, write_figure_files
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.certified import certified
+from harness.results.common.write.figure_files import gap_mark, read_point, save_png, write_figure_files
+from harness.results.common.write.tables import Footnotes
 from harness.results.fig_3_8_15 import NAME, TITLE, TREFOIL, _conf, keys, params
 from harness.results.fig_3_8_15.register_claims import register_claims
 

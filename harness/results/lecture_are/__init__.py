@@ -3,9 +3,9 @@ Bowling, Ghodsi & Wilkinson 2005) against MVU on the moving window, the alignmen
 error of each embedding with the true window positions (statwiki STAT 841 F14,
 lecture 7; not a thesis result: no thesis values; verdicts only on claims of the lecture notes).
 
-The declaration: its grid (:class:`~harness.results.common.table_spec.TableSpec` of the
+The declaration: its grid (:class:`~harness.results.common.declare.table_spec.TableSpec` of the
 embedding task, no reference file) and profile side
-(:class:`~harness.results.common.grid_profile.GridTable`); the profile section's
+(:class:`~harness.results.common.declare.grid_profile.GridTable`); the profile section's
 schema is ``schema.yaml``; a cell's job runs :mod:`.work` (the grid's cell plus the
 alignment); :mod:`.write` writes the table; ``README.md`` says what it shows and its
 sizes. ``GROUP = "lecture"``: the report's part for the lecture methods.
@@ -13,8 +13,8 @@ sizes. ``GROUP = "lecture"``: the report's part for the lecture methods.
 
 from __future__ import annotations
 
-from harness.results.common.grid_profile import GridTable
-from harness.results.common.table_spec import TableSpec
+from harness.results.common.declare.grid_profile import GridTable
+from harness.results.common.declare.table_spec import TableSpec
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "GROUP", "SPEC",
            "check", "keys", "params", "inputs", "finish"]

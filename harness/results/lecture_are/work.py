@@ -1,5 +1,5 @@
 """The work of one cell of the ARE table: the grid's embedding cell
-(:mod:`harness.results.common.grid`) whose runs also measure the embedding against
+(:mod:`harness.results.common.work.grid`) whose runs also measure the embedding against
 the data set's true positions (:func:`harness.metrics.alignment.alignment_error`).
 
 Why not the grid's work itself: the embedding task measures the thesis' quality
@@ -8,15 +8,15 @@ would rerun every cell of Tables 2.1 and 3.2. Here the task runs unchanged
 (:func:`harness.tasks.embedding.run_embedding` with ``keep_embedding``, the hook for
 callers that measure more) and the alignment is added to its measures; the cell's
 sources and loop over runs are the grid's (:func:`sources`,
-:func:`harness.results.common.grid.work` with ``run=``), its identity the declaration's
-``finish`` (:class:`harness.results.common.grid_profile.GridTable`).
+:func:`harness.results.common.work.grid.work` with ``run=``), its identity the declaration's
+``finish`` (:class:`harness.results.common.declare.grid_profile.GridTable`).
 """
 
 from __future__ import annotations
 
 from harness.metrics.alignment import alignment_error
-from harness.results.common.grid import sources
-from harness.results.common.grid import work as grid_work
+from harness.results.common.work.grid import sources
+from harness.results.common.work.grid import work as grid_work
 from harness.tasks.embedding import BadInputError, run_embedding
 
 __all__ = ["work", "sources", "aligned_run"]
@@ -44,5 +44,5 @@ def aligned_run(method_cls: type, dataset, params: dict, seed: int) -> dict:
 
 def work(params: dict) -> dict:
     """A cell's work in the child process: the grid's
-    (:func:`harness.results.common.grid.work`), each run by :func:`aligned_run`."""
+    (:func:`harness.results.common.work.grid.work`), each run by :func:`aligned_run`."""
     return grid_work(params, run=aligned_run)

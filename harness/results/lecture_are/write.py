@@ -5,7 +5,7 @@ LaTeX, sidecar) and its report section; the lecture notes' own claims
 
 from __future__ import annotations
 
-from harness.results.common.table_result import TableResult
+from harness.results.common.write.table_result import TableResult
 from harness.results.lecture_are import SPEC
 from harness.results.lecture_are.register_claims import register_claims
 

@@ -5,7 +5,7 @@ claims (lecture register entries; not a thesis result).
 
 from __future__ import annotations
 
-from harness.results.common.table_result import TableResult
+from harness.results.common.write.table_result import TableResult
 from harness.results.lecture_clustering import SPEC
 from harness.results.lecture_clustering.register_claims import register_claims
 

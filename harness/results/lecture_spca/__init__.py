@@ -2,18 +2,18 @@
 supervised PCA against PCA, LDA and LMNN, kNN test error on the same splits (statwiki
 STAT 841 F14; not a thesis result: no thesis values, no verdicts).
 
-The declaration: its grid (:class:`~harness.results.common.table_spec.TableSpec`, no
-thesis values) and profile side (:class:`~harness.results.common.grid_profile.GridTable`);
+The declaration: its grid (:class:`~harness.results.common.declare.table_spec.TableSpec`, no
+thesis values) and profile side (:class:`~harness.results.common.declare.grid_profile.GridTable`);
 the profile section's schema is ``schema.yaml``; a cell's job runs the shared
-:mod:`harness.results.common.grid` (``WORK``); :mod:`.write` writes the table;
+:mod:`harness.results.common.work.grid` (``WORK``); :mod:`.write` writes the table;
 ``README.md`` says what it shows and its sizes. ``GROUP = "lecture"`` puts it in the
 report's part for the lecture methods (:mod:`harness.report.build`).
 """
 
 from __future__ import annotations
 
-from harness.results.common.grid_profile import GridTable
-from harness.results.common.table_spec import TableSpec
+from harness.results.common.declare.grid_profile import GridTable
+from harness.results.common.declare.table_spec import TableSpec
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "GROUP", "SPEC", "WORK",
            "check", "keys", "params", "inputs", "finish"]
@@ -55,6 +55,6 @@ SIDECAR = True
 GROUP = "lecture"
 
 #: the job code: the grid's cell work (its import closure is each job's sources)
-WORK = "harness.results.common.grid"
+WORK = "harness.results.common.work.grid"
 
 check, keys, params, inputs, finish = GridTable(SPEC).functions()

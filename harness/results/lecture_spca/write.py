@@ -4,7 +4,7 @@ Markdown, LaTeX, sidecar) and its report section; no claims (not a thesis result
 
 from __future__ import annotations
 
-from harness.results.common.table_result import TableResult
+from harness.results.common.write.table_result import TableResult
 from harness.results.lecture_spca import SPEC
 
 __all__ = ["write", "claims", "section"]

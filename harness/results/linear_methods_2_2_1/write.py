@@ -13,7 +13,7 @@ from tabulate import tabulate
 from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_csv_atomic, write_text_atomic
-from harness.results.common.figure_files import claim_lines, gap_mark
+from harness.results.common.write.figure_files import claim_lines, gap_mark
 from harness.results.linear_methods_2_2_1 import KIND, NAME, SIDECAR, TITLE, keys
 from harness.results.linear_methods_2_2_1.register_claims import advantage, register_claims
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from harness import registry
 from harness.errors import ConfigError
-from harness.results.common.profile import dataset_choice
+from harness.results.common.declare.profile import dataset_choice
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "METHOD", "MIDDLE",
            "WIDE", "HALF", "COLLAPSE", "check", "keys", "params", "mu_key"]

@@ -23,8 +23,8 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.results.common.grid import sources as grid_sources
-from harness.results.common.grid import work as grid_work
+from harness.results.common.work.grid import sources as grid_sources
+from harness.results.common.work.grid import work as grid_work
 from harness.tasks.classification import run_classification, split_indices
 
 __all__ = ["POOL_SEED_OFFSET", "random_splits", "sweep_run", "collapse", "work", "sources"]

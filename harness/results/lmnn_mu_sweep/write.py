@@ -13,7 +13,7 @@ from tabulate import tabulate
 from harness import registry
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_csv_atomic, write_text_atomic
-from harness.results.common.figure_files import claim_lines, gap_mark, point_line, read_point
+from harness.results.common.write.figure_files import claim_lines, gap_mark, point_line, read_point
 from harness.results.lmnn_mu_sweep import (
     COLLAPSE, HALF, KIND, MIDDLE, NAME, TITLE, WIDE, _conf, keys, mu_key,
 )

@@ -55,7 +55,7 @@ def keys(config: dict) -> list[str]:
 
 def params(config: dict, key: str) -> dict:
     """Resolved parameters of the data set ``key``."""
-    from harness.results.common.profile import dataset_choice
+    from harness.results.common.declare.profile import dataset_choice
 
     conf = _conf(config)
     if key not in conf["datasets"]:

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     claim_lines, gap_mark, measured_frame, read_point, save_png, write_figure_files,
 )
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.tables import Footnotes
 from harness.results.lmnn_rescale import NAME, TITLE, _conf, keys
 from harness.results.lmnn_rescale.register_claims import register_claims, scale_tests
 

@@ -12,7 +12,7 @@ import pandas as pd
 from scipy import stats
 from tabulate import tabulate
 
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     claim_lines, gap_mark, read_point, save_png, write_figure_files,
 )
 from harness.results.lmnn_sdp import NAME, TITLE, _conf, keys, parse_key

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results.common.figure_files import (
+from harness.results.common.write.figure_files import (
     claim_lines, gap_mark, read_point, save_png, write_figure_files,
 )
 from harness.results.lmnn_solver_profile import NAME, TITLE, keys

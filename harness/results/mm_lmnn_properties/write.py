@@ -11,7 +11,7 @@ import pandas as pd
 from scipy.stats import ttest_rel
 from tabulate import tabulate
 
-from harness.results.common.figure_files import (claim_lines, gap_mark, read_point,
+from harness.results.common.write.figure_files import (claim_lines, gap_mark, read_point,
                                                  save_png, write_figure_files)
 from harness.results.mm_lmnn_properties import NAME, TITLE, _conf, keys
 from harness.results.mm_lmnn_properties.register_claims import CONVEX_TOL, register_claims

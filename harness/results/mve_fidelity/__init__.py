@@ -14,7 +14,7 @@ from typing import Any
 
 from harness import registry
 from harness.errors import ConfigError
-from harness.results.common.profile import dataset_choice
+from harness.results.common.declare.profile import dataset_choice
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "REFERENCE_FILE", "check",
            "keys", "point_params", "params", "inputs"]

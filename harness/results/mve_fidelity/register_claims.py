@@ -21,7 +21,7 @@ under the register's readings (``harness/claims_register/lectures.yaml``,
 - :func:`low_rank_claim`: thesis line 2208 on SDE's (= MVU's) kernels.
 
 A value counts only where it is real data (not a stand-in), measured and, for SDE and
-MVE, certified optimal (:func:`harness.results.common.certified.certified`). A column
+MVE, certified optimal (:func:`harness.results.common.write.certified.certified`). A column
 whose real data is not measured but whose stand-in is reads "not measured (stand-in)"
 with the stand-in's numbers (:func:`harness.claims.stand_in_claim`); a column with
 neither reads "not measured" with the record's reason. The lecture's five data sets
@@ -44,7 +44,7 @@ import pandas as pd
 
 from harness.claims import (Reading, WITHIN_NOISE, about_every, beyond_noise, make_claim,
                             readings_claim, stand_in_claim)
-from harness.results.common.certified import certified
+from harness.results.common.write.certified import certified
 from harness.results.mve_fidelity.work import METHODS
 
 __all__ = ["DIFFERENCES", "EVERY_COLUMN", "EIGENGAPS", "ROWS", "FIDELITIES", "Column",

@@ -19,12 +19,12 @@ from harness.claims import Reading, about_every, make_claim, parts_claim
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_csv_atomic, write_text_atomic
 from harness.reference import load_reference
-from harness.results.common.certified import certified, not_counted
+from harness.results.common.write.certified import certified, not_counted
 from harness.formatting import fmt_number
-from harness.results.common.figure_files import gap_mark, point_line, read_point
+from harness.results.common.write.figure_files import gap_mark, point_line, read_point
 from harness.results.mve_fidelity import REFERENCE_FILE
 from harness.results.mve_fidelity.work import METHODS
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.tables import Footnotes
 
 __all__ = ["COLUMNS", "REFERENCE_FILE", "reference_path", "build", "claims", "write",
            "CHOICES"]

@@ -37,7 +37,7 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.plugin import DisconnectedGraphError, ExpectedFailure
 from harness.provenance import blas_info
-from harness.results.common.mvu_point import load_dataset, normalised
+from harness.results.common.work.mvu_point import load_dataset, normalised
 from harness.solvers import mve
 from harness.solvers.mvu import solve_mvu
 

@@ -34,7 +34,7 @@ from scipy.sparse import coo_matrix, csgraph
 
 from harness import registry
 from harness.problems.mvu import MVUProblem
-from harness.results.common.keyed_work import keyed_work
+from harness.results.common.work.keyed_work import keyed_work
 
 __all__ = ["solve", "components", "unbounded_ray", "farkas_certificate",
            "disconnected_work", "strict_noisy_work", "relaxed_work", "work"]

@@ -10,7 +10,7 @@ from tabulate import tabulate
 from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths
 from harness.records import write_csv_atomic, write_text_atomic
-from harness.results.common.figure_files import claim_lines, gap_mark
+from harness.results.common.write.figure_files import claim_lines, gap_mark
 from harness.results.mvu_feasibility import KIND, NAME, TITLE, _conf, keys
 from harness.results.mvu_feasibility.register_claims import register_claims
 

@@ -14,7 +14,7 @@ from tabulate import tabulate
 from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths
 from harness.records import write_text_atomic
-from harness.results.common.figure_files import gap_mark
+from harness.results.common.write.figure_files import gap_mark
 from harness.results.nca_local_minima import KIND, NAME, TITLE, _conf, keys
 from harness.results.nca_local_minima.register_claims import factor_check, register_claims
 

@@ -18,7 +18,7 @@ edges and their squared lengths b) gives (:func:`solves`):
   regenerated from its record's parameters (the seeded Swiss roll).
 
 A claim about an SDP's solution counts only solves certified optimal
-(:mod:`harness.results.common.certified`). Timing comparisons use the 65 % timing band
+(:mod:`harness.results.common.write.certified`). Timing comparisons use the 65 % timing band
 of the ball-tree results (``timing_band`` of ``harness/results/common/
 balltree_schema.yaml``: the measured reproducibility of a CPU-time ratio under load): a
 time ratio is uncertain by a factor 1 + band. The thesis' own wall times (2007
@@ -48,7 +48,7 @@ from harness.claims import (
     WITHIN_NOISE, Reading, about_every, beyond_noise, make_claim, readings_claim, verdict_of,
 )
 from harness.jobs import Job, read_job_record, record_path
-from harness.results.common.certified import CERTIFIED
+from harness.results.common.write.certified import CERTIFIED
 from harness.results.solver_table.frame import build_solver_table
 from harness.results.solver_table.points import TABLE, point_params, solver_points
 
@@ -70,7 +70,7 @@ DATASET = "swiss_roll"
 
 @functools.lru_cache(maxsize=1)
 def _timing_band() -> float:
-    path = Path(__file__).resolve().parent.parent / "common" / "balltree_schema.yaml"
+    path = Path(__file__).resolve().parent.parent / "common" / "declare" / "balltree_schema.yaml"
     return float(yaml.safe_load(path.read_text())["timing_band"]["default"])
 
 

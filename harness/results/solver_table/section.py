@@ -8,7 +8,7 @@ from harness.outputs import output_paths, read_sidecar
 from harness.report.sections import Cell, Grid, Section, missing_outputs, read_long_table
 from harness.results.solver_table.frame import blocks
 from harness.results.solver_table.points import TABLE, TITLE
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.tables import Footnotes
 
 __all__ = ["SOLVER_TEXT_COLUMNS", "solver_section"]
 

@@ -1,16 +1,16 @@
 """Table 2.1 (thesis 2.1.6, 2.1.8): kNN, energy and SVM error rates of LMNN and its peers.
 
-The declaration: its grid (:class:`~harness.results.common.table_spec.TableSpec`) and
-profile side (:class:`~harness.results.common.grid_profile.GridTable`); the profile
+The declaration: its grid (:class:`~harness.results.common.declare.table_spec.TableSpec`) and
+profile side (:class:`~harness.results.common.declare.grid_profile.GridTable`); the profile
 section's schema is ``schema.yaml``; a cell's job runs the shared
-:mod:`harness.results.common.grid` (``WORK``); :mod:`.write` writes the table and the
+:mod:`harness.results.common.work.grid` (``WORK``); :mod:`.write` writes the table and the
 verdicts; ``README.md`` says what the table shows and its sizes.
 """
 
 from __future__ import annotations
 
-from harness.results.common.grid_profile import GridTable
-from harness.results.common.table_spec import TableSpec
+from harness.results.common.declare.grid_profile import GridTable
+from harness.results.common.declare.table_spec import TableSpec
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "CLAIMS_PER_CELL",
            "SVM_ROWS", "LDA_ROWS", "SPEC", "WORK", "check", "keys", "params", "inputs", "finish"]
@@ -104,6 +104,6 @@ SIDECAR = True
 CLAIMS_PER_CELL = True
 
 #: the job code: the grid's cell work (its import closure is each job's sources)
-WORK = "harness.results.common.grid"
+WORK = "harness.results.common.work.grid"
 
 check, keys, params, inputs, finish = GridTable(SPEC).functions()

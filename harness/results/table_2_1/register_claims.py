@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from harness.claims import WITHIN_NOISE, make_claim, readings_claim, significant
-from harness.results.common.table_claims import SHORT
+from harness.results.common.write.table_claims import SHORT
 from harness.results.table_2_1 import LDA_ROWS, SPEC, SVM_ROWS
 from harness.results.table_2_1.runs import (
     NINE, NO_MCNEMAR, Case, Cell, Pair, Runs, binomial_se, fmt, over_all_but, over_every,

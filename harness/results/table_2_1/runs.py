@@ -3,7 +3,7 @@
 The table's long CSV keeps each cell's mean and spread; the register's readings of
 Table 2.1 (issue 51) compare two cells with a paired test over the runs (every
 method of a data set runs on the same splits: run ``r`` has seed ``seed + r``,
-:mod:`harness.results.common.grid`). This module reads the per-run errors from the
+:mod:`harness.results.common.work.grid`). This module reads the per-run errors from the
 job records (:class:`Runs`) and pairs two cells (:func:`pair`: the mean paired
 difference, its standard error and the one-sided paired t-tests), and decides a
 reading over the thesis' nine data sets from per-data-set cases (:class:`Case`,
@@ -85,7 +85,7 @@ class Runs:
         from harness.jobs import Job, read_job_record
         from harness.outputs import output_paths
         from harness.report.sections import read_long_table
-        from harness.results.common.grid_profile import column_dataset, grid_cells
+        from harness.results.common.declare.grid_profile import column_dataset, grid_cells
         from harness.results.fig_2_9_12.ratios import run_values
 
         tconf = config["results"][spec.name]

@@ -6,9 +6,9 @@ statements about it.
 from __future__ import annotations
 
 from harness.claims import ALMOST_ALL_EXCEPTIONS
-from harness.results.common.table_claims import Check, TableClaim, compare_pairs
-from harness.results.common.row_claims import RowReading
-from harness.results.common.table_result import TableResult
+from harness.results.common.write.table_claims import Check, TableClaim, compare_pairs
+from harness.results.common.write.row_claims import RowReading
+from harness.results.common.write.table_result import TableResult
 from harness.results.table_2_1 import LDA_ROWS, SPEC, SVM_ROWS
 
 __all__ = ["KNN", "LARGE", "TOL_2_1", "DRASTIC_MARGIN", "DRASTIC_FACTOR", "SVM_ROWS",

@@ -5,7 +5,7 @@ statements about it.
 
 from __future__ import annotations
 
-from harness.results.common.table_result import TableResult
+from harness.results.common.write.table_result import TableResult
 from harness.results.table_2_1_peers import SPEC
 
 __all__ = ["write", "claims", "section"]

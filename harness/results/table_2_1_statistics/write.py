@@ -14,8 +14,8 @@ from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_csv_atomic, write_text_atomic
 from harness.reference import reference_value
-from harness.results.common.figure_files import claim_lines, gap_mark
-from harness.results.common.tables import Footnotes
+from harness.results.common.write.figure_files import claim_lines, gap_mark
+from harness.results.common.write.tables import Footnotes
 from harness.results.table_2_1_statistics import (
     KIND, NAME, REFERENCE, SIDECAR, TITLE, _conf, keys,
 )

@@ -1,14 +1,14 @@
 """The claims-register entries Table 3.2's cells decide (issue 51), beyond its row
-entries (:mod:`harness.results.common.row_claims`) and its five statements of 3.1.9
+entries (:mod:`harness.results.common.write.row_claims`) and its five statements of 3.1.9
 (:data:`harness.results.table_3_2.write.CLAIMS`).
 
 Each entry is one :class:`Entry` of :data:`ENTRIES`: its register id, its statement,
 and one :class:`Part` per reading the register fixes (the name, predicate, comparator,
 tolerance and test written there before any number was computed). A part's test reads
-our numbers of the thesis' rows (:class:`~harness.results.common.table_claims.Values`:
+our numbers of the thesis' rows (:class:`~harness.results.common.write.table_claims.Values`:
 real data only, an uncertified SDP solve left out) and the shapes and MVU spectra of
 the cells' records (:class:`Context`), once per reading of the table's columns
-(:func:`~harness.results.common.tables.column_readings`: the Swiss roll of the table's
+(:func:`~harness.results.common.write.tables.column_readings`: the Swiss roll of the table's
 input-dim row and that of Section 3.1.5); the readings' verdicts are combined by
 :func:`harness.claims.readings_claim` ("partly holds" when they disagree).
 
@@ -37,10 +37,10 @@ from harness.claims import (
 from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths
 from harness.report.sections import read_long_table
-from harness.results.common.certified import certified
-from harness.results.common.grid_profile import grid_cells
-from harness.results.common.table_claims import SHORT, Values, thesis_labels
-from harness.results.common.tables import AVERAGE, column_readings
+from harness.results.common.write.certified import certified
+from harness.results.common.declare.grid_profile import grid_cells
+from harness.results.common.write.table_claims import SHORT, Values, thesis_labels
+from harness.results.common.write.tables import AVERAGE, column_readings
 
 __all__ = ["FOUR", "ROWS", "Context", "Part", "Entry", "at_least", "rank",
            "ENTRIES", "register_claims", "decide"]

@@ -5,10 +5,10 @@ statements about it.
 
 from __future__ import annotations
 
-from harness.results.common.table_claims import Check, SHORT, TableClaim, compare_pairs
-from harness.results.common.row_claims import RowReading
-from harness.results.common.table_result import TableResult
-from harness.results.common.tables import AVERAGE
+from harness.results.common.write.table_claims import Check, SHORT, TableClaim, compare_pairs
+from harness.results.common.write.row_claims import RowReading
+from harness.results.common.write.table_result import TableResult
+from harness.results.common.write.tables import AVERAGE
 from harness.results.table_3_2 import SPEC
 from harness.results.table_3_2.register_claims import register_claims
 

@@ -5,21 +5,21 @@ Thesis 3.1.9 (text after Table 3.2): "If the local trust of MVU is evaluated wit
 the average result improves from 0.799 to 0.938", and, of neighbourhood intersection
 (3.29), "as l becomes large N(Y) approaches 1". Table 3.2's records keep no embedding
 (its cells store the three scores at l = 15 only), so each cell is recomputed here with
-Table 3.2's own job code -- the grid's cell (:mod:`harness.results.common.grid`) with
+Table 3.2's own job code -- the grid's cell (:mod:`harness.results.common.work.grid`) with
 the same resolved parameters -- and measured at every l of :data:`L_GRID`
 (:mod:`.work`).
 
-The declaration: its grid (:class:`~harness.results.common.table_spec.TableSpec` of the
+The declaration: its grid (:class:`~harness.results.common.declare.table_spec.TableSpec` of the
 embedding task, the thesis' Table 3.2 file for the protocol only) and profile side
-(:class:`~harness.results.common.grid_profile.GridTable`); the profile section's schema
+(:class:`~harness.results.common.declare.grid_profile.GridTable`); the profile section's schema
 is ``schema.yaml``; :mod:`.write` writes the table and the verdicts; ``README.md`` says
 what it shows, its choices and sizes.
 """
 
 from __future__ import annotations
 
-from harness.results.common.grid_profile import Cell, GridTable, cell_params, parse_key
-from harness.results.common.table_spec import TableSpec
+from harness.results.common.declare.grid_profile import Cell, GridTable, cell_params, parse_key
+from harness.results.common.declare.table_spec import TableSpec
 from harness.results.table_3_2_l5.lgrid import L_GRID, l_tag, resolve_l
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "CLAIMS_PER_CELL", "SPEC",
@@ -75,7 +75,7 @@ check, keys, _grid_params, inputs, finish = GridTable(SPEC).functions()
 
 def params(config: dict, key: str) -> dict:
     """Table 3.2's resolved parameters of the cell -- resolved as Table 3.2's cell
-    (:func:`~harness.results.common.grid_profile.cell_params`, so that a method's
+    (:func:`~harness.results.common.declare.grid_profile.cell_params`, so that a method's
     thesis-fixed parameters for Table 3.2 apply, e.g. MVU's k = 5) from this section's
     values -- plus the l grid :data:`L_GRID` the job scores the embedding at."""
     cell = parse_key(NAME, key, config)

@@ -6,14 +6,14 @@ Why not Table 3.2's work itself: a measure added to the embedding task would rer
 cell of Tables 2.1 and 3.2. Here the task runs unchanged
 (:func:`harness.tasks.embedding.run_embedding` with ``keep_embedding``) and the scores
 at each l are added to the run's measures; the loop over runs and the sources are the
-grid's (:func:`harness.results.common.grid.work` with ``run=``).
+grid's (:func:`harness.results.common.work.grid.work` with ``run=``).
 """
 
 from __future__ import annotations
 
 from harness.metrics import embedding_quality
-from harness.results.common.grid import sources
-from harness.results.common.grid import work as grid_work
+from harness.results.common.work.grid import sources
+from harness.results.common.work.grid import work as grid_work
 from harness.results.table_3_2_l5.lgrid import l_tag, resolve_l
 from harness.tasks.embedding import run_embedding
 
@@ -43,5 +43,5 @@ def l_sweep_run(method_cls: type, dataset, params: dict, seed: int) -> dict:
 
 def work(params: dict) -> dict:
     """A cell's work in the child process: the grid's
-    (:func:`harness.results.common.grid.work`), each run by :func:`l_sweep_run`."""
+    (:func:`harness.results.common.work.grid.work`), each run by :func:`l_sweep_run`."""
     return grid_work(params, run=l_sweep_run)

@@ -4,7 +4,7 @@ it decides (:mod:`.register_claims`)."""
 
 from __future__ import annotations
 
-from harness.results.common.table_result import TableResult
+from harness.results.common.write.table_result import TableResult
 from harness.results.table_3_2_l5 import SPEC
 from harness.results.table_3_2_l5.register_claims import register_claims
 

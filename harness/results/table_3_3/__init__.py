@@ -17,10 +17,10 @@ from pathlib import Path
 
 from harness import registry
 from harness.errors import ConfigError
-from harness.results.common.profile import (
+from harness.results.common.declare.profile import (
     DEVIATIONS_FILE, SOLVER_BUDGET, check_mvu_solver,
 )
-from harness.results.common.table_spec import TableSpec
+from harness.results.common.declare.table_spec import TableSpec
 
 __all__ = ["MEASURE", "THESIS_TASKS", "THESIS_DATA", "NEIGHBOURHOOD", "parse_task",
            "SPEC", "NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "CLAIMS_PER_CELL",
@@ -85,11 +85,11 @@ def check(config: dict) -> None:
         except ValueError as exc:
             raise ConfigError(f"{where}.tasks: {exc}") from None
     check_mvu_solver(conf["solver"], where)
-    needs = {"polynomial": ("p",), "mvu": ("k",), "linear": ()}
+    needs = {"polynomial": ("p",), "mvu": ("n_neighbors",), "linear": ()}
     for kernel, spec in conf["kernels"].items():
         need = needs.get(spec["type"], ("sigma",))
         if spec["type"] == "gaussian" and spec.get("sigma") == NEIGHBOURHOOD:
-            need = ("sigma", "k")
+            need = ("sigma", "n_neighbors")
         missing = [p for p in need if p not in spec]
         if missing:
             raise ConfigError(f"{where}.kernels.{kernel}: a {spec['type']} kernel needs "
@@ -99,7 +99,7 @@ def check(config: dict) -> None:
         raise ConfigError(f"{where}.n_test = {conf['n_test']}: must leave at least "
                           f"cv_folds = {conf['cv_folds']} training images per digit of the "
                           f"{n} drawn (per_digit = {conf['per_digit']})")
-    k_max = max([s.get("k", 1) for s in conf["kernels"].values()] + [conf["scale_neighbors"]])
+    k_max = max([s.get("n_neighbors", 1) for s in conf["kernels"].values()] + [conf["scale_neighbors"]])
     if k_max >= n:
         raise ConfigError(f"{where}: k = {k_max} must be below the {n} images of a task")
 

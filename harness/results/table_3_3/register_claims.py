@@ -19,7 +19,7 @@ USPS (the thesis' data) is read from its file; where it is not reachable the
 stand-in's cells are checked the same way and shown, never counted
 (:func:`harness.claims.stand_in_claim`: "not measured (stand-in)"); with neither the
 claim is "not measured". An MVU cell whose SDP solve is not certified optimal is left
-out (:func:`~harness.results.common.table_claims.uncertified`).
+out (:func:`~harness.results.common.write.table_claims.uncertified`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from harness.claims import (
 from harness.outputs import output_paths
 from harness.register import load_register
 from harness.report.sections import read_long_table
-from harness.results.common.table_claims import uncertified
+from harness.results.common.write.table_claims import uncertified
 from harness.results.table_3_2.register_claims import at_least
 from harness.results.table_3_3 import MEASURE, NAME, THESIS_TASKS
 

@@ -101,8 +101,8 @@ def standard_kernel(spec: dict, X: np.ndarray) -> tuple[np.ndarray, dict]:
         sigma = spec["sigma"]
         source = "profile"
         if sigma == NEIGHBOURHOOD:
-            sigma = neighbourhood_scale(X, spec["k"])
-            source = f"RMS distance to the {spec['k']} nearest neighbours"
+            sigma = neighbourhood_scale(X, spec["n_neighbors"])
+            source = f"RMS distance to the {spec['n_neighbors']} nearest neighbours"
         K = gaussian_kernel(X, sigma=sigma)
         off = K[~np.eye(len(K), dtype=bool)]
         return K, {"sigma": float(sigma), "sigma_source": source,
@@ -113,7 +113,7 @@ def standard_kernel(spec: dict, X: np.ndarray) -> tuple[np.ndarray, dict]:
 def mvu_kernel(spec: dict, X: np.ndarray, params: dict) -> tuple[np.ndarray, dict]:
     """MVU's learned kernel ``K = F F^T`` on all of ``X`` (labels unused) and the
     certified solve; an :class:`ExpectedFailure` when there is no kernel."""
-    mvu = registry.get_method("mvu")(n_neighbors=spec["k"], n_components=2,
+    mvu = registry.get_method("mvu")(n_neighbors=spec["n_neighbors"], n_components=2,
                                      solver=params["solver"],
                                      time_limit=params["mvu_time_limit"],
                                      random_state=params["seed"])
@@ -128,7 +128,7 @@ def mvu_kernel(spec: dict, X: np.ndarray, params: dict) -> tuple[np.ndarray, dic
     info = mvu.solve_info_
     eigenvalues = mvu.eigenvalues_
     return F @ F.T, {
-        "k": spec["k"], "fit_seconds": time.perf_counter() - started,
+        "k": spec["n_neighbors"], "fit_seconds": time.perf_counter() - started,
         "solve": {key: info.get(key) for key in ("status", "reason", "solver", "gap",
                                                  "violation", "value", "bound", "rank",
                                                  "method", "wall_seconds")},

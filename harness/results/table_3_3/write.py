@@ -15,14 +15,14 @@ from harness.claims import verdict_of
 from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths
 from harness.report.sections import read_long_table
-from harness.results.common.certified import certified
+from harness.results.common.write.certified import certified
 from harness.formatting import certificate_text, fmt_number, solve_summary
-from harness.results.common.figure_files import point_line
-from harness.results.common.table_claims import (
+from harness.results.common.write.figure_files import point_line
+from harness.results.common.write.table_claims import (
     TableClaim, Values, compare_pairs, table_claims,
 )
-from harness.results.common.table_section import table_section
-from harness.results.common.tables import (
+from harness.results.common.write.table_section import table_section
+from harness.results.common.write.tables import (
     LONG_COLUMNS, compare_with_thesis, legend, stand_in_note, write_table_files,
 )
 from harness.results.table_3_3.register_claims import register_claims
@@ -133,7 +133,7 @@ def _uncovered(config: dict, reference: dict, columns: set[str]) -> list[dict]:
 def build(config: dict) -> pd.DataFrame:
     """The long table: one row per (data set/task, kernel), the thesis' number, ours
     (mean over every experiment), the delta and the comparison
-    (:data:`harness.results.common.tables.LONG_COLUMNS`), plus ``task, source_dataset,
+    (:data:`harness.results.common.write.tables.LONG_COLUMNS`), plus ``task, source_dataset,
     kernel_type, C_chosen, mvu_solve_seconds_mean``."""
     conf = _conf(config)
     reference = _reference(config)

@@ -72,8 +72,8 @@ from harness import registry
 from harness.metrics.knn_error import same_class_neighbors
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.results.common.balltree_profile import DATASET
-from harness.results.common.mvu_point import load_dataset
+from harness.results.common.declare.balltree_profile import DATASET
+from harness.results.common.work.mvu_point import load_dataset
 from harness.timelimit import cpu_clock
 from harness.methods._lmnn_core import target_sq_distances
 from harness.methods._lmnn_impostors import LEAF_SIZE, tree_candidates, impostor_pairs

@@ -10,7 +10,7 @@ table's ``var.MVU(CG)(LLE)``). A cell reproduces the thesis' number within a
 :class:`RowReading`'s tolerance: the largest of an absolute band, a relative one and a
 number of standard errors of our mean (``ours_std / sqrt(n_runs)``), as the entry's
 reading states it. Cells of stand-in data, gaps and uncertified SDP solves are left out
-(:class:`harness.results.common.table_claims.Values`); a row with no measured cell is
+(:class:`harness.results.common.write.table_claims.Values`); a row with no measured cell is
 not measured.
 """
 
@@ -23,8 +23,8 @@ import pandas as pd
 
 from harness.claims import Reading, make_claim, readings_claim
 from harness.register import load_register
-from harness.results.common.table_claims import SHORT, uncertified
-from harness.results.common.tables import AVERAGE
+from harness.results.common.write.table_claims import SHORT, uncertified
+from harness.results.common.write.tables import AVERAGE
 
 __all__ = ["RowReading", "row_entries", "row_claims"]
 

@@ -1,6 +1,6 @@
 """The profile side of a data set x method grid (Tables 2.1 and 3.2, Table 2.1's peer
 comparison): its cells, their keys, the section's checks and each cell's resolved
-parameters. The cells' work is :mod:`harness.results.common.grid`.
+parameters. The cells' work is :mod:`harness.results.common.work.grid`.
 
 Imported by the tables' declarations, so at discovery: the thesis' reference tables
 (pandas) and the classification task (scikit-learn) are imported where a cell's
@@ -17,9 +17,9 @@ from harness import registry
 from harness.errors import ConfigError, check_names
 from harness.reference import reference_methods
 from harness.protocol_names import K_BY_VALIDATION
-from harness.results.common.grid_finish import finish as grid_finish
+from harness.results.common.declare.grid_finish import finish as grid_finish
 from harness.known_deviations import DEVIATIONS_FILE
-from harness.results.common.table_spec import TableSpec
+from harness.results.common.declare.table_spec import TableSpec
 
 __all__ = ["Cell", "check_grid", "grid_cells", "parse_key", "cell_params", "column_dataset",
            "GridTable"]
@@ -307,8 +307,8 @@ class GridTable:
     """The profile side of one grid table's declaration, bound to its spec.
 
     ``check, keys, params, inputs, finish = GridTable(SPEC).functions()``; its jobs run
-    :mod:`harness.results.common.grid` (``WORK``), its outputs
-    :class:`harness.results.common.table_result.TableResult`.
+    :mod:`harness.results.common.work.grid` (``WORK``), its outputs
+    :class:`harness.results.common.write.table_result.TableResult`.
     """
 
     def __init__(self, spec: TableSpec):
@@ -316,7 +316,7 @@ class GridTable:
 
     def functions(self) -> tuple:
         """``check, keys, params, inputs, finish``, in this order (``finish``:
-        :func:`harness.results.common.grid_finish.finish`, the cell's identity)."""
+        :func:`harness.results.common.declare.grid_finish.finish`, the cell's identity)."""
         return self.check, self.keys, self.params, self.inputs, grid_finish
 
     def check(self, config: dict) -> None:

@@ -1,7 +1,7 @@
 """The outputs side shared by Figs. 2.13 and 2.16 (thesis 2.1.9): the size gate of their
 claims (the thesis measured on 60000 training digits), a monotone-trend test and the
-Markdown. Their declarations' side is :mod:`harness.results.common.balltree_profile`,
-their jobs :mod:`harness.results.common.balltree_point`."""
+Markdown. Their declarations' side is :mod:`harness.results.common.declare.balltree_profile`,
+their jobs :mod:`harness.results.common.work.balltree_point`."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 from scipy.stats import spearmanr
 
 from harness.claims import WITHIN_NOISE
-from harness.results.common.balltree_profile import keys
-from harness.results.common.figure_files import claim_lines, write_figure_files
+from harness.results.common.declare.balltree_profile import keys
+from harness.results.common.write.figure_files import claim_lines, write_figure_files
 
 __all__ = ["THESIS_N_TRAIN", "size_gate", "clearly_below", "trend", "at_least", "at_most",
            "falls", "halves", "both", "write_md"]

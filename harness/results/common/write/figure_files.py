@@ -1,7 +1,7 @@
 """What the thesis figures share beyond their jobs: reading their records, the gap
 marks, the data set notes and writing ``<figure>.{csv,png,md,json}``.
 
-A figure's jobs are MVU embeddings (:mod:`harness.results.common.mvu_point`, the job code:
+A figure's jobs are MVU embeddings (:mod:`harness.results.common.work.mvu_point`, the job code:
 editing this module reruns no job)."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from harness.jobs import Job, read_job_record
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_bytes_atomic, write_csv_atomic, write_text_atomic
 from harness.formatting import certificate_text, fmt_number
-from harness.results.common.profile import thesis_column
-from harness.results.common.tables import GAP_MARKS
+from harness.results.common.declare.profile import thesis_column
+from harness.results.common.write.tables import GAP_MARKS
 
 __all__ = [
     "KIND", "figure_paths", "section_of", "read_point", "gap_mark", "save_png",

@@ -1,11 +1,11 @@
 """The outputs of a grid table, bound to its :class:`TableSpec` and claims.
 
 Tables 2.1 and 3.2 (and Table 2.1's peer comparison) are grids of data sets x
-methods (:mod:`harness.results.common.grid_profile`, the cells' work
-:mod:`harness.results.common.grid`) written as thesis / ours / delta tables
-(:mod:`harness.results.common.tables`) and checked against the thesis' claims
-(:mod:`harness.results.common.table_claims`). A table's declaration takes its
-profile side from :class:`~harness.results.common.grid_profile.GridTable`, its
+methods (:mod:`harness.results.common.declare.grid_profile`, the cells' work
+:mod:`harness.results.common.work.grid`) written as thesis / ours / delta tables
+(:mod:`harness.results.common.write.tables`) and checked against the thesis' claims
+(:mod:`harness.results.common.write.table_claims`). A table's declaration takes its
+profile side from :class:`~harness.results.common.declare.grid_profile.GridTable`, its
 ``write.py`` the outputs from one :class:`TableResult`::
 
     write, claims, section = TableResult(SPEC, CLAIMS).functions()
@@ -17,11 +17,11 @@ from pathlib import Path
 
 from harness.outputs import output_paths
 from harness.report.sections import read_long_table
-from harness.results.common.row_claims import RowReading, row_claims
-from harness.results.common.table_claims import TableClaim, table_claims
-from harness.results.common.table_section import table_section
-from harness.results.common.table_spec import TableSpec
-from harness.results.common.tables import write_table
+from harness.results.common.write.row_claims import RowReading, row_claims
+from harness.results.common.write.table_claims import TableClaim, table_claims
+from harness.results.common.write.table_section import table_section
+from harness.results.common.declare.table_spec import TableSpec
+from harness.results.common.write.tables import write_table
 
 __all__ = ["TableResult"]
 
@@ -35,7 +35,7 @@ class TableResult:
     claims : sequence of TableClaim
         The thesis' statements about the table, checked on its long CSV.
     rows : dict, optional
-        The register's row entries of the table (:mod:`harness.results.common.row_claims`):
+        The register's row entries of the table (:mod:`harness.results.common.write.row_claims`):
         id prefix -> measure; each such entry is a claim checked cell by cell.
     row_readings : sequence of RowReading
         The readings of those entries (their tolerances).
@@ -77,5 +77,5 @@ class TableResult:
         return stated
 
     def section(self, config: dict):
-        """The report's section (:func:`harness.results.common.table_section.table_section`)."""
+        """The report's section (:func:`harness.results.common.write.table_section.table_section`)."""
         return table_section(config, self.spec)

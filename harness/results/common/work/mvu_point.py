@@ -206,5 +206,5 @@ def mvu_sources(params: dict) -> list:
 
 
 #: A result whose jobs are plain MVU points names this module as its job code
-#: (``WORK = "harness.results.common.mvu_point"``) and reads these.
+#: (``WORK = "harness.results.common.work.mvu_point"``) and reads these.
 work, sources = mvu_point_work, mvu_sources

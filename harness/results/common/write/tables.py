@@ -20,11 +20,11 @@ from harness.known_deviations import PLACEHOLDER, known_deviations
 from harness.outputs import output_paths, write_sidecar
 from harness.records import write_csv_atomic, write_text_atomic
 from harness.reference import reference_value
-from harness.results.common.certified import certified
+from harness.results.common.write.certified import certified
 from harness.formatting import fmt_number, solve_summary
-from harness.results.common.grid import _summarise as summarise_runs
-from harness.results.common.grid_profile import column_dataset, grid_cells
-from harness.results.common.table_spec import TableSpec
+from harness.results.common.work.grid import _summarise as summarise_runs
+from harness.results.common.declare.grid_profile import column_dataset, grid_cells
+from harness.results.common.declare.table_spec import TableSpec
 
 __all__ = ["build_table", "write_table", "write_table_files", "compare_with_thesis",
            "legend", "stand_in_note", "wide_tables", "AVERAGE",
@@ -269,7 +269,7 @@ def _certified(record: dict):
     """Whether a cell's SDP solves are certified optimal: True when every run's
     ``solve_info`` says so, False when one does not, ``pd.NA`` for a cell without an
     SDP solve. A claim counts a cell marked False as not measured
-    (:class:`harness.results.common.table_claims.Values`): its numbers are those of an
+    (:class:`harness.results.common.write.table_claims.Values`): its numbers are those of an
     iterate, not of the SDP's solution."""
     infos = [run.get("info", {}).get("solve_info") for run in record.get("runs", [])]
     infos = [info for info in infos if info]

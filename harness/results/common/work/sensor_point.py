@@ -148,5 +148,5 @@ def sensor_sources(params: dict) -> list:
 
 
 #: Figs. 3.20 and 3.21 name this module as their job code
-#: (``WORK = "harness.results.common.sensor_point"``) and read these.
+#: (``WORK = "harness.results.common.work.sensor_point"``) and read these.
 work, sources = sensor_work, sensor_sources

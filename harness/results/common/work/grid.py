@@ -1,5 +1,5 @@
 """A grid of data sets x methods: the work of one cell of Tables 2.1 and 3.2 (the
-cells, their keys and parameters: :mod:`harness.results.common.grid_profile`).
+cells, their keys and parameters: :mod:`harness.results.common.declare.grid_profile`).
 
 A *cell* is one (data set, method[, solver]) of a table whose profile section
 (``results.<table>``, schema ``$defs/embedding_table`` or ``classification_table`` of
@@ -9,8 +9,8 @@ key is ``DATASET/METHOD[/SOLVER]`` (job id ``table_3_2/swiss_roll/isomap``). Its
 parameters are resolved here, once, from the profile and the thesis' reference CSVs;
 its work loads the data set and runs the table's task (:data:`harness.tasks.TASKS`)
 once per run (seeded), in the engine's child process. A table module binds these to
-its :class:`~harness.results.common.table_spec.TableSpec` with
-:class:`harness.results.common.table_result.TableResult`.
+its :class:`~harness.results.common.declare.table_spec.TableSpec` with
+:class:`harness.results.common.write.table_result.TableResult`.
 """
 
 from __future__ import annotations

@@ -30,8 +30,8 @@ from harness.claims import (
     readings_claim,
     verdict_of,
 )
-from harness.results.common.table_spec import TableSpec
-from harness.results.common.tables import AVERAGE, GAP_MARKS, ColumnReading, column_readings
+from harness.results.common.declare.table_spec import TableSpec
+from harness.results.common.write.tables import AVERAGE, GAP_MARKS, ColumnReading, column_readings
 
 __all__ = ["Values", "uncertified", "Check", "TableClaim", "SHORT", "compare", "compare_pairs", "table_claims",
            "thesis_labels"]
@@ -77,7 +77,7 @@ class Values:
         thesis' rows, such as a ranking).
     columns : collection of str, optional
         Only these table columns (one reading of the data,
-        :class:`~harness.results.common.tables.ColumnReading`: its columns and its
+        :class:`~harness.results.common.write.tables.ColumnReading`: its columns and its
         average), where a thesis data set has more than one.
     """
 
@@ -301,7 +301,7 @@ def evaluate(claim: TableClaim, spec: TableSpec, frame: pd.DataFrame,
     its register entry's, or ``every``: one counterexample refutes a claim about every
     data set). Where the table shows a thesis data set the claim speaks about (or the
     average) under two or more readings
-    (:func:`~harness.results.common.tables.column_readings`), or the claim's checks are
+    (:func:`~harness.results.common.write.tables.column_readings`), or the claim's checks are
     tagged with two or more readings (:attr:`Check.reading`, e.g. the two LDA rows or
     the two SVM rows),
     the claim is checked under each and combined by :func:`harness.claims.readings_claim`

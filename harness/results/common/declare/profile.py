@@ -146,7 +146,7 @@ def sensor_params(config: dict, conf: dict, *, figure: str, key: str,
                   method_params: dict, repeats: int = 1,
                   keep_positions: bool = False) -> dict[str, Any]:
     """The resolved, JSON-serialisable parameters of one point: the data set
-    (:func:`harness.results.common.profile.dataset_choice` with the section's
+    (:func:`harness.results.common.declare.profile.dataset_choice` with the section's
     ``dataset``, ``n_samples``, ``dataset_params``) and the keyword arguments of
     :func:`variational_mvu_graph`."""
     choice = dataset_choice(config, conf["dataset"], conf["n_samples"], conf["dataset_params"])

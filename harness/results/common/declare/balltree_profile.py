@@ -5,7 +5,7 @@ shared schema entries: ``balltree_schema.yaml``). Light: imported at discovery."
 from __future__ import annotations
 
 from harness.errors import ConfigError
-from harness.results.common.profile import dataset_choice, parse_int_key
+from harness.results.common.declare.profile import dataset_choice, parse_int_key
 
 __all__ = ["DATASET", "keys", "check", "params", "section_hooks"]
 

@@ -1,7 +1,7 @@
 """A thesis table's section of the report: its grids, each cell coloured by its class.
 
 The long CSV (``tables/<table>.csv``) laid out by the same function that writes the
-table's Markdown (:func:`harness.results.common.tables.wide_tables`), each cell a
+table's Markdown (:func:`harness.results.common.write.tables.wide_tables`), each cell a
 :class:`harness.report.sections.Cell` carrying its class (:data:`CLASSES`): inside the
 tolerance, outside it (with a measured reason, inside the run-to-run spread, or
 unexplained), a stand-in, not compared, or a gap; the notes from the table's sidecar
@@ -16,8 +16,8 @@ import pandas as pd
 from harness.outputs import output_paths, read_sidecar
 from harness.report.sections import (CLASSES, Cell, Grid, Section, missing_outputs,
                                      read_long_table)
-from harness.results.common.table_spec import TableSpec
-from harness.results.common.tables import UNEXPLAINED, WITHIN_SPREAD, wide_tables
+from harness.results.common.declare.table_spec import TableSpec
+from harness.results.common.write.tables import UNEXPLAINED, WITHIN_SPREAD, wide_tables
 
 __all__ = ["CLASSES", "cell_class", "table_section"]
 
