@@ -29,55 +29,8 @@ Formulations (``formulation=``), each with one constraint per edge (A_e, b_e):
     plain trace: its centring comes for free). The translation (3.9) removes is
     penalised instead of constrained.
 
-**All three have the same optimal embedding.** Write f(K) = s tr K, the objective of
-(T). Claim: opt(V) = opt(P) = opt(T); K -> J K J maps every optimum of (V) or (P) to
-an optimum of (T); every optimum of (T) is an optimum of (V) and (P) that the map
-fixes; so the embedding (3.20)-(3.21) of J K J is the same. Proof. (a) ``A_e J =
-A_e`` because ``(e_i - e_j)^T 1 = 0``; hence ``<A_e, J K J> = <J A_e J, K> = <A_e,
-K>``: J K J meets (3.13) exactly when K does; J K J is PSD when K is, and ``1^T J K J
-1 = 0`` (J 1 = 0): J K J is feasible for (T) whenever K is feasible for (V) or (P).
-(b) ``<J, K> = tr(J K J)`` (J = J^2 = J^T, the trace is cyclic), so (V)'s objective at
-K is f(J K J), and (P)'s is ``f(J K J) - |K^(1/2) 1|^2 / n <= f(J K J)``. (c) For K
-feasible for (T), ``1^T K 1 = |K^(1/2) 1|^2 = 0`` gives ``K 1 = 0``, so ``J K J = K``
-and both objectives equal f(K): K is feasible for (V) and (P) with the same value.
-By (c) opt(V), opt(P) >= opt(T); by (a)-(b) opt(T) >= opt(V), opt(P). So they are
-equal, an optimum K* of (V) or (P) gives J K* J feasible for (T) with value opt(T),
-and (c) gives the converse. QED. Moreover every optimum of (P) is centred (equality
-in (b) forces ``K* 1 = 0``): (P)'s optimal set *is* (T)'s. The same proof holds for
-the inequality variant (3.1.6: ``<A_e, K> <= b_e``, written with slacks ``s_e >= 0``
-in a diagonal block), since (a)-(c) use only ``A_e J = A_e`` and ``K 1 = 0``.
-
-Degeneracy, where they differ. (T) has no strictly feasible X (every feasible X has
-``X 1 = 0``). (V)'s optimal set is unbounded (``K* + t 1 1^T``, t >= 0, is optimal:
-``<A_e, 1 1^T> = 0 = <J, 1 1^T>``) and its dual has no strictly feasible Z (``Z 1 =
-L(y) 1 - s J 1 = 0``); CSDP's objective perturbation (``perturbobj``, on by default:
-C - eps I, eps ~ 1e-6) is all that bounds its X. (P) has neither defect: its
-optimal set is (T)'s, bounded (3.12), and ``Z 1 = -C 1 = 1``, so Z is positive
-definite as soon as ``L(y) - s I`` is on the complement of 1; its X lacks an
-interior only where the cliques lock the graph (noise-free data: facial
-reduction's case, :mod:`harness.problems.facial_reduction`), as every formulation's
-does. Whatever ``1 1^T`` part X keeps, the harness reads ``K = J X J``.
-
-Measured (CSDP 6.2, Debian's reference BLAS, 1 thread, CSDP's default tolerances;
-the solver table's problem: noisy roll + 5 noise dimensions, k = 5, equality; seeds
-0-2 at n = 150 and 200, seed 0 at n = 300, m = 1616; CSDP CPU seconds, return code,
-certified gap)::
-
-    n    seed  centring_penalty      centred_objective        centring_constraint
-    150  0     2.8  0  3e-9           3.0  0  1e-8             8.5 3  1e-5
-    150  1     5.1  0  4e-9           3.1  0  4e-9             10  3  2e-5
-    150  2     2.7  0  7e-9           4.8  0  1e-8             7.2 0  1e-8
-    200  0     7.5  0  1e-8           17.5 3  2.5e-4           16  7  1.8e-4
-    200  1     7.0  0  6e-9           8.2  0  5e-9             18  7  2.5e-4
-    200  2     6.3  0  2e-8           7.4  0  8e-9             19  7  3.1e-4
-    300  0     60   0  3e-7           62   5  inconsistent     67  7  4.7e-4
-
-(code 3: near optimal, 5: stuck at the edge of primal feasibility, 7: lack of
-progress; "inconsistent": a value 0.16 % above the multipliers' bound at violation
-1.5e-5, judged inaccurate; the native solver: 3.2 CPU-s at n = 300, gap 3e-4). The penalty is the only formulation CSDP solved to its
-tolerances on every instance, so it is the default. By hand on another noisy
-n = 300 roll (1,726 edges; not this instance), the centring constraint took 119 s
-(code 3) and the centred objective 49.7 s (code 0).
+All three have the same optimal embedding; where they differ (degeneracy) and
+how CSDP fared on each (measured): ``docs/csdp_formulations.md``.
 
 **The multipliers.** CSDP's dual slack is ``Z = L(y) - C`` (+ ``y_c 1 1^T`` for the
 centring constraint; + ``diag(y)`` in the slack block of the inequality variant, so

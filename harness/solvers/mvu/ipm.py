@@ -54,32 +54,8 @@ the switch, 6 now). The float32 copy gets a rank-one floor
 The default basis is a Householder reflection, so ``V X V^T`` and ``V^T G V`` cost
 O(n^2), not O(n^3). The start is SDPT3's, rescaled (``START_SCALES``).
 
-Measured against the solver before these four changes (step lengths from Cholesky
-factors, the early float64 switch, the floor, the rescaled start), on the solver
-table's noisy roll (k = 5), 2 BLAS threads, one run each on an idle 2-core machine,
-certificates recomputed: n = 1000 (m = 5733) 52.7 -> 34.0 s wall, 23 -> 18
-iterations; n = 2000 (m = 11426) 329 -> 163 s wall, 25 -> 20 iterations; the same
-optimum (gap 5.8e-4 / 7.2e-4 and 7.7e-4 / 8.2e-4). What is left at n = 2000: the
-float32 Cholesky (14 x 2.9 s), the float64 one of the last six iterations, where
-float32 no longer preconditions (6 x 5.2 s), the step lengths (~14 s), the Schur
-matrix's assembly (~13 s) and ~40 s of n x n products and reflections. The
-preconditioned solves' triangular sweeps took ~26 s with ``potrs``; blocked
-(:class:`CholeskyFactor`) 3.9 s: 169.7 -> 157.2 s at n = 2000. The float32 copy, the
-symmetrisations and the Householder reflections are one multi-threaded numba pass
-each (:mod:`~harness.solvers.mvu.dense_kernels`; NumPy's results bit for bit), not
-NumPy's single-threaded temporaries (``astype`` 8.9 s, ``np.outer`` 5.4 s at n = 2000):
-on another 2-core machine, idle, 2 threads, the same iterates, n = 1000 25.5 -> 24.0,
-24.6, 23.2 s (m = 5733, 18 iterations), n = 2000 124.3 -> 117.3, 117.0, 115.3 s
-(m = 11426, 20 iterations) (``python scripts/ipm_solve.py N 2``).
-
-Tried and not kept (iterations to the certified 1e-3 on the same rolls, 1 thread):
-a floor of 0.1 or 0.2 on sigma (n = 1000: 18, 18; 18 without), choosing sigma among
-sigma, sigma/2, sigma/4, sigma/10 by the predicted mu once nearly feasible (17, for
-an extra Schur solve and four products per iteration), other start scales (n = 500:
-17 for (0.03, 10), (0.1, 30), (0.3, 10), (0.1, 100); 18 for (0.01, 10); 22 for
-(0.1, 1)), a start at the input's Gram matrix plus 1, 0.1 or 0.01 times SDPT3's
-(17, 16, 17), other step fractions (0.9, 0.8, 0.95 + 0.04 short, 0.7 + 0.2 short:
-17, 19, 19, 19). The iterations 3-5 take short steps in every variant.
+What these choices were measured to gain, and what was tried and not kept:
+``docs/mvu_ipm.md``.
 
 Signed combinations of edge rank-ones. The same iteration takes constraints
 ``<sum_t C_rt a_t a_t^T, K> = b_r`` (or ``<=``, row by row) for a sparse m x T
