@@ -77,7 +77,7 @@ dry-run: $(STAMP_RUN)
 	$(BIN)/snakemake --workflow-profile profiles/local --configfile config/$(PROFILE).yaml -n
 
 test: $(STAMP_TEST)
-	$(BIN)/python -m pytest $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
+	$(BIN)/python -m pytest --durations=20 $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
 
 # profiles/slurm against a real one-node SLURM (installs slurm-wlm and munge, starts and
 # stops the daemons; root on Debian; ~5 min); not part of `make test`
