@@ -254,7 +254,10 @@ def _compare_csv(out: ResultComparison, fa: pd.DataFrame, fb: pd.DataFrame) -> N
     values = [c for c in shared if c not in out.ignored_columns]
     a, b = fa.set_index(index), fb.set_index(index)
     rows_a, rows_b = list(a.index), set(b.index)
-    label = lambda r: _row_label(keys, r[:-1]) + (f" (#{r[-1] + 1})" if not out.keys_unique else "")
+    def label(row) -> str:
+        if not keys:  # no key column: rows are matched by position, the index is __n
+            return f"row {row + 1}"
+        return _row_label(keys, row[:-1]) + (f" (#{row[-1] + 1})" if not out.keys_unique else "")
     out.rows_only = {"a": [label(r) for r in rows_a if r not in rows_b],
                      "b": [label(r) for r in b.index if r not in set(rows_a)]}
     measure = keys.index("measure") if "measure" in keys else None

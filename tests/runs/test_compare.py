@@ -155,3 +155,19 @@ def test_the_rules():
     frame = pd.DataFrame({"dataset": ["a", "a", "b"], "k": ["1", "2", "1"], "x": ["1"] * 3})
     assert key_columns([frame]) == (["dataset", "k"], True)
     assert key_columns([frame], declared=("dataset",)) == (["dataset"], False)
+
+
+def test_a_differing_cell_of_a_table_without_key_columns_is_listed():
+    """Rows matched by position alone (no key column) and a cell that differs: its label
+    is the row's number (it crashed with a TypeError on the scalar index)."""
+    import pandas as pd
+
+    from harness.runs.compare import ResultComparison, _compare_csv
+
+    out = ResultComparison("keyless", DEFAULT_TOLERANCE, "default")
+    a = pd.DataFrame({"x": ["1.0", "2.0"]})
+    b = pd.DataFrame({"x": ["1.0", "2.5"]})
+    _compare_csv(out, a, b)
+    assert out.keys == [] and out.cells == 2
+    assert [(d.row, d.column, str(d.a), str(d.b)) for d in out.diffs] == [
+        ("row 2", "x", "2.0", "2.5")]
