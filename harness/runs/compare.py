@@ -61,7 +61,11 @@ KEY_COLUMNS = frozenset({
     "variant", "backend", "dataset", "task", "measure", "method", "kernel", "kernel_type",
     "extension", "label", "base", "stage", "job", "seed", "trial", "draw", "n_metrics",
     "r", "m", "k", "n", "n_components", "noise", "metric", "setting", "scale",
+    "path", "quantity", "entry", "group",
 })
+#: key columns that name what a long table's ``value`` is: a row whose name measures
+#: time or memory is left out like a timing column
+MEASURE_COLUMNS = ("measure", "path", "quantity")
 _TIMING = re.compile(r"seconds|wall|cpu|memory|time_ratio|_mb$|^commit$")
 _TIMING_DERIVED = re.compile(r"speedup|gain|spread")
 _SHOWN = 20  # differing cells listed per result; the rest counted
@@ -260,9 +264,9 @@ def _compare_csv(out: ResultComparison, fa: pd.DataFrame, fb: pd.DataFrame) -> N
         return _row_label(keys, row[:-1]) + (f" (#{row[-1] + 1})" if not out.keys_unique else "")
     out.rows_only = {"a": [label(r) for r in rows_a if r not in rows_b],
                      "b": [label(r) for r in b.index if r not in set(rows_a)]}
-    measure = keys.index("measure") if "measure" in keys else None
+    named = [keys.index(c) for c in MEASURE_COLUMNS if c in keys]
     for row in rows_a:
-        if row not in rows_b or (measure is not None and ignored_column(row[measure])):
+        if row not in rows_b or any(ignored_column(row[i]) for i in named):
             continue
         ra, rb = a.loc[row], b.loc[row]
         for column in values:

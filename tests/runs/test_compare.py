@@ -171,3 +171,20 @@ def test_a_differing_cell_of_a_table_without_key_columns_is_listed():
     assert out.keys == [] and out.cells == 2
     assert [(d.row, d.column, str(d.a), str(d.b)) for d in out.diffs] == [
         ("row 2", "x", "2.0", "2.5")]
+
+
+def test_a_long_tables_rows_are_matched_by_their_path_and_its_timing_rows_ignored():
+    """A long table (``key, path, value``) is keyed by what each value is, and a row whose
+    path measures time is left out like a timing column."""
+    import pandas as pd
+
+    from harness.runs.compare import ResultComparison, _compare_csv
+
+    out = ResultComparison("long", DEFAULT_TOLERANCE, "default")
+    a = pd.DataFrame({"key": ["s", "s"], "path": ["fit.cpu_seconds", "ari.mean"],
+                      "value": ["0.5", "0.9"]})
+    b = pd.DataFrame({"key": ["s", "s"], "path": ["ari.mean", "fit.cpu_seconds"],
+                      "value": ["0.8", "0.7"]})
+    _compare_csv(out, a, b)
+    assert out.keys == ["key", "path"] and out.keys_unique and out.cells == 1
+    assert [(d.row, d.a, d.b) for d in out.diffs] == [("key=s, path=ari.mean", "0.9", "0.8")]
