@@ -33,7 +33,11 @@ atol of 1e-3).
 (``{"rtol": ..., "atol": ...}`` in its ``write.py``, not in its declaration,
 which may be a source file of its jobs: editing it would rerun them) or :data:`DEFAULT_TOLERANCE`;
 two empty or two NaN cells agree. Other cells (status, reason, verdict columns)
-differ when their text differs.
+differ when their text differs. A result whose CSV holds timing-derived values under
+names no rule can tell from others (a time ratio called ``ratio``, a long table's
+timing rows) declares ``COMPARE_IGNORE`` in its ``write.py``: a regular expression
+searched in the column names and in each row's key values; what it matches is left
+out like a timing column.
 """
 
 from __future__ import annotations
@@ -66,7 +70,7 @@ KEY_COLUMNS = frozenset({
 #: key columns that name what a long table's ``value`` is: a row whose name measures
 #: time or memory is left out like a timing column
 MEASURE_COLUMNS = ("measure", "path", "quantity")
-_TIMING = re.compile(r"seconds|wall|cpu|memory|time_ratio|_mb$|^commit$")
+_TIMING = re.compile(r"seconds|wall|cpu|memory|time_ratio|^time_|_mb$|^commit$")
 _TIMING_DERIVED = re.compile(r"speedup|gain|spread")
 _SHOWN = 20  # differing cells listed per result; the rest counted
 
@@ -254,7 +258,10 @@ def _compare_csv(out: ResultComparison, fa: pd.DataFrame, fb: pd.DataFrame) -> N
     index = keys + ["__n"]
     out.columns_only = {"a": [c for c in fa if c not in fb], "b": [c for c in fb if c not in fa]}
     shared = [c for c in fa if c in fb and c not in index]
-    out.ignored_columns = [c for c in shared if ignored_column(c)]
+    declared = _declared(out.name, "COMPARE_IGNORE")
+    own = re.compile(declared) if declared else None
+    out.ignored_columns = [c for c in shared
+                           if ignored_column(c) or (own is not None and own.search(c))]
     values = [c for c in shared if c not in out.ignored_columns]
     a, b = fa.set_index(index), fb.set_index(index)
     rows_a, rows_b = list(a.index), set(b.index)
@@ -267,6 +274,8 @@ def _compare_csv(out: ResultComparison, fa: pd.DataFrame, fb: pd.DataFrame) -> N
     named = [keys.index(c) for c in MEASURE_COLUMNS if c in keys]
     for row in rows_a:
         if row not in rows_b or any(ignored_column(row[i]) for i in named):
+            continue
+        if own is not None and keys and any(own.search(str(v)) for v in row[:-1]):
             continue
         ra, rb = a.loc[row], b.loc[row]
         for column in values:

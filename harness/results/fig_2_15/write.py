@@ -18,6 +18,11 @@ from harness.results.fig_2_15.register_claims import register_claims, summary
 
 __all__ = ["records", "build", "claims", "write"]
 
+#: what `harness compare` leaves out: its build and value ratios are ratios of times and its
+#: slopes those of times against n and d (timing-derived, not
+#: reproduced by a rerun; :mod:`harness.runs.compare`)
+COMPARE_IGNORE = r"^(build|value)_ratio$|_(build|value)_ratio$|_slope(_noise)?$"
+
 _TREES = {"mean": "thesis, mean split", "median": "thesis, median split",
           "sklearn": "scikit-learn BallTree"}
 

@@ -19,6 +19,10 @@ from harness.results.linear_methods_2_2_1.register_claims import advantage, regi
 
 __all__ = ["records", "flatten", "build", "claims", "write"]
 
+#: what `harness compare` leaves out: RCA's timing rows (shares of its fit time) (timing-derived, not
+#: reproduced by a rerun; :mod:`harness.runs.compare`)
+COMPARE_IGNORE = r"^rca_timing$"
+
 #: record fields that are bookkeeping, not measurements
 SKIP = ("params", "provenance", "timing", "schema", "job", "key", "result", "profile",
         "params_hash", "status", "reason")

@@ -21,6 +21,10 @@ from harness.results.solver_table.register_claims import loglog_slope
 
 __all__ = ["build", "claims", "write"]
 
+#: what `harness compare` leaves out: ratios of solve times and their log-log slope in n (timing-derived, not
+#: reproduced by a rerun; :mod:`harness.runs.compare`)
+COMPARE_IGNORE = r"^ratio_(reference|lbfgs)$|^slope$"
+
 _COLUMNS = ("what", "dataset", "margin", "solver", "start", "step", "objective", "rel_gap",
             "solver_status", "rel_err_literal", "rel_err_dimensional", "test_diff_predictions", "cvxpy_value",
             "max_slack_gap",

@@ -16,6 +16,11 @@ from harness.results.lmnn_solver_profile.register_claims import register_claims,
 
 __all__ = ["build", "claims", "write"]
 
+#: what `harness compare` leaves out: the hinge search's share of the fit time and the slopes
+#: of times against n and k (timing-derived, not
+#: reproduced by a rerun; :mod:`harness.runs.compare`)
+COMPARE_IGNORE = r"^hinge_share$|^hinge_over_other$|_slope(_se)?$"
+
 
 def _records(config: dict) -> dict[str, dict]:
     return {key: read_point(config, NAME, key) for key in keys(config)}

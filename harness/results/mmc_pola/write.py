@@ -18,6 +18,10 @@ from harness.results.mmc_pola.register_claims import pola_pass_slope, register_c
 
 __all__ = ["records", "build", "claims", "write"]
 
+#: what `harness compare` leaves out: POLA's speed: time ratios and the slope of time in n (timing-derived, not
+#: reproduced by a rerun; :mod:`harness.runs.compare`)
+COMPARE_IGNORE = r"^timing$|^scaling$"
+
 METHODS = ("euclidean", "mmc", "mmc_other", "pola", "lmnn")
 
 
