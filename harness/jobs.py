@@ -204,8 +204,6 @@ def job_sources(config: dict, job: Job, params: dict | None = None) -> list[str]
 
 #: The MVU solvers' entry point: it finds the backend plugins by name at run time.
 _DISPATCH = "harness.solvers.mvu.dispatch"
-#: The backend ``solve_mvu`` runs when no solver is named.
-_DEFAULT_BACKEND = "native"
 
 
 def _backend_sources(files: list[str], params: dict) -> list[str]:
@@ -218,10 +216,11 @@ def _backend_sources(files: list[str], params: dict) -> list[str]:
     if str(module_file(_DISPATCH).resolve()) not in files:
         return []
     from harness import registry
+    from harness.solvers.backend import DEFAULT_BACKEND
 
     named = {value for value in _strings(params) if value in registry.backends()}
     return source_closure(*(registry.backend_info(name).module
-                            for name in sorted(named | {_DEFAULT_BACKEND})))
+                            for name in sorted(named | {DEFAULT_BACKEND})))
 
 
 def _strings(value):

@@ -127,9 +127,17 @@ def _scan_entry_points(kind: str) -> list[type]:
     return found
 
 
+#: What a plugin of each kind must define beyond its base class (checked at discovery).
+REQUIRED = {"backends": ("solve",)}
+
+
 def _check_unique(kind: str, classes: list[type]) -> dict[str, type]:
     registry: dict[str, type] = {}
     for cls in classes:
+        missing = [a for a in REQUIRED.get(kind, ()) if not callable(getattr(cls, a, None))]
+        if missing:
+            raise TypeError(f"{kind} plugin {cls.__module__}.{cls.__qualname__} defines no "
+                            f"{', '.join(missing)}(); see {BASES[kind].__module__}")
         other = registry.get(cls.name)
         if other is not None and other is not cls:
             raise ValueError(

@@ -31,11 +31,13 @@ from typing import ClassVar
 
 from harness.problems.mvu_variants import VARIANTS
 
-__all__ = ["SolverBackend", "DENSE_MAX_N"]
+__all__ = ["SolverBackend", "DENSE_MAX_N", "DEFAULT_BACKEND"]
 
 #: The largest MVU problem a dense cvxpy model is run on by the grid tables: measured
 #: here, Clarabel needs 47 s at n = 100 and a dense n = 200 solve grew past 20 GiB.
 DENSE_MAX_N = 150
+#: The backend ``solve_mvu`` runs when none is named.
+DEFAULT_BACKEND = "native"
 
 
 class SolverBackend:
@@ -71,6 +73,14 @@ class SolverBackend:
     options : tuple of str
         The names of its own options (``solve_mvu(..., options=)``), e.g. CSDP's
         ``formulation`` and ``params``.
+
+    A plugin (or its family) defines the classmethod ``solve(problem, *, time_limit,
+    tol_gap, tol_violation, seed=0, init=None, cost=None, options=None)``: it solves
+    ``problem`` (an :class:`~harness.problems.mvu.MVUProblem` of one of
+    :attr:`variants`) and returns a :class:`~harness.solvers.mvu.result.SolveResult`
+    certified from the problem data (:func:`harness.solvers.mvu.dispatch.solve_mvu`
+    has the arguments; ``options`` holds only names of :attr:`options`). The registry
+    refuses a backend without it, naming its file.
     """
 
     name: ClassVar[str] = ""
@@ -124,12 +134,3 @@ class SolverBackend:
         return True, (f"{cls.name} solves a dense {n} x {n} SDP; it is run up to "
                       f"n = {cls.max_n} (max_n of harness/solvers/backends/{cls.name}.py)")
 
-    @classmethod
-    def solve(cls, problem, *, time_limit: float, tol_gap: float, tol_violation: float,
-              seed: int = 0, init=None, cost=None, options: dict | None = None):
-        """Solve ``problem`` (an :class:`~harness.problems.mvu.MVUProblem` of one of
-        :attr:`variants`) and return a certified
-        :class:`~harness.solvers.mvu.result.SolveResult`; see
-        :func:`harness.solvers.mvu.dispatch.solve_mvu` for the arguments. ``options``
-        holds only names of :attr:`options` (``solve_mvu`` checks them)."""
-        raise NotImplementedError(f"backend {cls.name!r} does not define solve()")

@@ -98,3 +98,16 @@ def test_a_misspelt_backend_in_a_profile_is_refused_with_the_valid_names(repo_ro
                "time_limit_per_backend": {}, "variants": ["equality"], "k": 5}
     with pytest.raises(ConfigError, match="clarabell.*clarabel"):
         check_solver_table(section)
+
+
+def test_a_backend_file_without_solve_is_refused_naming_it(drop_plugin):
+    drop_plugin("backends", "half_done_test", '''
+        from harness.solvers.backend import SolverBackend
+
+
+        class HalfDone(SolverBackend):
+            modules = ("cvxpy",)
+        ''')
+    with pytest.raises(TypeError, match=r"backends plugin harness.solvers.backends.half_done_"
+                                        r"\w*test.HalfDone defines no solve\(\)"):
+        registry.backends()

@@ -16,6 +16,7 @@ from __future__ import annotations
 from harness import registry
 from harness.problems.linear_cost import LinearCost
 from harness.problems.mvu import MVUProblem
+from harness.solvers.backend import DEFAULT_BACKEND
 from harness.solvers.mvu.result import SolveResult
 
 __all__ = ["mvu_solvers", "cvxpy_solvers", "cvxpy_name", "solve_mvu"]
@@ -47,8 +48,8 @@ def cvxpy_name(backend: str) -> str:
     return registry.backend_info(backend).cvxpy_name
 
 
-def solve_mvu(problem: MVUProblem, solver: str = "native", *, time_limit: float = 600.0,
-              tol_gap: float = 1e-3, tol_violation: float = 1e-4, seed: int = 0,
+def solve_mvu(problem: MVUProblem, solver: str = DEFAULT_BACKEND, *,
+              time_limit: float = 600.0, tol_gap: float = 1e-3, tol_violation: float = 1e-4, seed: int = 0,
               init=None, cost: LinearCost | None = None,
               options: dict | None = None) -> SolveResult:
     """Solve an MVU problem with one backend; the status is the harness' verdict.
