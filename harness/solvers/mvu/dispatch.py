@@ -49,8 +49,9 @@ def cvxpy_name(backend: str) -> str:
 
 
 def solve_mvu(problem: MVUProblem, solver: str = DEFAULT_BACKEND, *,
-              time_limit: float = 600.0, tol_gap: float = 1e-3, tol_violation: float = 1e-4, seed: int = 0,
-              init=None, cost: LinearCost | None = None,
+              time_limit: float = 600.0, tol_gap: float = 1e-3,
+              tol_violation: float = 1e-4, seed: int = 0, init=None,
+              cost: LinearCost | None = None,
               options: dict | None = None) -> SolveResult:
     """Solve an MVU problem with one backend; the status is the harness' verdict.
 
