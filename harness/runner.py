@@ -36,10 +36,10 @@ from harness.provenance import provenance
 from harness.records import write_json_atomic
 from harness.result_registry import hook, load_module
 from harness.timelimit import (ChildCrashed, TimeLimitExceeded, call_with_time_limit,
-                               cpu_clock, wall_cap_for)
+                               cpu_clock_with_children, wall_cap_for)
 
 __all__ = ["IDENTITY_FIELDS", "JobCrashed", "run_job", "job_record", "run_limited", "usage_since",
-           "cpu_with_children", "died_reason", "limit_reason"]
+           "died_reason", "limit_reason"]
 
 
 #: the fields of a record the runner sets; a job's body may not carry them
@@ -66,29 +66,22 @@ def limit_reason(exc: TimeLimitExceeded) -> str:
             f"CPU-s of its budget of {exc.budget:g} (waiting, not computing)")
 
 
-def cpu_with_children() -> float:
-    """CPU seconds of this process and of the child processes it has waited for: a
-    program the work runs (CSDP, :mod:`harness.solvers.backends.csdp`) counts too."""
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return cpu_clock() + children.ru_utime + children.ru_stime
-
-
 def usage_since(wall: float, cpu: float) -> dict:
     """Wall and CPU seconds since the readings ``wall = time.perf_counter()`` and
-    ``cpu = cpu_with_children()``, and the peak resident memory in MB of this process
+    ``cpu = cpu_clock_with_children()``, and the peak resident memory in MB of this process
     or of the largest child it waited for (in a child of :mod:`harness.timelimit`:
     the work's own peak; a child's peak is at least the forking process' size)."""
     peak_kb = max(resource.getrusage(who).ru_maxrss
                   for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     return {
         "wall_seconds": time.perf_counter() - wall,
-        "cpu_seconds": cpu_with_children() - cpu,
+        "cpu_seconds": cpu_clock_with_children() - cpu,
         "peak_memory_mb": peak_kb / 1024,
     }
 
 
 def _timed(fn, *args) -> dict:
-    wall, cpu = time.perf_counter(), cpu_with_children()
+    wall, cpu = time.perf_counter(), cpu_clock_with_children()
     body = fn(*args)
     body["timing"] = usage_since(wall, cpu)
     return body

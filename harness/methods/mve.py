@@ -62,7 +62,7 @@ class MVE(ManifoldEmbedding):
     tol_violation : float, default=1e-6
         Relative constraint violation of each SDP for "optimal".
     time_limit : float, default=600.0
-        CPU seconds of the process for the whole iteration (``time.process_time()``;
+        CPU seconds of the process for the whole iteration (:func:`harness.timelimit.cpu_clock`;
         :func:`harness.solvers.mve.iterate_mve`); the MVU start gets it as its limit too.
     random_state : int or None, default=None
         Seed of the random start and of fill-in directions.

@@ -40,6 +40,7 @@ from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.methods.lmnn import LMNN
 from harness.methods.pca_knn import pca_map
+from harness.timelimit import cpu_clock
 
 __all__ = ["KINDS", "PROJECTIONS", "BASELINE_INPUTS", "square_reductions", "work", "sources"]
 
@@ -88,11 +89,11 @@ def _error_pct(parts, k: int, L=None) -> float:
 def _fit_lmnn(X, y, params: dict, n_components) -> tuple[LMNN, dict]:
     model = LMNN(n_neighbors=params["n_neighbors"], n_components=n_components,
                  **params["lmnn_params"])
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, cpu = time.perf_counter(), cpu_clock()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # recorded as converged
         model.fit(X, y)
-    return model, {"fit_cpu_seconds": time.process_time() - cpu,
+    return model, {"fit_cpu_seconds": cpu_clock() - cpu,
                    "fit_wall_seconds": time.perf_counter() - wall,
                    "n_iter": int(model.n_iter_), "converged": bool(model.converged_),
                    "loss": float(model.loss_), "n_active": int(model.n_active_)}
@@ -114,9 +115,9 @@ def _reduced(params: dict) -> dict:
     body = {"n_train": len(y_train), "n_test": len(y_test), "n_features": X_train.shape[1],
             "pca_variance_captured": meta.get("pca_variance_captured")}
     if params["method"] == "pca":
-        start = time.process_time()
+        start = cpu_clock()
         L, _ = pca_map(X_train, r)
-        body["fit_cpu_seconds"] = time.process_time() - start
+        body["fit_cpu_seconds"] = cpu_clock() - start
         body["error_pct"] = _error_pct(parts, k, L)
         return body
     model, fit = _fit_lmnn(X_train, y_train, params, r)

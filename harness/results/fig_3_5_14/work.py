@@ -18,8 +18,6 @@
 
 from __future__ import annotations
 
-import resource
-import time
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -35,9 +33,10 @@ from harness.results.common.work.mvu_point import (
     N_SPECTRUM, load_dataset, mvu_point_work, mvu_sources, normalised,
 )
 from harness.solvers.mvu import solve_mvu
+from harness.timelimit import cpu_clock_with_children
 
 __all__ = ["work", "sources", "unrolled_variance_ratio", "roll_extra", "graph_counts",
-           "knn_point", "cpu_seconds", "relative_rms_violation", "CONNECTIVITIES"]
+           "knn_point", "relative_rms_violation", "CONNECTIVITIES"]
 
 #: the graphs a k-NN-only point solves side by side, the k-NN one first
 CONNECTIVITIES = ("knn", "clique")
@@ -84,13 +83,6 @@ def roll_extra(dataset, result, n_neighbors: int) -> dict:
                                                              problem.sq_lengths)}
 
 
-def cpu_seconds() -> float:
-    """CPU seconds of this process and of its finished children (a backend that
-    solves in a child process counts)."""
-    child = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + child.ru_utime + child.ru_stime
-
-
 def _connected(n: int, edges: np.ndarray) -> bool:
     graph = coo_matrix((np.ones(len(edges)), (edges[:, 0], edges[:, 1])), shape=(n, n))
     return connected_components(graph, directed=False)[0] == 1
@@ -116,11 +108,11 @@ def _solve(X, params: dict, connectivity: str) -> dict:
     if not _connected(problem.n, problem.edges):
         return {"status": "failed", "reason": f"the {connectivity} graph is disconnected",
                 "m": problem.m}
-    cpu = cpu_seconds()
+    cpu = cpu_clock_with_children()
     result = solve_mvu(problem, params["solver"],
                        time_limit=params["method_params"]["time_limit"] / 2,
                        seed=params["seed"])
-    cpu = cpu_seconds() - cpu
+    cpu = cpu_clock_with_children() - cpu
     out = {"m": problem.m, "cpu_seconds": cpu, "solve": result.info()}
     if result.F is None:
         return {**out, "status": result.status, "reason": result.reason}

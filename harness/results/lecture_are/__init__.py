@@ -53,7 +53,7 @@ SPEC = TableSpec(
         "Time: wall seconds of the fit, not CPU seconds as in the other tables: an "
         "ARE solve by a cvxpy backend (solvers: {are: [clarabel]}) runs in a child "
         "process (a hard CPU limit for cvxpy), whose CPU time the fit's "
-        "time.process_time() does not see; wall time depends on the machine's load.",
+        "CPU clock does not see; wall time depends on the machine's load.",
     ),
 )
 

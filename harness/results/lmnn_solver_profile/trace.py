@@ -37,6 +37,7 @@ import harness.methods._lmnn_solvers as solvers
 from harness.metrics.knn_error import knn_loo_error
 from harness.methods._lmnn_core import loss_over_all_triples, target_sq_distances
 from harness.methods._lmnn_impostors import pair_sq_distances
+from harness import timelimit
 
 __all__ = ["active_triples", "sum_outer_products", "gradient_2_14", "gradient_2_15",
            "cpu_clock", "cpu_seconds", "Trace", "traced_reference"]
@@ -98,11 +99,10 @@ def gradient_2_15(G, X, targets, old_keys, new_keys, mu) -> np.ndarray:
 
 def cpu_clock(blas_threads: int):
     """The CPU clock of the timings: ``time.thread_time`` when BLAS is pinned to one
-    thread (the work then runs in the calling thread), else ``time.process_time``.
-    Measured in a harness job's child (2026-11-29): ``process_time`` advanced in steps
-    of ~4 ms there (an outer-product sum timed 0.0 s), ``thread_time`` in microseconds;
+    thread (the work then runs in the calling thread), else the process' clock
+    :func:`harness.timelimit.cpu_clock` (why not ``time.process_time``: see there);
     the gradients (2.14)/(2.15) take 0.1-1 ms."""
-    return time.thread_time if blas_threads == 1 else time.process_time
+    return time.thread_time if blas_threads == 1 else timelimit.cpu_clock
 
 
 def cpu_seconds(fn, repeats: int, clock=time.thread_time):

@@ -47,7 +47,7 @@ SPEC = TableSpec(
         "peers included, applied with each row's learned L, so the rows differ only "
         "in how L was learned. A peer that is not installed or fails is a marked "
         "cell ('peer not runnable: ...').",
-        "CPU seconds: time.process_time() around fit (every thread of the process); "
+        "CPU seconds of the process (getrusage, every thread) around fit; "
         "the ratio divides by our LMNN's (harness.methods.lmnn.LMNN, solver='lbfgs') mean "
         "on the same data set in the same run.",
     ),
