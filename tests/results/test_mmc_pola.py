@@ -220,3 +220,34 @@ def test_most_of_every_measured_set_decides_or_is_noise():
     assert most_of({"a": True, "b": True, "c": False}, named) == ([True], "")
     assert most_of({"a": False, "b": False, "c": True}, named) == ([False], "")
     assert most_of({"a": True}, named)[0] == []
+
+
+def _scaling(times_by_size: dict) -> dict:
+    return {"status": "ok", "components": 50, "sizes": [
+        {"pairs": n, "seconds": float(np.median(t)), "repeat_seconds": list(t)}
+        for n, t in times_by_size.items()]}
+
+
+def test_pola_slope_noise_is_measured_from_the_repeats():
+    from harness.results.mmc_pola.register_claims import pola_pass_slope
+
+    # one pass of a linear algorithm with a small fixed cost: slope ~0.93, as measured
+    # (the quick runs: 0.918 and 0.971); repeats within 2 % of each other
+    sizes = {10 ** e: [(2e-5 * 10 ** e + 2e-3) * f for f in (0.99, 1.0, 1.02)]
+             for e in (3, 4, 5, 6)}
+    slope, noise = pola_pass_slope(_scaling(sizes))
+    assert 0.9 < slope < 1.0 and noise < 0.05
+    # the old rule (the 65 % band on the end points) put this slope inside the noise
+    # (0.8 + 0.145 > 0.93): a verdict that flipped between runs with the load
+    records = _records()
+    records["scaling"] = {**_scaling(sizes), "large": records["scaling"]["large"]}
+    assert _verdicts(records)["s2-2-2-pola-fast-large"] == "holds"
+    # repeats that disagree by a factor 3 leave the slope undecided (the large pass
+    # not run: the claim is then the slope's reading alone)
+    noisy = {n: [t[0] / 3, t[1], 3 * t[2]] for n, t in sizes.items()}
+    records["scaling"] = _scaling(noisy)
+    assert _verdicts(records)["s2-2-2-pola-fast-large"] == "undecided (within noise)"
+    # a slope of 1.5 measured tightly does not hold
+    steep = {n: [1e-9 * n ** 1.5 * f for f in (0.99, 1.0, 1.01)] for n in sizes}
+    records["scaling"] = _scaling(steep)
+    assert _verdicts(records)["s2-2-2-pola-fast-large"] == "does not hold"

@@ -12,7 +12,6 @@ bounds, input scale, diagonal variant), ``timing`` (MMC's fit against PCA, RCA, 
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -30,6 +29,7 @@ from harness.results.mmc_pola.mmc import (
 from harness.results.mmc_pola.pola import batch_pola, metric_map
 from harness.methods.pca_knn import pca_map
 from harness.methods.rca_knn import rca_map
+from harness.timelimit import cpu_clock
 
 __all__ = ["ring_clusters", "collapse_ratio", "rank_of", "fit_metric_learn_mmc",
            "fit_maps", "work"]
@@ -91,23 +91,23 @@ def fit_maps(X, y, params: dict, seed) -> tuple[dict, dict]:
     i, j = sample_pairs(y, params["max_pairs"], rng)
     D, same = pair_differences(X, y, i, j)
     maps, seconds = {"euclidean": np.eye(X.shape[1])}, {}
-    start = time.process_time()
+    start = cpu_clock()
     ml = metric_map(fit_metric_learn_mmc(D, same, params["mmc_max_iter"], 0))
-    seconds["mmc_metric_learn"] = time.process_time() - start
-    start = time.process_time()
+    seconds["mmc_metric_learn"] = cpu_clock() - start
+    start = cpu_clock()
     exact = metric_map(solve_mmc(D, same, seed=0)["M"])
-    seconds["mmc_exact"] = time.process_time() - start
+    seconds["mmc_exact"] = cpu_clock() - start
     maps["mmc"], maps["mmc_other"] = ((ml, exact) if params["mmc_solver"] == "metric_learn"
                                       else (exact, ml))
-    start = time.process_time()
+    start = cpu_clock()
     pola = batch_pola(D, 2.0 * same - 1.0, beta=params["pola_beta"],
                       max_passes=params["pola_max_passes"], seed=[*np.atleast_1d(seed), 1],
                       b_floor=params["pola_b_floor"])
-    seconds["pola"] = time.process_time() - start
+    seconds["pola"] = cpu_clock() - start
     maps["pola"] = metric_map(pola["M"])
-    start = time.process_time()
+    start = cpu_clock()
     lmnn = registry.get_method("lmnn")(n_neighbors=params["n_neighbors"]).fit(X, y)
-    seconds["lmnn"] = time.process_time() - start
+    seconds["lmnn"] = cpu_clock() - start
     maps["lmnn"] = np.asarray(lmnn.components_) if hasattr(lmnn, "components_") else None
     return maps, {"seconds": seconds, "pola_passes": pola["passes"],
                   "pola_converged": pola["converged"], "lmnn": lmnn}
@@ -360,24 +360,30 @@ def _feasibility_group(params) -> dict:
         status = _margin_feasible(D, same)
         feasible = status in ("optimal", "optimal_inaccurate")
         passes = params["pola_bound_passes"] if feasible else params["pola_infeasible_passes"]
-        start = time.process_time()
+        start = cpu_clock()
         pola = batch_pola(D, 2.0 * same - 1.0, beta=params["pola_beta"], max_passes=passes,
                           seed=[params["seed"], 2233], b_floor=params["pola_b_floor"])
         out[name] = {"status": status, "feasible": feasible, "n_pairs": int(len(D)),
                      "passes": pola["passes"], "converged": pola["converged"],
                      "last_pass_max_loss": pola["last_pass_max_loss"],
                      "final_max_loss": pola["final_max_loss"],
-                     "pola_seconds": time.process_time() - start}
+                     "pola_seconds": cpu_clock() - start}
     return {"datasets": out, "beta": params["pola_beta"]}
 
 
-def _one_pass_seconds(X, y, pairs: int, rng, b_floor) -> float:
+def _pass_problem(X, y, pairs: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """``pairs`` random pairs' differences and their +-1 labels."""
     i = rng.integers(0, len(y), pairs)
     j = rng.integers(0, len(y), pairs)
     D, same = pair_differences(X, y, i, j)
-    start = time.process_time()
-    batch_pola(D, 2.0 * same - 1.0, beta=0.0, max_passes=1, seed=0, b_floor=b_floor)
-    return time.process_time() - start
+    return D, 2.0 * same - 1.0
+
+
+def _one_pass_seconds(problem, b_floor) -> float:
+    D, labels = problem
+    start = cpu_clock()
+    batch_pola(D, labels, beta=0.0, max_passes=1, seed=0, b_floor=b_floor)
+    return cpu_clock() - start
 
 
 def _scaling_group(params) -> dict:
@@ -387,17 +393,26 @@ def _scaling_group(params) -> dict:
                  n_train=params["mnist_n_train"], n_test=1)
     X, y = X[: params["mnist_n_train"]], y[: params["mnist_n_train"]]
     rng = np.random.default_rng([params["seed"], 2234])
-    for pairs in params["scaling_sizes"]:
-        out["sizes"].append({"pairs": int(pairs), "seconds": _one_pass_seconds(
-            X, y, pairs, rng, params["pola_b_floor"])})
+    problems = [_pass_problem(X, y, pairs, rng) for pairs in params["scaling_sizes"]]
+    # the repeats go round the sizes (not size by size), so a change of the machine's
+    # load during the job reaches every size and shows in the spread the slope's noise
+    # is measured from
+    repeats = [[] for _ in problems]
+    for _ in range(params["scaling_repeats"]):
+        for times, problem in zip(repeats, problems):
+            times.append(_one_pass_seconds(problem, params["pola_b_floor"]))
+    for pairs, times in zip(params["scaling_sizes"], repeats):
+        out["sizes"].append({"pairs": int(pairs), "seconds": float(np.median(times)),
+                             "repeat_seconds": times})
     if params["large_pairs"]:
         X, y = _load("mnist", n_components=params["large_components"],
                      n_train=params["mnist_n_train"], n_test=1)
         X, y = X[: params["mnist_n_train"]], y[: params["mnist_n_train"]]
         out["large"] = {"pairs": int(params["large_pairs"]),
                         "components": params["large_components"],
-                        "seconds": _one_pass_seconds(X, y, params["large_pairs"], rng,
-                                                     params["pola_b_floor"])}
+                        "seconds": _one_pass_seconds(
+                            _pass_problem(X, y, params["large_pairs"], rng),
+                            params["pola_b_floor"])}
     return out
 
 
@@ -409,7 +424,7 @@ GROUPS = {"split": _split_group, "multimodal": _multimodal_group, "exact": _exac
 def work(params: dict) -> dict:
     """The child's work for one group; returns the record body."""
     with threadpool_limits(limits=params["blas_threads"]):
-        start = time.process_time()
+        start = cpu_clock()
         body = GROUPS[params["group"]](params)
     return {"status": "ok", "reason": "", **body,
-            "group_cpu_seconds": time.process_time() - start}
+            "group_cpu_seconds": cpu_clock() - start}
