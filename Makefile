@@ -89,7 +89,7 @@ slurm-test:
 TIER ?= full
 JOBS ?= 1
 solver-regression: $(STAMP_RUN)
-	$(BIN)/python -m harness.solvers.mvu.regression --tier $(TIER) --jobs $(JOBS) --out results/solver_regression_$(TIER).csv
+	$(BIN)/python -m harness.solvers.mvu_sdp.regression --tier $(TIER) --jobs $(JOBS) --out results/solver_regression_$(TIER).csv
 
 bench-check: $(STAMP_TEST)
 	PATH=$(abspath $(BIN)):$$PATH $(BIN)/asv machine --yes > /dev/null

@@ -1,5 +1,5 @@
 """asv benchmark of one solve with a Cholesky factor, as the native MVU solver's
-mixed-precision Schur solves do (:class:`harness.solvers.mvu.ipm.CholeskyFactor`):
+mixed-precision Schur solves do (:class:`harness.solvers.mvu_sdp.ipm.CholeskyFactor`):
 LAPACK's ``potrs`` with one right-hand side against blocked substitution (``trsv`` on
 diagonal blocks, ``gemv`` on panels), side by side in one run, on the float32 factor
 of a random positive definite matrix of the size of the solver table's Schur matrix
@@ -14,7 +14,7 @@ from scipy.linalg import lapack
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS
-from harness.solvers.mvu.ipm import CholeskyFactor
+from harness.solvers.mvu_sdp.ipm import CholeskyFactor
 
 M = int(os.environ.get("HARNESS_BENCH_CHOLESKY_M", "5733"))
 

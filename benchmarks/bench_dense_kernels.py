@@ -1,10 +1,10 @@
 """asv benchmark of the native MVU solver's elementwise passes
-(:mod:`harness.solvers.mvu.dense_kernels`) against the NumPy expressions they
+(:mod:`harness.solvers.mvu_sdp.dense_kernels`) against the NumPy expressions they
 replace, side by side in one run: the Schur matrix's float32 preconditioner copy
 (m x m; m = 5733, the solver table's at n = 1000, ``HARNESS_BENCH_KERNEL_M``), the
 symmetrisation ``(G + G^T) / 2`` and the Householder reflection ``H P H`` (n x n;
 n = 2000, ``HARNESS_BENCH_KERNEL_N``). Both give the same bits
-(``tests/solvers/mvu/test_dense_kernels.py``). Measured by calling the benchmark
+(``tests/solvers/mvu_sdp/test_dense_kernels.py``). Measured by calling the benchmark
 by hand (1 thread, the machine busy with two other jobs; NumPy -> numba): float32
 copy 110 -> 73 ms, symmetrisation 37 -> 26 ms, reflection 51 -> 13 ms; the whole
 n = 2000 solve, 2 threads, idle: 124.3 -> 117.3 s (``scripts/ipm_solve.py``). Not yet
@@ -20,8 +20,8 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS
-from harness.solvers.mvu.dense_kernels import float32_plus, reflected, symmetrized
-from harness.solvers.mvu.schur_kernel import numba_threads_like_blas
+from harness.solvers.mvu_sdp.dense_kernels import float32_plus, reflected, symmetrized
+from harness.solvers.mvu_sdp.schur_kernel import numba_threads_like_blas
 
 M = int(os.environ.get("HARNESS_BENCH_KERNEL_M", "5733"))
 N = int(os.environ.get("HARNESS_BENCH_KERNEL_N", "2000"))

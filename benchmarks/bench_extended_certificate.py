@@ -24,7 +24,7 @@ from threadpoolctl import threadpool_limits
 from benchmarks.common import BLAS_THREADS
 from harness.problems import extended_precision as xp
 from harness.problems.facial_reduction import exposing_vector
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 
 SIZES = tuple(int(s) for s in os.environ.get("HARNESS_BENCH_EXT_SIZES",
                                              "1000,2000").split(","))

@@ -16,8 +16,8 @@ import os
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS, OneSample
-from harness.problems.mvu import MVUProblem
-from harness.solvers.mvu import solve_mvu
+from harness.problems.mvu_problem import MVUProblem
+from harness.solvers.mvu_sdp import solve_mvu
 from harness.timelimit import in_this_process
 
 SIZES = [int(n) for n in os.environ.get("HARNESS_BENCH_KNN_SIZES", "200,500").split(",")]

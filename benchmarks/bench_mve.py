@@ -1,4 +1,4 @@
-"""asv benchmarks of minimum volume embedding's SDP step (harness.solvers.mve): one
+"""asv benchmarks of minimum volume embedding's SDP step (harness.solvers.mve_solver): one
 ``min tr(K (I - 2 V_d V_d^T))`` over MVU's feasible set, by the native interior point
 with a linear cost against Clarabel's dense model, and a whole MVE run.
 
@@ -26,7 +26,7 @@ TOL = 1e-6
 def _setup(n):
     from harness.datasets.swiss_roll import SwissRoll
     from harness.problems.linear_cost import mve_cost
-    from harness.solvers.mve import affinity_factor, points_problem
+    from harness.solvers.mve_solver import affinity_factor, points_problem
 
     X = SwissRoll().load(n_samples=n, extra_noise_dims=5, extra_noise_std=0.1, seed=0).X
     F0 = affinity_factor(X)
@@ -52,7 +52,7 @@ class MVESDPStep(OneSample):
             limits.restore_original_limits()
 
     def _solve(self, solver):
-        from harness.solvers.mvu import solve_mvu
+        from harness.solvers.mvu_sdp import solve_mvu
 
         with in_this_process():
             return solve_mvu(self.problem, solver, tol_gap=TOL, tol_violation=TOL,
@@ -80,7 +80,7 @@ class MVERun(OneSample):
         self._limits.restore_original_limits()
 
     def time_mve_run(self, n):
-        from harness.solvers.mve import iterate_mve
+        from harness.solvers.mve_solver import iterate_mve
 
         iterate_mve(self.problem, self.F0, 2, eps=1e-2, max_iter=30, tol_gap=TOL,
                     tol_violation=TOL)

@@ -61,7 +61,7 @@ from harness.results.solver_table.work import build_problem
 from harness.results.solver_table.points import SolverPoint
 from harness.runner import job_record
 from harness import registry
-from harness.solvers.mvu import mvu_solvers, solve_mvu
+from harness.solvers.mvu_sdp import mvu_solvers, solve_mvu
 from harness.timelimit import in_this_process
 
 BACKENDS = list(MVU_BACKENDS or mvu_solvers())

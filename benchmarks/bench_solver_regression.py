@@ -1,5 +1,5 @@
 """asv benchmarks of the native MVU solver's regression suite, one instance per family
-(:mod:`harness.solvers.mvu.regression`), so the dashboard shows a regression over
+(:mod:`harness.solvers.mvu_sdp.regression`), so the dashboard shows a regression over
 commits for every kind of instance a speed change has to keep.
 
 * ``time_solve``: CPU-bound wall time of one native solve (the problem is built in
@@ -17,9 +17,9 @@ import os
 from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS, OneSample
-from harness.solvers.mvu.native_solver import solve_native
-from harness.solvers.mvu.regression import instances, run_instance
-from harness.solvers.mvu.regression import problem_of
+from harness.solvers.mvu_sdp.native_solver import solve_native
+from harness.solvers.mvu_sdp.regression import instances, run_instance
+from harness.solvers.mvu_sdp.regression import problem_of
 
 DEFAULT = ("roll_clean/n1000/k4/s0", "roll_clean/n1000/k5/s0", "roll_clean/n1000/k7/s0",
            "roll_3_1_5/n1000/k5/s0", "helix/n400/k4/s0",

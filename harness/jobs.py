@@ -203,7 +203,7 @@ def job_sources(config: dict, job: Job, params: dict | None = None) -> list[str]
 
 
 #: The MVU solvers' entry point: it finds the backend plugins by name at run time.
-_DISPATCH = "harness.solvers.mvu.dispatch"
+_DISPATCH = "harness.solvers.mvu_sdp.dispatch"
 
 
 def _backend_sources(files: list[str], params: dict) -> list[str]:

@@ -86,7 +86,7 @@ import time
 import numpy as np
 
 from harness.metrics.embedding_quality import embedding_quality
-from harness.problems.mvu import clique_edges, knn_edges
+from harness.problems.mvu_problem import clique_edges, knn_edges
 from harness.registry import get_dataset, get_method
 from harness.methods._variational_mvu import (cg_refinement, laplacian_basis, lle_basis,
                                       variational_mvu)

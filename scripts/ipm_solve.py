@@ -7,7 +7,7 @@ seeded Swiss roll with five extra dimensions of N(0, 0.1^2) noise, the clique gr
 of k = 5, the equality variant, tolerances 1e-3 (certified gap) and 1e-4
 (violation). Prints one line per iteration, then wall and CPU seconds, the status,
 the iterations and the recomputed certificate. BLAS (and numba) threads: THREADS
-(default 2). Used for the timings in :mod:`harness.solvers.mvu.ipm`'s docstring.
+(default 2). Used for the timings in :mod:`harness.solvers.mvu_sdp.ipm`'s docstring.
 """
 
 import sys
@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.bench_mvu_solvers import CONFIG, _job  # noqa: E402
 from harness.jobs import job_params  # noqa: E402
 from harness.results.solver_table.work import build_problem  # noqa: E402
-from harness.solvers.mvu.ipm import solve_ipm  # noqa: E402
+from harness.solvers.mvu_sdp.ipm import solve_ipm  # noqa: E402
 
 
 def main(n: int, threads: int) -> None:

@@ -89,10 +89,10 @@ from scipy.sparse.csgraph import connected_components
 from harness.datasets.swiss_roll import SwissRoll
 from harness.metrics import embedding_quality
 from harness.problems.facial_reduction import reduce as facial_reduce
-from harness.problems.mvu import MVUProblem
-from harness.solvers.mvu import solve_mvu
+from harness.problems.mvu_problem import MVUProblem
+from harness.solvers.mvu_sdp import solve_mvu
 from harness.solvers.backends.csdp import solve_csdp
-from harness.solvers.mvu.native_solver import face_details
+from harness.solvers.mvu_sdp.native_solver import face_details
 
 GENERATORS = ("roweis", "drtoolbox", "arc_length")
 NOISES = {"none": {}, "gauss3d": {"noise": 0.05},

@@ -3,7 +3,7 @@ setup_cache, so a bug there shows only in a recorded run)."""
 
 from benchmarks.bench_mvu_solvers import BACKENDS, CONFIG, DENSE_MAX_N, SIZES, _job, skip_reason
 from harness.jobs import job_params
-from harness.solvers.mvu import mvu_solvers
+from harness.solvers.mvu_sdp import mvu_solvers
 
 
 def test_every_mvu_backend_gets_a_skip_decision():

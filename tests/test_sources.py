@@ -87,9 +87,9 @@ def test_table_cells_depend_on_the_shared_code_they_run(repo_root, monkeypatch):
                    "harness/metrics/__init__.py"):
         assert shared in lmnn, shared
     mvu = _cell_sources("table_3_2/swiss_roll/mvu")
-    for shared in ("harness/methods/mvu.py", "harness/solvers/mvu/native_solver.py",
-                   "harness/solvers/mvu/lowrank.py",
-                   "harness/solvers/mvu/ipm.py", "harness/problems/mvu_certificate.py",
+    for shared in ("harness/methods/mvu.py", "harness/solvers/mvu_sdp/native_solver.py",
+                   "harness/solvers/mvu_sdp/lowrank.py",
+                   "harness/solvers/mvu_sdp/ipm.py", "harness/problems/mvu_certificate.py",
                    "harness/datasets/swiss_roll.py"):
         assert shared in mvu, shared
     # relative to the working directory, and nothing of other plugins or the report

@@ -41,7 +41,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import eigsh
 
-from harness.problems.mvu import clique_edges
+from harness.problems.mvu_problem import clique_edges
 from harness.methods._manifold import ManifoldEmbedding, knn_graph
 from harness.timelimit import cpu_clock
 from harness.methods._variational_refine import (

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.problems.are import ACTION_PAIRS, DISTANCES, AREProblem, check_actions
-from harness.solvers.are import ARE_SOLVERS, DEFAULT_ARE_SOLVER, solve_are
+from harness.problems.are_problem import ACTION_PAIRS, DISTANCES, AREProblem, check_actions
+from harness.solvers.are_solver import ARE_SOLVERS, DEFAULT_ARE_SOLVER, solve_are
 from harness.validation import check_embedding_input
 from harness.methods._manifold import ManifoldEmbedding, check_connected, knn_graph
 from harness.methods.mvu import SolverFailedError, dense_solver_skip
@@ -18,7 +18,7 @@ class ARE(ManifoldEmbedding):
 
     Inputs x_1..x_n come in temporal order with discrete actions a_1..a_{n-1}
     (``actions``), a_t taken between x_t and x_{t+1}; actions are labels without
-    semantics. The SDP (:mod:`harness.problems.are`) is MVU's (thesis 3.1.4: maximise
+    semantics. The SDP (:mod:`harness.problems.are_problem`) is MVU's (thesis 3.1.4: maximise
     tr K, K PSD and centred, on the clique graph of the k nearest neighbours
     ``K_ii - 2 K_ij + K_jj <= |x_i - x_j|^2``) plus, for every pair i < j < n - 1 with
     a_i = a_j (lecture 7: "For all i, j, a_i = a_j"),
@@ -48,8 +48,8 @@ class ARE(ManifoldEmbedding):
     The SDP is solved by the native interior point (default; MVU's, generalised to
     the action rows: :mod:`harness.solvers.are_native`) or a cvxpy backend (dense,
     so at most the backend's ``max_n`` points in the tables); see
-    :mod:`harness.solvers.are`. The harness recomputes the certificate
-    (:func:`harness.problems.are.certify_are`) from ``edges_``, ``sq_lengths_``,
+    :mod:`harness.solvers.are_solver`. The harness recomputes the certificate
+    (:func:`harness.problems.are_problem.certify_are`) from ``edges_``, ``sq_lengths_``,
     ``action_pairs_``, ``kernel_factor_``, ``dual_`` and ``action_dual_`` alone.
 
     Parameters

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.solvers.mvu import mvu_solvers
+from harness.solvers.mvu_sdp import mvu_solvers
 from harness.methods._kernel_pca import KernelPCAEmbedding
 from harness.methods.mvu import MVU
 
@@ -31,7 +31,7 @@ class KernelPCAMVU(KernelPCAEmbedding):
     n_components : int, default=2
         Output dimension d.
     solver : str, default="native"
-        MVU's solver backend (:func:`harness.solvers.mvu.mvu_solvers`).
+        MVU's solver backend (:func:`harness.solvers.mvu_sdp.mvu_solvers`).
     tol_gap : float, default=1e-3
         Certified relative gap below which the solve counts as optimal.
     tol_violation : float, default=1e-4

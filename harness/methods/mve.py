@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.solvers.mve import (
+from harness.solvers.mve_solver import (
     AFFINITY_KERNELS, INITS, affinity_factor, initial_factor, iterate_mve, points_problem,
     top_embedding,
 )
-from harness.solvers.mvu import cvxpy_solvers
+from harness.solvers.mvu_sdp import cvxpy_solvers
 from harness.methods._manifold import ManifoldEmbedding
 from harness.methods.mvu import SolverFailedError, dense_solver_skip
 
@@ -30,7 +30,7 @@ class MVE(ManifoldEmbedding):
     K^| < eps``; (8) kernel PCA of K. The objective ``sum_{i<=d} lambda_i -
     sum_{i>d} lambda_i`` never decreases (``history_``). Every SDP is certified by
     the harness (:func:`harness.problems.linear_cost.certify_cost`); see
-    :mod:`harness.solvers.mve`.
+    :mod:`harness.solvers.mve_solver`.
 
     Parameters
     ----------
@@ -63,7 +63,7 @@ class MVE(ManifoldEmbedding):
         Relative constraint violation of each SDP for "optimal".
     time_limit : float, default=600.0
         CPU seconds of the process for the whole iteration (:func:`harness.timelimit.cpu_clock`;
-        :func:`harness.solvers.mve.iterate_mve`); the MVU start gets it as its limit too.
+        :func:`harness.solvers.mve_solver.iterate_mve`); the MVU start gets it as its limit too.
     random_state : int or None, default=None
         Seed of the random start and of fill-in directions.
 
@@ -77,7 +77,7 @@ class MVE(ManifoldEmbedding):
     history_ : list of dict
         Per SDP attempted: the objective, fidelity, the SDP's value, bound, gap,
         violation and status, the change of K; a failed last SDP is kept with its
-        status and reason (:class:`harness.solvers.mve.MVEResult`).
+        status and reason (:class:`harness.solvers.mve_solver.MVEResult`).
     n_iter_ : int
         SDPs whose kernel was accepted.
     init_used_ : str

@@ -6,9 +6,9 @@ import numpy as np
 
 from harness.plugin import ExpectedFailure
 from harness.problems.bad_edges import BadEdgeRule
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness import registry
-from harness.solvers.mvu import mvu_solvers, solve_mvu
+from harness.solvers.mvu_sdp import mvu_solvers, solve_mvu
 from harness.methods._manifold import ManifoldEmbedding
 
 
@@ -64,7 +64,7 @@ class MVU(ManifoldEmbedding):
     (short cuts between distant layers of the manifold, thesis 3.1.12, Fig. 3.29) are
     detected by a t-step random walk and cut before the neighbourhoods are joined into
     cliques (:mod:`harness.problems.bad_edges`,
-    :func:`harness.problems.mvu.neighbourhood_cliques`). Off by default.
+    :func:`harness.problems.mvu_problem.neighbourhood_cliques`). Off by default.
 
     Parameters
     ----------
@@ -74,7 +74,7 @@ class MVU(ManifoldEmbedding):
         Output dimension r.
     solver : str, default="native"
         ``native`` (a dense interior-point method for small problems, the low-rank
-        solver for large ones, see :func:`harness.solvers.mvu.native_solver.solve_native`),
+        solver for large ones, see :func:`harness.solvers.mvu_sdp.native_solver.solve_native`),
         ``native_lowrank`` (the low-rank solver at every size), a cvxpy backend
         (``clarabel``, ``scs``, ``cvxopt``, ``sdpa``, ``mosek``; dense, so limited to
         its ``max_n`` points) or ``csdp``, the thesis' solver run as a

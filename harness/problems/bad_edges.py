@@ -41,7 +41,7 @@ edges and O(n block) memory; no n x n matrix. Measured (noisy roll, k = 7, t = 7
 thread; ``benchmarks/bench_bad_edges.py``): n = 600 (2500 edges) 0.04 s, n = 2000 0.5
 s, n = 5000 3.5 s.
 
-Where it is used: :func:`harness.problems.mvu.neighbourhood_cliques` (the MVU clique
+Where it is used: :func:`harness.problems.mvu_problem.neighbourhood_cliques` (the MVU clique
 graph: cut edges leave the neighbourhoods before they are joined into cliques, and no
 clique brings a cut edge back) and ``harness.methods._manifold.knn_graph`` (the symmetric
 k-nearest-neighbour graph of the spectral methods).

@@ -29,7 +29,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import eigsh, splu
 
 from harness.problems import extended_precision as xp
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness.problems.mvu_certificate import (
     float64_extreme, trace_bound, trace_dual_bound,
     weighted_laplacian,

@@ -1,7 +1,7 @@
 r"""A linear objective ``<C, K>`` over the MVU feasible set, ``C`` identity plus low
 rank, and its certificate (minimum volume embedding, Shaw and Jebara 2007).
 
-MVU's SDPs (:mod:`harness.problems.mvu`) optimise the trace. Minimum volume
+MVU's SDPs (:mod:`harness.problems.mvu_problem`) optimise the trace. Minimum volume
 embedding (MVE; seed ``lecture_jebara_manifold_learning_mve.txt``, "MVE
 Optimization: Spectral SDP" and "MVE Pseudocode", Step 6) solves, over the *same*
 feasible set (K PSD, centred, ``K_ii + K_jj - 2 K_ij = b_e`` on the edges),
@@ -42,7 +42,7 @@ import dataclasses
 import numpy as np
 from scipy.linalg import eigh
 
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness.problems.mvu_certificate import (
     INCONSISTENCY_SLACK, Certificate, rounding_margin, trace_bound, weighted_laplacian,
 )

@@ -54,7 +54,7 @@ from scipy.sparse.csgraph import dijkstra
 from scipy.sparse.linalg import lobpcg
 
 from harness.problems import extended_precision as xp
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness.problems.sparse_inertia import certified_bottom, certified_top
 
 __all__ = [
@@ -183,7 +183,7 @@ class Certificate:
         the optimum of a problem whose data differ from ``b`` by its residuals
         (``violation`` times ``max b``). The two part where the multipliers are huge:
         on a problem without an interior (noise-free Swiss roll, k = 4, n = 1000;
-        ``harness.solvers.mvu.regression``) an interior-point iterate with violation
+        ``harness.solvers.mvu_sdp.regression``) an interior-point iterate with violation
         5e-6 read gap 3.6e-4 while its own gap was 8.6e-2, and a later valid bound of
         the same run lay 11 % below its value."""
         own, value = self.candidate_bound, self.value
@@ -196,7 +196,7 @@ class Certificate:
         ``tol_violation`` (empty: it does): an inconsistent certificate, the gap, the
         violation and the candidate's own gap (:attr:`own_gap`), each above its
         tolerance. The one rule of ``optimal`` for every backend
-        (:func:`harness.solvers.mvu.result.judge`) and for ``harness verify``."""
+        (:func:`harness.solvers.mvu_sdp.result.judge`) and for ``harness verify``."""
         out = []
         if not self.consistent:
             out.append("inconsistent")

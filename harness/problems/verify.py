@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness.problems.mvu_certificate import certify, weighted_laplacian
 from harness.records import write_bytes_atomic
 

@@ -2,9 +2,9 @@
 
 DEST gets every result's CSV, Markdown and JSON sidecar (in ``tables/`` and
 ``figures/``, as in the run), the report's Markdown, ``records.csv`` (one line per job
-record, :func:`harness.runs.records.record_row`) and ``run.json`` (commit, profile,
+record, :func:`harness.runs.records_csv.record_row`) and ``run.json`` (commit, profile,
 machine, dates and number of jobs from the records' provenance,
-:func:`harness.runs.records.run_summary`, plus where and when it was exported). No
+:func:`harness.runs.records_csv.run_summary`, plus where and when it was exported). No
 PNGs, no certificate arrays, no LaTeX, no HTML. It is written into a temporary folder
 beside DEST and renamed into place, so DEST is either complete or absent.
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from harness.records import read_record
 from harness.runs.layout import RECORDS_FILE, RUN_FILE, NotARunError, open_run
-from harness.runs.records import RECORD_COLUMNS, record_paths, record_row, run_summary
+from harness.runs.records_csv import RECORD_COLUMNS, record_paths, record_row, run_summary
 
 __all__ = ["EXPORTED_SUFFIXES", "export_run"]
 

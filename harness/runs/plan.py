@@ -48,7 +48,7 @@ from harness.result_registry import get_result
 from harness.runs.costmodel import (
     LOOP_KEYS, PowerModel, fit_power, kind_of, lpt_makespan, size_features,
 )
-from harness.runs.records import record_paths, records_from_csv
+from harness.runs.records_csv import record_paths, records_from_csv
 
 __all__ = ["JobPlan", "ResultPlan", "Plan", "plan_profile", "render_table", "machine_memory_mb",
            "same_work", "read_run_records", "timing", "format_seconds"]

@@ -1,8 +1,8 @@
-r"""The action respecting embedding SDP (:mod:`harness.problems.are`) on the native
-interior-point method of :mod:`harness.solvers.mvu.ipm`.
+r"""The action respecting embedding SDP (:mod:`harness.problems.are_problem`) on the native
+interior-point method of :mod:`harness.solvers.mvu_sdp.ipm`.
 
 ARE's constraints are signed combinations of edge rank-ones
-(:mod:`harness.solvers.mvu.edge_constraints`): with ``A_ij = (e_i - e_j)(e_i -
+(:mod:`harness.solvers.mvu_sdp.edge_constraints`): with ``A_ij = (e_i - e_j)(e_i -
 e_j)^T``, a distance row ``<A_ij, K> <= b_ij`` (``=`` with ``distances="equality"``)
 is one atom with coefficient +1, an action row (Bowling, Ghodsi & Wilkinson 2005;
 lecture 7's constraint)
@@ -13,7 +13,7 @@ lecture 7's constraint)
 
 two atoms with +1 and -1. The atoms are the distinct pairs among the edges and the
 action pairs' ``(i, j)`` and ``(i', j')``; the iteration's Schur matrix is ``C E C^T``
-with ``E`` the atoms' HKM matrix (:meth:`harness.solvers.mvu.ipm._Operators.schur`).
+with ``E`` the atoms' HKM matrix (:meth:`harness.solvers.mvu_sdp.ipm._Operators.schur`).
 The distance rows of the default variant are inequalities with slacks, the action
 rows equalities: only the distance multipliers carry the dual sign constraint.
 
@@ -21,10 +21,10 @@ Multipliers. The iteration solves ``min <-I, X>`` with dual ``A^T(y) + Z = -I``;
 multipliers ``-y`` split into the edge part ``w`` (``>= 0`` for inequalities) and the
 action part ``v`` (free), and ``Z = V^T L(w, v) V - I`` with :meth:`harness.problems.
 are.AREProblem.dual_laplacian`'s ``L(w, v) = sum_e w_e A_e + sum v (A_{i'j'} -
-A_ij)``: exactly the pair :func:`harness.problems.are.certify_are` takes. The
+A_ij)``: exactly the pair :func:`harness.problems.are_problem.certify_are` takes. The
 iteration stops as soon as that certificate, recomputed from the problem data, meets
 the tolerances, and the status is read from it alone
-(:func:`harness.solvers.mvu.ipm.solve_certified`).
+(:func:`harness.solvers.mvu_sdp.ipm.solve_certified`).
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ import dataclasses
 
 import numpy as np
 
-from harness.problems.are import AREProblem, certify_are
+from harness.problems.are_problem import AREProblem, certify_are
 from harness.problems.mvu_certificate import Certificate, trace_bound
-from harness.solvers.mvu.edge_constraints import EdgeConstraints
-from harness.solvers.mvu.ipm import (IPM_MEMORY_BUDGET, MIXED_FROM_M, schur_bytes,
+from harness.solvers.mvu_sdp.edge_constraints import EdgeConstraints
+from harness.solvers.mvu_sdp.ipm import (IPM_MEMORY_BUDGET, MIXED_FROM_M, schur_bytes,
                                      solve_certified)
-from harness.solvers.mvu.result import NativeResult
+from harness.solvers.mvu_sdp.result import NativeResult
 
 __all__ = ["are_constraints", "split_multipliers", "solve_are_native", "NativeAREResult",
            "are_ipm_bytes", "proves_infeasible", "INFEASIBLE_MARGIN"]
@@ -77,7 +77,7 @@ def split_multipliers(problem: AREProblem, multipliers: np.ndarray
 
 def are_ipm_bytes(problem: AREProblem) -> int:
     """Memory of one interior-point iteration on ``problem`` (bytes,
-    :func:`harness.solvers.mvu.ipm.schur_bytes` at the precision it would use)."""
+    :func:`harness.solvers.mvu_sdp.ipm.schur_bytes` at the precision it would use)."""
     system = are_constraints(problem)
     atoms = None if system.combination is None else len(system.atoms)
     precision = "mixed" if system.m >= MIXED_FROM_M else "double"
@@ -88,7 +88,7 @@ def proves_infeasible(problem: AREProblem, w: np.ndarray, certificate: Certifica
                       ) -> bool:
     """Whether the certificate's dual bound proves that ``problem`` has no feasible K.
 
-    The bound holds for every feasible K (:func:`harness.problems.are.certify_are`)
+    The bound holds for every feasible K (:func:`harness.problems.are_problem.certify_are`)
     and ``tr K >= 0`` for every PSD K, so a negative bound leaves none (Farkas: the
     multipliers are then a ray along which the dual objective falls without limit;
     seen with ``distances="equality"`` on the moving window, where Clarabel reports
@@ -101,7 +101,7 @@ def proves_infeasible(problem: AREProblem, w: np.ndarray, certificate: Certifica
 
 @dataclasses.dataclass
 class NativeAREResult(NativeResult):
-    """A :class:`~harness.solvers.mvu.result.NativeResult` whose ``w`` holds the edge
+    """A :class:`~harness.solvers.mvu_sdp.result.NativeResult` whose ``w`` holds the edge
     multipliers, plus the action multipliers.
 
     Attributes
@@ -117,7 +117,7 @@ def solve_are_native(problem: AREProblem, *, tol_gap: float = 1e-3,
                      max_iter: int = 100, memory_budget: float = IPM_MEMORY_BUDGET,
                      verbose: bool = False) -> NativeAREResult:
     """Solve the ARE SDP by the native interior-point method, certified by
-    :func:`harness.problems.are.certify_are`.
+    :func:`harness.problems.are_problem.certify_are`.
 
     Parameters
     ----------

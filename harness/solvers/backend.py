@@ -13,7 +13,7 @@ file under a new name is a new backend with no other edit. The class declares
   ``max_n``, the largest MVU problem it is run on by the grid tables (a dense n x n
   model beyond it is a skipped cell);
 - :meth:`~SolverBackend.solve`, which returns a
-  :class:`~harness.solvers.mvu.result.SolveResult` certified from the problem data.
+  :class:`~harness.solvers.mvu_sdp.result.SolveResult` certified from the problem data.
 
 Two families, whose members differ only in declarations, have their own modules:
 :class:`~harness.solvers.cvxpy_backend.CvxpyBackend` (a cvxpy solver name) and
@@ -76,9 +76,9 @@ class SolverBackend:
 
     A plugin (or its family) defines the classmethod ``solve(problem, *, time_limit,
     tol_gap, tol_violation, seed=0, init=None, cost=None, options=None)``: it solves
-    ``problem`` (an :class:`~harness.problems.mvu.MVUProblem` of one of
-    :attr:`variants`) and returns a :class:`~harness.solvers.mvu.result.SolveResult`
-    certified from the problem data (:func:`harness.solvers.mvu.dispatch.solve_mvu`
+    ``problem`` (an :class:`~harness.problems.mvu_problem.MVUProblem` of one of
+    :attr:`variants`) and returns a :class:`~harness.solvers.mvu_sdp.result.SolveResult`
+    certified from the problem data (:func:`harness.solvers.mvu_sdp.dispatch.solve_mvu`
     has the arguments; ``options`` holds only names of :attr:`options`). The registry
     refuses a backend without it, naming its file.
     """

@@ -10,7 +10,7 @@ __all__ = ["CvxpyBackend"]
 
 
 class CvxpyBackend(SolverBackend):
-    """A general-purpose conic solver through cvxpy (:mod:`harness.solvers.mvu.cvxpy`):
+    """A general-purpose conic solver through cvxpy (:mod:`harness.solvers.mvu_sdp.cvxpy`):
     a dense n x n model solved in a child process under a CPU budget."""
 
     linear_cost = True
@@ -19,7 +19,7 @@ class CvxpyBackend(SolverBackend):
     @classmethod
     def solve(cls, problem, *, time_limit, tol_gap, tol_violation, seed=0, init=None,
               cost=None, options=None):
-        from harness.solvers.mvu.cvxpy import solve_cvxpy
+        from harness.solvers.mvu_sdp.cvxpy import solve_cvxpy
 
         return solve_cvxpy(problem, cls, time_limit=time_limit, tol_gap=tol_gap,
                            tol_violation=tol_violation, cost=cost)

@@ -1,5 +1,5 @@
 """The family of the harness' own MVU solver's backends: a plugin only declares
-the ``method`` of :func:`harness.solvers.mvu.native_solver.solve_native`
+the ``method`` of :func:`harness.solvers.mvu_sdp.native_solver.solve_native`
 (``harness/solvers/backends/native.py``, ``native_lowrank.py``)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ __all__ = ["NativeBackend"]
 
 
 class NativeBackend(SolverBackend):
-    """The harness' own MVU solver (:func:`harness.solvers.mvu.native_solver.solve_native`)
+    """The harness' own MVU solver (:func:`harness.solvers.mvu_sdp.native_solver.solve_native`)
     with one ``method``: ``"auto"`` (facial reduction, the interior point within its
     memory budget, the low-rank method beyond) or ``"lowrank"``."""
 
@@ -24,7 +24,7 @@ class NativeBackend(SolverBackend):
     @classmethod
     def solve(cls, problem, *, time_limit, tol_gap, tol_violation, seed=0, init=None,
               cost=None, options=None):
-        from harness.solvers.mvu.native_solver import solve_native_backend
+        from harness.solvers.mvu_sdp.native_solver import solve_native_backend
 
         return solve_native_backend(problem, cls.name, cls.method, time_limit=time_limit,
                                     tol_gap=tol_gap, tol_violation=tol_violation,

@@ -180,7 +180,7 @@ def test_olivetti_k5_graph_has_two_components_the_thesis_link_joins(cache):
     person 6, y = 5), the same for the clique graph and the symmetric k-NN graph; the
     thesis' artificial link (3.1.12), seed 0, joins them by one edge."""
     from harness.problems.link_components import components
-    from harness.problems.mvu import MVUProblem, knn_edges
+    from harness.problems.mvu_problem import MVUProblem, knn_edges
 
     Olivetti().install(real_file("att_faces.zip"))
     data = Olivetti().load()
@@ -208,7 +208,7 @@ def test_olivetti_components_under_each_reading(cache, resample, normalise, k, s
     """The sweep of the plugin's docstring: with pixels / 255 no resampling connects
     the k = 5 or 6 graph; only a per-image normalisation the thesis never names does."""
     from harness.problems.link_components import components
-    from harness.problems.mvu import MVUProblem
+    from harness.problems.mvu_problem import MVUProblem
 
     Olivetti().install(real_file("att_faces.zip"))
     X = Olivetti().load(resample=resample, normalise=normalise).X

@@ -12,8 +12,8 @@ from scipy.spatial import procrustes
 from harness.datasets.moving_window import MovingWindow
 from harness.datasets.swiss_roll import SwissRoll
 from harness.plugin import DisconnectedGraphError
-from harness.problems.are import AREProblem, certify_are
-from harness.problems.mvu import MVUProblem
+from harness.problems.are_problem import AREProblem, certify_are
+from harness.problems.mvu_problem import MVUProblem
 from harness.tasks.embedding import fit_params, run_embedding
 from harness.methods.are import ARE
 from harness.methods.mvu import MVU
@@ -136,7 +136,7 @@ def test_bad_parameters_are_named(data, param, value):
 @pytest.mark.parametrize("solver", ["native", "clarabel"])
 def test_an_infeasible_sdp_is_a_solver_failure(solver):
     # 0 -> 1 -> 3 with the same action twice: equal distances 1 and 2 (see
-    # tests/problems/test_are.py); the native solve proves it by a negative bound
+    # tests/problems/test_are_problem.py); the native solve proves it by a negative bound
     from harness.methods.mvu import SolverFailedError
 
     X = np.array([[0.0], [1.0], [3.0]])

@@ -16,7 +16,7 @@ from sklearn.decomposition import KernelPCA
 
 import harness.methods.mvu as mvu_module
 from harness.solvers.backend import DENSE_MAX_N
-from harness.solvers.mvu.result import SolveResult
+from harness.solvers.mvu_sdp.result import SolveResult
 from harness.kernels import neighbourhood_scale as neighbourhood_sigma
 from harness.methods._kernel_pca import center_kernel, kernel_pca
 from harness.methods.kpca_gaussian import KernelPCAGaussian

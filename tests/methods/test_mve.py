@@ -4,7 +4,7 @@ the native and the dense solver agree, bad parameters are named."""
 import numpy as np
 import pytest
 
-from harness.solvers.mve import fidelity
+from harness.solvers.mve_solver import fidelity
 from harness.methods.mve import MVE
 from harness.methods.mvu import MVU
 from tests.problems.mvu_data import noisy_roll
@@ -68,8 +68,8 @@ def test_dense_solvers_are_skipped_on_large_data():
 
 def test_a_fallback_of_the_mvu_start_is_recorded(X, monkeypatch):
     # before: init="mvu" silently started from K = A when MVU's solve failed
-    import harness.solvers.mve as solver_module
-    from harness.solvers.mvu.result import SolveResult
+    import harness.solvers.mve_solver as solver_module
+    from harness.solvers.mvu_sdp.result import SolveResult
 
     real = solver_module.solve_mvu
 

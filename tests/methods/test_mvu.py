@@ -6,7 +6,7 @@ import pytest
 
 from harness.datasets.swiss_roll import SwissRoll
 from harness.plugin import Dataset, DisconnectedGraphError
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.solvers.backend import DENSE_MAX_N
 from harness.methods.mvu import MVU

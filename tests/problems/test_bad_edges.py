@@ -14,7 +14,7 @@ from sklearn.neighbors import NearestNeighbors, kneighbors_graph
 from harness.datasets.swiss_roll import SwissRoll
 from harness.problems import bad_edges as be
 from harness.problems import facial_reduction as fr
-from harness.problems.mvu import MVUProblem, clique_graph, neighbourhood_cliques
+from harness.problems.mvu_problem import MVUProblem, clique_graph, neighbourhood_cliques
 from harness.results.fig_3_29.work import roll_truth, truth_bad
 from harness.methods._manifold import knn_graph
 

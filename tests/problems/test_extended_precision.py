@@ -11,7 +11,7 @@ import pytest
 
 from harness.problems import extended_precision as xp
 from harness.problems import mvu_certificate as mc
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 
 pytestmark = pytest.mark.skipif(not xp.AVAILABLE,
                                 reason="numpy.longdouble is no wider than float64 here")
@@ -120,7 +120,7 @@ def test_the_locked_roll_of_the_k_sweep_is_certified_in_extended_precision():
     # largest): the lift needs t = 2^40 (1.1e12), where float64 resolves mu only to
     # ~4e-3 (measured before: marked, gap 4.8e-3); in extended precision: ~1e-6
     from harness.datasets.swiss_roll import SwissRoll
-    from harness.solvers.mvu.facial import solve_facial
+    from harness.solvers.mvu_sdp.facial import solve_facial
 
     X = SwissRoll().load(n_samples=1000, noise=0.0).X
     P = MVUProblem.from_points(X, 5)
@@ -144,9 +144,9 @@ def test_solve_mvu_hands_the_exact_sum_on(monkeypatch):
     # a native result whose multipliers are an exact sum reaches SolveResult.w_low,
     # which the solver table's job (harness.results.solver_table.work.finish) passes
     # to its own certify
-    import harness.solvers.mvu.native_solver as native
-    from harness.solvers.mvu import solve_mvu
-    from harness.solvers.mvu.result import NativeResult
+    import harness.solvers.mvu_sdp.native_solver as native
+    from harness.solvers.mvu_sdp import solve_mvu
+    from harness.solvers.mvu_sdp.result import NativeResult
 
     n, edges, w, w_Y = _two_clusters()
     P = MVUProblem(n=n, edges=edges, sq_lengths=np.ones(len(edges)))

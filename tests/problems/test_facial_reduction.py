@@ -1,5 +1,5 @@
 """Facial reduction of the MVU SDP (harness.problems.facial_reduction) and the solver on
-the exposed face (harness.solvers.mvu.facial): the exposing vector against a naive
+the exposed face (harness.solvers.mvu_sdp.facial): the exposing vector against a naive
 construction, the noise-free Swiss roll's face (span of the centred inputs when the
 graph is rigid), optima against Clarabel and the full interior-point method, noisy
 data (nothing exposed), and a wrong face caught by the full problem's certificate."""
@@ -12,9 +12,9 @@ import pytest
 from harness.datasets.swiss_roll import SwissRoll
 from harness.problems import facial_reduction as fr
 from harness.problems import mvu_certificate as mc
-from harness.problems.mvu import MVUProblem
-from harness.solvers.mvu.facial import solve_facial
-from harness.solvers.mvu.ipm import solve_ipm
+from harness.problems.mvu_problem import MVUProblem
+from harness.solvers.mvu_sdp.facial import solve_facial
+from harness.solvers.mvu_sdp.ipm import solve_ipm
 
 from tests.problems.mvu_data import clarabel_value, noisy_roll
 

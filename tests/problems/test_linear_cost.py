@@ -7,7 +7,7 @@ import pytest
 from harness.problems.linear_cost import (
     LinearCost, centred_cost_eigenvalue, certify_cost, mve_cost, spectral_objective,
 )
-from harness.problems.mvu import MVUProblem, knn_edges
+from harness.problems.mvu_problem import MVUProblem, knn_edges
 from tests.problems.mvu_data import noisy_roll
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from harness.problems.link_components import components, link_components
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 
 # C1 = {a, b}, C2 = {c, d}: shortest pair a-c (4); from b the thesis' rule goes
 # b -> d (its nearest in C2, 4.12) -> b (d's nearest in C1): edge b-d, not the shortest

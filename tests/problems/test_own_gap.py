@@ -5,11 +5,11 @@ interior a tiny violation times huge multipliers moves the bound."""
 import pytest
 
 from harness.datasets.swiss_roll import SwissRoll
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness.problems.mvu_certificate import Certificate, certify
 from harness.problems.verify import verify_certificate
-from harness.solvers.mvu.ipm import solve_ipm
-from harness.solvers.mvu.result import judge
+from harness.solvers.mvu_sdp.ipm import solve_ipm
+from harness.solvers.mvu_sdp.result import judge
 
 # value within 3.6e-4 of its bound, violation 5e-6, but its own residuals allow a bound
 # 8.6e-2 higher (the noise-free roll of issue 50, n = 1000, k = 4, seed 1)

@@ -5,7 +5,7 @@ import pytest
 import scipy.sparse as sp
 
 from harness.problems import mvu_certificate as mc
-from harness.problems.mvu import clique_edges
+from harness.problems.mvu_problem import clique_edges
 from harness.problems.sparse_inertia import certified_bottom, certified_top, negative_pivots
 
 

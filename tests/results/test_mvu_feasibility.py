@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness.results.mvu_feasibility.register_claims import register_claims
 from harness.results.mvu_feasibility.work import (
     _zero_violation, components, farkas_certificate, unbounded_ray,

@@ -196,8 +196,8 @@ def test_workflow_outputs_include_the_table_only_with_the_section(tmp_path):
     assert without.all_outputs() == without.report_outputs()  # the report, saying so
     sources = with_section.job_sources(
         type("W", (), {"job": "solver_table/equality/native/n40"}))
-    assert any(s.endswith("harness/solvers/mvu/native_solver.py") for s in sources)
-    assert any(s.endswith("harness/solvers/mvu/lowrank.py") for s in sources)
+    assert any(s.endswith("harness/solvers/mvu_sdp/native_solver.py") for s in sources)
+    assert any(s.endswith("harness/solvers/mvu_sdp/lowrank.py") for s in sources)
     assert any(s.endswith("harness/datasets/swiss_roll.py") for s in sources)
 
 

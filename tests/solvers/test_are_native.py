@@ -1,5 +1,5 @@
 """The action respecting embedding on the native interior point
-(harness.solvers.are_native, backend ``native`` of harness.solvers.are): its rows
+(harness.solvers.are_native, backend ``native`` of harness.solvers.are_solver): its rows
 are the problem's constraints and its multipliers the certificate's (w, v); it
 reaches Clarabel's optimum, both certified by certify_are, on the moving window
 (inequality distances, equality actions), a random walk of translations and an
@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 
 from harness.datasets.moving_window import MovingWindow
-from harness.problems.are import DISTANCES, AREProblem, certify_are
-from harness.problems.mvu import MVUProblem
-from harness.solvers import are as are_solvers
-from harness.solvers.are import ARE_SOLVERS, DEFAULT_ARE_SOLVER, solve_are
+from harness.problems.are_problem import DISTANCES, AREProblem, certify_are
+from harness.problems.mvu_problem import MVUProblem
+from harness.solvers import are_solver as are_solvers
+from harness.solvers.are_solver import ARE_SOLVERS, DEFAULT_ARE_SOLVER, solve_are
 from harness.solvers.are_native import are_constraints, split_multipliers
-from harness.solvers.mvu.ipm import run_ipm, solve_ipm
+from harness.solvers.mvu_sdp.ipm import run_ipm, solve_ipm
 
 from tests.problems.mvu_data import noisy_roll
 
@@ -174,7 +174,7 @@ def test_native_is_the_default_backend_and_keeps_to_its_memory_budget(window, mo
     assert DEFAULT_ARE_SOLVER == "native" == ARE_SOLVERS[0]
     assert solve_are.__defaults__[0] == "native"
     assert native.solver == "native" and native.compile_seconds == 0.0
-    import harness.solvers.mvu.ipm as ipm_module
+    import harness.solvers.mvu_sdp.ipm as ipm_module
 
     monkeypatch.setattr(ipm_module, "IPM_MEMORY_BUDGET", 1000)
     skipped = are_solvers.solve_are(problem, "native")

@@ -18,10 +18,10 @@ import pytest
 from harness import registry
 from harness.config import load_config
 from harness.errors import ConfigError
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness.results.solver_table.points import solver_points
 from harness.solvers.backend import DENSE_MAX_N, SolverBackend
-from harness.solvers.mvu import cvxpy_solvers, mvu_solvers, solve_mvu
+from harness.solvers.mvu_sdp import cvxpy_solvers, mvu_solvers, solve_mvu
 
 SHIPPED = ["native", "native_lowrank", "clarabel", "scs", "cvxopt", "sdpa", "mosek", "csdp"]
 

@@ -170,7 +170,7 @@ def choices(config: dict, frame: pd.DataFrame | None = None) -> list[str]:
         "(the caption: 'low traverse probability').",
         "MVU's graph after the cut: a cut edge leaves both endpoints' neighbourhoods "
         "before they are joined into cliques (3.1.4), and a cut pair is dropped from every "
-        "clique, so no clique brings a cut edge back (harness.problems.mvu."
+        "clique, so no clique brings a cut edge back (harness.problems.mvu_problem."
         "neighbourhood_cliques); only neighbourhoods the cut left whole are passed to "
         "facial reduction as cliques.",
         f"MVU SDP: '{conf['variant']}' (the thesis' own, equality, by default), on the "

@@ -81,7 +81,7 @@ def truth_bad(edges: np.ndarray, U: np.ndarray, X0: np.ndarray, ratio: float
 
 
 def knn_detection(X: np.ndarray, n_neighbors: int, rule: BadEdgeRule):
-    """The symmetric k-NN graph of ``X`` (as :func:`harness.problems.mvu.
+    """The symmetric k-NN graph of ``X`` (as :func:`harness.problems.mvu_problem.
     neighbourhood_cliques` builds it) and its bad-edge detection."""
     dist, nbrs = NearestNeighbors(n_neighbors=n_neighbors).fit(X).kneighbors()
     graph = neighbour_graph(nbrs, dist)

@@ -271,7 +271,7 @@ def write(config: dict) -> list:
 #: ``harness compare``'s tolerance (harness.runs.compare). MVU's spectrum is an SDP
 #: solve; its negative eigenvalues are rounding, below atol. An interior point solve
 #: stops at the first iterate whose certified gap is below its tolerance (1e-3 relative
-#: by default, harness.solvers.mvu.native_solver.solve_native), so another BLAS, machine or
+#: by default, harness.solvers.mvu_sdp.native_solver.solve_native), so another BLAS, machine or
 #: commit may stop at another iterate, equally certified: the numbers computed from the
 #: kernel agree to about that gap, not to the CSV's six digits. Looser than the default
 #: (rtol 1e-6) for that reason; a change of a few per cent, or of a status or verdict,

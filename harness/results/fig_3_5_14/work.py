@@ -9,8 +9,8 @@
 * k-NN-only points (``connectivity: knn``, the last relaxation of 3.1.6: "only
   preserving distances to k-nearest neighbors as opposed to preserving distances and
   angles") solve the strict SDP on the k-NN graph and, side by side in the same
-  process, on the clique graph (:class:`harness.problems.mvu.MVUProblem`,
-  :func:`harness.solvers.mvu.solve_mvu`, whose status comes from the certificate
+  process, on the clique graph (:class:`harness.problems.mvu_problem.MVUProblem`,
+  :func:`harness.solvers.mvu_sdp.solve_mvu`, whose status comes from the certificate
   recomputed from the problem data), each timed in CPU seconds.
 * ``graph_counts`` counts the edges (= distance constraints) of the clique and of the
   k-NN graph of each roll for the listed k.
@@ -27,12 +27,12 @@ from threadpoolctl import threadpool_limits
 from harness.datasets.swiss_roll import spiral_arc_length
 from harness import registry
 from harness.plugin import ExpectedFailure
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness.provenance import blas_info
 from harness.results.common.work.mvu_point import (
     N_SPECTRUM, load_dataset, mvu_point_work, mvu_sources, normalised,
 )
-from harness.solvers.mvu import solve_mvu
+from harness.solvers.mvu_sdp import solve_mvu
 from harness.timelimit import cpu_clock_with_children
 
 __all__ = ["work", "sources", "unrolled_variance_ratio", "roll_extra", "graph_counts",

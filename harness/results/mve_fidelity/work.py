@@ -4,15 +4,15 @@ set, the job of :mod:`harness.results.mve_fidelity`.
 The work (seed ``lecture_jebara_manifold_learning_mve.txt``, "MVE Pseudocode" and "MVE
 Results"): load the data set (a registered plugin, optionally a seeded subsample) or
 generate a graph (:func:`small_world_graph`); build the feasible set shared by SDE
-and MVE (:func:`harness.solvers.mve.points_problem`: the k-NN connectivity with the
+and MVE (:func:`harness.solvers.mve_solver.points_problem`: the k-NN connectivity with the
 affinity kernel's distances; a graph: unit length on its edges) and the affinity
-kernel A (points: :func:`~harness.solvers.mve.affinity_factor`; a graph: the
-commute-time kernel, :func:`~harness.solvers.mve.commute_time_factor`); then
+kernel A (points: :func:`~harness.solvers.mve_solver.affinity_factor`; a graph: the
+commute-time kernel, :func:`~harness.solvers.mve_solver.commute_time_factor`); then
 
 * kPCA: the fidelity ``(lambda_1 + lambda_2) / sum lambda`` of A (centred);
-* SDE: MVU's maximum-trace SDP on that set (:func:`harness.solvers.mvu.solve_mvu`,
+* SDE: MVU's maximum-trace SDP on that set (:func:`harness.solvers.mvu_sdp.solve_mvu`,
   certified), its kernel's fidelity;
-* MVE: :func:`harness.solvers.mve.iterate_mve` from ``init`` (K = A by default), its
+* MVE: :func:`harness.solvers.mve_solver.iterate_mve` from ``init`` (K = A by default), its
   final kernel's fidelity and the per-iteration objective, SDP value, bound and gap;
   every SDP attempted is in its history with its status (a failed last one too),
   ``all_certified`` only when all of them were certified optimal; ``init: mvu``
@@ -38,8 +38,8 @@ from harness import registry
 from harness.plugin import DisconnectedGraphError, ExpectedFailure
 from harness.provenance import blas_info
 from harness.results.common.work.mvu_point import load_dataset, normalised
-from harness.solvers import mve
-from harness.solvers.mvu import solve_mvu
+from harness.solvers import mve_solver as mve
+from harness.solvers.mvu_sdp import solve_mvu
 from harness.timelimit import cpu_clock
 
 __all__ = ["GRAPHS", "METHODS", "SOLVER_BUDGET", "small_world_graph",

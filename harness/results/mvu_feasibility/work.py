@@ -32,7 +32,7 @@ import numpy as np
 from scipy.sparse import coo_matrix, csgraph
 
 from harness import registry
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness.results.common.work.keyed_work import keyed_work
 from harness.timelimit import cpu_clock
 

@@ -25,7 +25,7 @@ from harness.outputs import output_paths, write_sidecar
 from harness.records import write_csv_atomic, write_text_atomic
 from harness.results.solver_table.points import TABLE, TITLE, solver_points
 from harness.results.common.write.tables import GAP_MARKS, Footnotes
-from harness.solvers.mvu.ipm import IPM_MEMORY_BUDGET
+from harness.solvers.mvu_sdp.ipm import IPM_MEMORY_BUDGET
 
 __all__ = ["COLUMNS", "build_solver_table", "blocks", "write_solver_table"]
 

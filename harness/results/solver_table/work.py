@@ -4,7 +4,7 @@ The problem (thesis 3.1.4-3.1.6, with the data of Fig. 3.5): ``n`` points of the
 roll (:class:`harness.datasets.swiss_roll.SwissRoll`, seeded with the profile's ``seed``)
 with ``extra_noise_dims`` appended coordinates of N(0, ``extra_noise_std``^2) noise,
 the clique graph of its ``n_neighbors`` nearest neighbours (3.1.4), and the MVU SDP ``variant``
-(:class:`harness.problems.mvu.MVUProblem`). The profile section
+(:class:`harness.problems.mvu_problem.MVUProblem`). The profile section
 ``results.solver_table`` lists the points; a job's key is ``VARIANT/BACKEND/nN``.
 
 One job runs as follows (:func:`harness.runner.run_job`):
@@ -12,7 +12,7 @@ One job runs as follows (:func:`harness.runner.run_job`):
 1. The child process (:func:`work`) builds the problem; a dense cvxpy backend beyond
    its size cap (``MVU.skip``: the backend's ``max_n``) is ``skipped`` at
    once, and so is ``csdp`` where the program is not installed (the reason says
-   ``apt-get install coinor-csdp``). Otherwise it solves it with :func:`harness.solvers.mvu.dispatch.solve_mvu`, with
+   ``apt-get install coinor-csdp``). Otherwise it solves it with :func:`harness.solvers.mvu_sdp.dispatch.solve_mvu`, with
    ``blas_threads`` BLAS threads and the budget ``time_limit_seconds`` of CPU seconds
    (the solver's own limit counts the process' CPU time, so the verdict does not
    depend on the machine's load); the engine kills it at ``time_limit_seconds +
@@ -24,7 +24,7 @@ One job runs as follows (:func:`harness.runner.run_job`):
 2. The parent (:func:`finish`) rebuilds the problem and *recomputes* the certificate
    from the returned factor F and edge multipliers w
    (:func:`harness.problems.mvu_certificate.certify`), and judges the solve from it
-   alone (:func:`harness.solvers.mvu.result.judge`): ``optimal`` when the certified
+   alone (:func:`harness.solvers.mvu_sdp.result.judge`): ``optimal`` when the certified
    relative gap is at most ``tol_gap`` and the relative violation at most
    ``tol_violation``, else ``inaccurate``; a solver that stopped at its time limit
    short of that is a ``timeout`` with its best certified numbers. What the solver
@@ -35,7 +35,7 @@ One job runs as follows (:func:`harness.runner.run_job`):
    compressed float64, ~8 n p bytes (F is n x p, p up to n for the interior point).
 
 Expected failures become records (``status`` of :data:`harness.records.STATUSES`,
-``verdict`` of :data:`harness.solvers.mvu.result.STATUSES`, and a ``reason``): solver
+``verdict`` of :data:`harness.solvers.mvu_sdp.result.STATUSES`, and a ``reason``): solver
 errors and infeasibility reports (``failed``), unusable backends such as MOSEK
 without a licence and the dense size cap (``skipped``), the hard kill (``timeout``)
 and a solver process that died, e.g. killed for memory (``failed``). Any other
@@ -49,12 +49,12 @@ import time
 from threadpoolctl import threadpool_limits
 
 from harness import registry
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.problems.verify import certificate_arrays
 from harness.provenance import blas_info
 from harness.runner import died_reason
-from harness.solvers.mvu import judge, solve_mvu
+from harness.solvers.mvu_sdp import judge, solve_mvu
 
 __all__ = ["point_sources", "build_problem", "work", "finish", "sources", "RECORD_STATUS"]
 
@@ -77,7 +77,7 @@ def build_problem(params: dict):
     Returns
     -------
     dataset : harness.plugin.Dataset
-    problem : harness.problems.mvu.MVUProblem
+    problem : harness.problems.mvu_problem.MVUProblem
     """
     dataset = registry.get_dataset(DATASET)().load(
         n_samples=params["n"], extra_noise_dims=params["extra_noise_dims"],

@@ -32,7 +32,7 @@ def section(config: dict):
 #: tolerances (tol_gap 1e-3, tol_violation 1e-4) at values that depend on where the
 #: solver stopped (atol 1e-3 covers them). An interior point solve stops at the first
 #: iterate whose certified gap is below its tolerance (1e-3 relative by default,
-#: harness.solvers.mvu.native_solver.solve_native), so another BLAS, machine or commit may stop
+#: harness.solvers.mvu_sdp.native_solver.solve_native), so another BLAS, machine or commit may stop
 #: at another iterate, equally certified: the numbers computed from the kernel agree to
 #: about that gap, not to the CSV's six digits. Looser than the default (rtol 1e-6) for
 #: that reason; a change of a few per cent, or of a status or verdict, is still listed.

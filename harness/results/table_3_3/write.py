@@ -351,7 +351,7 @@ def claims(config: dict) -> list[dict]:
 #: solve; the SVM's test errors on it move in steps of one test image (about 1.1 %),
 #: which this tolerance still lists. An interior point solve stops at the first iterate
 #: whose certified gap is below its tolerance (1e-3 relative by default,
-#: harness.solvers.mvu.native_solver.solve_native), so another BLAS, machine or commit may stop
+#: harness.solvers.mvu_sdp.native_solver.solve_native), so another BLAS, machine or commit may stop
 #: at another iterate, equally certified: the numbers computed from the kernel agree to
 #: about that gap, not to the CSV's six digits. Looser than the default (rtol 1e-6) for
 #: that reason; a change of a few per cent, or of a status or verdict, is still listed.

@@ -3,14 +3,14 @@ as the program ``csdp`` (Debian's ``coinor-csdp``, CSDP 6.2), and judge the answ
 ourselves.
 
 One solve: the problem in the chosen formulation
-(:mod:`harness.solvers.mvu.csdp_formulation`) is written as an SDPA sparse file
-(:mod:`harness.solvers.mvu.sdpa_format`) into a temporary directory together with
+(:mod:`harness.solvers.mvu_sdp.csdp_formulation`) is written as an SDPA sparse file
+(:mod:`harness.solvers.mvu_sdp.sdpa_format`) into a temporary directory together with
 CSDP's parameter file ``param.csdp`` (:data:`PARAMETERS`); ``csdp problem
 solution`` runs there and the directory is removed afterwards. CSDP's solution file
 gives X and y; the harness takes ``K = J X J`` and the edge multipliers w
-(:func:`~harness.solvers.mvu.csdp_formulation.kernel_and_multipliers`), recomputes
+(:func:`~harness.solvers.mvu_sdp.csdp_formulation.kernel_and_multipliers`), recomputes
 the certificate (:func:`harness.problems.mvu_certificate.certify`) and sets the
-status from it alone (:func:`harness.solvers.mvu.result.judge`), as for every backend.
+status from it alone (:func:`harness.solvers.mvu_sdp.result.judge`), as for every backend.
 
 CSDP's return code (its user's guide, "Return Codes") decides only what cannot be
 certified: 1 (primal infeasible) and 2 (dual infeasible: the MVU primal is unbounded,
@@ -25,14 +25,14 @@ iteration count, objectives and infeasibilities as ``details["csdp"]``, never us
 judge.
 
 Limits: ``time_limit`` CPU seconds of the CSDP process (all its threads) and a wall
-cap for a runaway (:mod:`harness.solvers.mvu.csdp_run`: the kernel ends CSDP
+cap for a runaway (:mod:`harness.solvers.mvu_sdp.csdp_run`: the kernel ends CSDP
 without an iterate, so the solve is a ``timeout``); CSDP's BLAS gets this process'
 BLAS thread count (e.g. a job's ``blas_threads``). CSDP's CPU seconds and peak
 memory are in ``details["csdp"]``.
 
 A missing program is a ``skipped`` solve whose reason says ``apt-get install
 coinor-csdp`` (:class:`CSDP`'s declarations). Its options
-(``options=`` of :func:`harness.solvers.mvu.dispatch.solve_mvu`) are ``formulation``
+(``options=`` of :func:`harness.solvers.mvu_sdp.dispatch.solve_mvu`) are ``formulation``
 and ``params``.
 """
 
@@ -45,14 +45,14 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.problems.mvu import MVUProblem
+from harness.problems.mvu_problem import MVUProblem
 from harness.problems.mvu_certificate import certify
 from harness.solvers.backend import SolverBackend
-from harness.solvers.mvu.csdp_formulation import (CSDP_VARIANTS, check_formulation,
+from harness.solvers.mvu_sdp.csdp_formulation import (CSDP_VARIANTS, check_formulation,
                                                   kernel_and_multipliers, to_sdpa)
-from harness.solvers.mvu.csdp_run import RETURN_CODES, CSDPRun, openblas_dir, run_csdp
-from harness.solvers.mvu.result import SolveResult, judge, psd_factor
-from harness.solvers.mvu.sdpa_format import SDPAProblem, read_solution, write_sdpa
+from harness.solvers.mvu_sdp.csdp_run import RETURN_CODES, CSDPRun, openblas_dir, run_csdp
+from harness.solvers.mvu_sdp.result import SolveResult, judge, psd_factor
+from harness.solvers.mvu_sdp.sdpa_format import SDPAProblem, read_solution, write_sdpa
 from harness.timelimit import wall_cap_for
 
 __all__ = ["CSDP", "solve_csdp", "PARAMETERS", "CSDP_MEMORY_BUDGET", "BLAS_CHOICES", "memory_estimate"]
@@ -76,7 +76,7 @@ BLAS_CHOICES = ("openblas", "system")
 #: against 4e-9); the centring constraint at n = 150 stopped for lack of progress
 #: (code 3, 62 iterations, 8 s) with either setting. ``perturbobj = 1`` (CSDP's
 #: objective perturbation, C - eps I) is what bounds the centred objective's optimal
-#: set (:mod:`harness.solvers.mvu.csdp_formulation`). ``params=`` of
+#: set (:mod:`harness.solvers.mvu_sdp.csdp_formulation`). ``params=`` of
 #: :func:`solve_csdp` replaces any of them.
 PARAMETERS = {"axtol": 1e-8, "atytol": 1e-8, "objtol": 1e-8, "pinftol": 1e8,
               "dinftol": 1e8, "maxiter": 100, "minstepfrac": 0.90, "maxstepfrac": 0.97,
@@ -119,10 +119,10 @@ def solve_csdp(problem: MVUProblem, *, time_limit: float = 600.0, tol_gap: float
     time_limit : float
         CPU seconds of the CSDP process (whole seconds, at least 1).
     tol_gap, tol_violation : float
-        The harness' tolerances (:func:`~harness.solvers.mvu.result.judge`); CSDP
+        The harness' tolerances (:func:`~harness.solvers.mvu_sdp.result.judge`); CSDP
         stops at its own (:data:`PARAMETERS`).
     formulation : {"centring_penalty", "centred_objective", "centring_constraint"}
-        See :mod:`harness.solvers.mvu.csdp_formulation` (same optimal embedding; the
+        See :mod:`harness.solvers.mvu_sdp.csdp_formulation` (same optimal embedding; the
         default is the one CSDP solved to its tolerances on every instance measured).
     params : dict, optional
         CSDP parameters that replace those of :data:`PARAMETERS` (same names, e.g.
@@ -136,7 +136,7 @@ def solve_csdp(problem: MVUProblem, *, time_limit: float = 600.0, tol_gap: float
         The BLAS the program loads. Debian's ``csdp`` links the system's
         ``libblas.so.3``, the reference BLAS unless another is selected; "openblas"
         loads Debian's OpenBLAS (``libopenblas0-pthread``,
-        :data:`~harness.solvers.mvu.csdp_run.OPENBLAS_DIR`) where it is installed, as
+        :data:`~harness.solvers.mvu_sdp.csdp_run.OPENBLAS_DIR`) where it is installed, as
         the native solver uses OpenBLAS through NumPy: a comparison of the two solvers
         then compares the algorithms, not the BLAS. Measured on one n = 1000 noisy
         roll (m = 5,733, 1 thread): ~29 s per CSDP iteration with the reference BLAS,

@@ -1,6 +1,6 @@
 """The harness' own MVU solver (3.1.4-3.1.6): facial reduction, the dense interior
 point within its memory budget, the low-rank method beyond
-(:func:`harness.solvers.mvu.native_solver.solve_native`, ``method="auto"``)."""
+(:func:`harness.solvers.mvu_sdp.native_solver.solve_native`, ``method="auto"``)."""
 
 from harness.solvers.native_backend import NativeBackend
 

@@ -1,5 +1,5 @@
 """The harness' low-rank augmented-Lagrangian MVU solver at every size
-(:func:`harness.solvers.mvu.native_solver.solve_native`, ``method="lowrank"``), to
+(:func:`harness.solvers.mvu_sdp.native_solver.solve_native`, ``method="lowrank"``), to
 compare it with the interior point; no linear cost."""
 
 from harness.solvers.native_backend import NativeBackend
