@@ -120,3 +120,24 @@ def test_the_results_common_code_keeps_its_sides():
                    _under(f"{common}.work", f"{common}.write")) == []
     assert _arrows(graph, _under(f"{common}.work"), _under(f"{common}.write")) == []
     assert any(k.startswith(f"{common}.work.") for k in graph)
+
+
+def test_no_two_modules_share_a_name_outside_the_result_plugins():
+    """One name for one thing: a module or package name names one role (the result
+    plugins' folders repeat ``work``/``write`` by contract; ``__init__``/``__main__``
+    are Python's). The plugin ``methods/mvu.py``, the SDP ``problems/mvu_problem.py``
+    and its solvers ``solvers/mvu_sdp/`` are three names."""
+    from collections import defaultdict
+    from pathlib import Path
+
+    root = Path(harness.__file__).resolve().parent
+    seen = defaultdict(list)
+    for path in root.rglob("*"):
+        rel = path.relative_to(root)
+        if "results" in rel.parts or "__pycache__" in rel.parts:
+            continue
+        if path.is_dir() and (path / "__init__.py").exists():
+            seen[path.name].append(str(rel))
+        elif path.suffix == ".py" and path.stem not in ("__init__", "__main__"):
+            seen[path.stem].append(str(rel))
+    assert not {n: p for n, p in seen.items() if len(p) > 1}
