@@ -12,99 +12,14 @@ module or package named by an entry point of the group ``harness.results`` of an
 installed package. Adding a result is one new folder (or file), plus its section under
 ``results:`` in the profiles that run it.
 
-A result package has five files, each with one job:
-
-==================  ==============================================================
-``__init__.py``     the declaration (the table below, without ``SCHEMA`` and the
-                    hooks of the other files); imports nothing heavy, since every
-                    command discovers every result by importing its declaration
-``schema.yaml``     the JSON schema of its profile section (``SCHEMA``)
-``work.py``         what a job runs: ``work``, and the optional ``sources``; the
-                    declaration's ``WORK = "dotted.module"`` names
-                    a shared work module instead (the grid of Tables 2.1 and 3.2).
-                    A job's source files are this module's import closure
-                    (:func:`harness.jobs.job_sources`), so it must not import
-                    writer code: editing how a result is written reruns no job
-``write.py``        its outputs: ``write``, and the optional ``claims`` and
-                    ``section``
-``README.md``       what it shows, the choices where the thesis is ambiguous, its
-                    sizes and measured numbers
-==================  ==============================================================
-
-A single-module result declares everything in one file (``SCHEMA`` as a dict). Use
-:func:`result_schema`, :func:`work_module`, :func:`write_module` and :func:`hook` to
-read a result in either form.
-
-What a result declares (the engine, :mod:`harness.jobs` and :mod:`harness.runner`,
-does the rest):
-
-==========================  =====================================================
-``NAME``                    its name: the profile section ``results.NAME``, the
-                            first part of its job ids, its output file names
-``TITLE``                   one line for listings and the report
-``THESIS_SECTION``          where the thesis has it (``"2.1.6"``, ``"3.1.12"``)
-``KIND``                    ``"table"`` (``tables/NAME.{csv,md,tex}``) or
-                            ``"figure"`` (``figures/NAME.{csv,png,md}``)
-``SCHEMA``                  JSON schema of its profile section (may use the
-                            ``$defs`` of ``config/schema.yaml``); a package's
-                            ``schema.yaml``
-``keys(config)``            the keys of its jobs in a validated profile; job id
-                            ``NAME/KEY``
-``params(config, key)``     one job's resolved, JSON-serialisable parameters
-                            (the Snakemake rerun trigger); must hold
-                            ``time_limit_seconds`` and ``blas_threads``, and may
-                            hold ``grace_seconds`` (added to the CPU budget,
-                            :func:`harness.jobs.cpu_budget`)
-``work(params)``            (``work.py``) the job's work, in a child process with
-                            the CPU budget and wall cap: returns the record body
-                            (``status``, ``reason``, numbers)
-``write(config)``           (``write.py``) its outputs from the records; returns
-                            their paths
-optional
-``check(config)``           checks beyond the schema; may normalise the section
-                            in place (e.g. expand ``methods: all``)
-``finish(params, body)``    (the declaration) run in the parent on the body the
-                            child returned (also a ``timeout`` or ``failed`` body):
-                            e.g. the solver table recomputes the certificate here.
-                            In the declaration, not ``work.py``, so that the parent
-                            never imports the work's code (1.4-2.0 CPU-s per job
-                            measured: scikit-learn, SciPy); import what it needs
-                            inside it
-``sources(params)``         (``work.py``) more modules or classes whose edit
-                            reruns a job
-``inputs(config)``          more files the outputs are built from (reference
-                            CSVs): an edit rewrites them
-``reads(config)``           the names of other results whose records the outputs
-                            are built from (a result with no jobs of its own, e.g.
-                            Figs. 2.9/2.12 from Table 2.1's): a new record of
-                            theirs rewrites them
-``claims(config)``          (``write.py``) the thesis' statements with verdicts
-                            (:mod:`harness.claims`)
-``section(config)``         (``write.py``) its report section (default: from its
-                            outputs, by ``KIND``; :mod:`harness.report.sections`)
-``WORK``                    (package) the dotted name of a shared work module
-``MEMORY_MB``               memory of one job for cluster schedulers (4000)
-``COST_EXPONENTS``          ``{size feature: exponent}`` from the jobs' complexity
-                            (e.g. ``{"dataset_params.n_train": 2.0}`` for an
-                            all-pairs search): ``harness plan`` moves a job's CPU
-                            to another size by them until measured jobs at two
-                            sizes fit the exponent (:mod:`harness.runs.plan`)
-``EXCLUSIVE``               true if its jobs time computations: the workflow runs
-                            each with every core reserved, so that no other job
-                            of the run competes with the timing
-``SIDECAR``                 true if ``write`` also writes ``NAME.json``, what the
-                            report shows (:mod:`harness.outputs`)
-``CLAIMS_PER_CELL``         true if its claims check each cell of its table and
-                            state the unmeasured ones (the grid tables): its
-                            verdicts stand on a run where some of its jobs have
-                            not run; otherwise they are withheld ("not measured")
-                            until every job has a record
-                            (:mod:`harness.result_claims`)
-==========================  =====================================================
-
-Code shared by several results lives in :mod:`harness.results.common`, one module
-named for what it is (the data set x method grid, the figure files, the tables of
-thesis / ours / delta, one MVU embedding per job, ...).
+A result package has five files, each with one job: ``__init__.py`` (the declaration;
+imports nothing heavy), ``schema.yaml`` (its profile section), ``work.py`` (what a job
+runs; its import closure is the job's source files), ``write.py`` (its outputs) and
+``README.md``. A single-module result declares everything in one file (``SCHEMA`` as a
+dict). Use :func:`result_schema`, :func:`work_module`, :func:`write_module` and
+:func:`hook` to read a result in either form. The full contract, every name a result
+declares and what the engine does with it, is in ``docs/extending.md`` ("What a result
+declares").
 """
 
 from __future__ import annotations

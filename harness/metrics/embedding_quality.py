@@ -24,74 +24,18 @@ the same in ``Y``:
 
 Notes
 -----
-Implementation notes, shared by all public functions:
+The minimum over ``s`` has a closed form: the score is the squared cosine between the
+vectors of scaled and reference distances over the neighbour pairs, in ``[0, 1]`` and
+invariant to a uniform scaling, rotation or translation of ``X`` or ``Y``. All-zero
+scaled distances score 0; all-zero reference distances (duplicate points) raise
+``ValueError``. (3.29) is normalised by ``n l`` (the thesis writes ``n k``; we read its
+``k`` as the neighbourhood size). Neighbours come from
+:class:`sklearn.neighbors.NearestNeighbors`, each point excluded from its own set; no
+``n x n`` matrix is built. :func:`input_neighbors` caches ``X``'s side for many
+embeddings of one input (an r sweep searches ``X`` once), with identical scores. The
+derivation, the degenerate cases, ties and the search are in
+``docs/embedding_quality.md``.
 
-Closed form of the minimum over ``s``.
-    Write ``a`` for the vector of *scaled* distances and ``b`` for the vector
-    of *reference* distances over the neighbour pairs (continuity: ``a`` are
-    distances in ``Y`` and ``b`` in ``X`` over the pairs ``(i, j in N(x_i))``;
-    trust: ``a`` are distances in ``X`` and ``b`` in ``Y`` over the pairs
-    ``(i, j in N(y_i))``). The objective :math:`\|s a - b\|^2` is a convex
-    quadratic in ``s`` minimised at :math:`s^* = \langle a,b\rangle /
-    \langle a,a\rangle` with minimum :math:`\langle b,b\rangle -
-    \langle a,b\rangle^2/\langle a,a\rangle`, hence
-
-    .. math:: 1 - \frac{\min_s \|s a - b\|^2}{\langle b,b\rangle}
-              = \frac{\langle a,b\rangle^2}{\langle a,a\rangle
-                \langle b,b\rangle},
-
-    the squared cosine between the two distance vectors. The score is
-    therefore in ``[0, 1]`` (the result is clipped to that interval to absorb
-    rounding) and invariant to a uniform scaling, rotation or translation of
-    either ``X`` or ``Y``.
-
-Degenerate cases.
-    If every scaled distance is zero (``a == 0``, e.g. all points of ``Y``
-    coincide, for continuity) the objective does not depend on ``s``; its
-    minimum ``<b,b>`` is attained at ``s = 0`` and the score is ``0``. If every
-    reference distance is zero (``b == 0``) the ratio is undefined and a
-    ``ValueError`` is raised: it means that every point coincides with all of
-    its ``l`` nearest neighbours (duplicate points) in ``X`` (continuity) or in
-    ``Y`` (trust).
-
-Neighbourhood size in (3.29).
-    The thesis normalises (3.29) by ":math:`nk`" while the neighbourhoods have
-    ``l`` elements; as a reading of the thesis' notation we take its ``k``
-    here to be the neighbourhood size ``l``, so that ``N(Y)`` is the average
-    fraction of shared neighbours and lies in ``[0, 1]`` (``N(Y) = 1`` iff
-    every neighbourhood is preserved). Table 3.2 uses ``l = 15``, the
-    default ``n_neighbors`` here.
-
-Neighbour search.
-    Neighbour sets are found with :class:`sklearn.neighbors.NearestNeighbors`
-    (``algorithm="auto"``: a k-d / ball tree in low dimension, chunked brute
-    force in high dimension, e.g. ``X`` of shape ``(400, 23028)``), by calling
-    ``kneighbors()`` with no argument so that each point is excluded from its
-    own neighbour set. No ``n x n`` matrix is ever built: the distances over
-    the ``n * l`` neighbour pairs are recomputed row-wise from the coordinates
-    in ``O(n l d)`` time (in bounded-size row chunks), which is also more
-    accurate than the distances returned by the brute-force search. Ties in
-    neighbour ranks (equidistant candidates for the ``l``-th neighbour) are
-    broken by whatever order the tree / brute-force search returns; no
-    particular rule is imposed. With exact duplicates, scikit-learn drops the
-    query index itself if it is returned, otherwise the first returned
-    neighbour (another copy of the point).
-
-``embedding_quality`` runs the two neighbour searches (one in ``X``, one in
-``Y``) once and computes the three scores from them; the single-score
-functions run only the search(es) they need through the same private core.
-
-Many embeddings of one input.
-    Continuity and intersection need ``X``'s neighbour sets and continuity the
-    input distances over them; both depend on ``X`` and ``l`` only.
-    :func:`input_neighbors` computes them once (an :class:`InputNeighbors`), and
-    ``embedding_quality``, ``local_continuity`` and ``neighborhood_intersection``
-    take it as ``input_neighbors=`` instead of recomputing them: an r sweep
-    (Fig. 3.22: the leading r columns of one embedding, r = 1..20, of a 400 x
-    23,028 input) then searches ``X`` once. The same private functions compute
-    them either way, so the scores are identical (exactly) to calls without it.
-    Trust needs only ``X``'s distances over ``Y``'s neighbour pairs, which change
-    with ``Y``; it takes no ``input_neighbors``.
 """
 
 from __future__ import annotations
