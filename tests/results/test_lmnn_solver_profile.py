@@ -144,3 +144,19 @@ def test_verdicts_hold_on_one_frame_and_fail_on_another():
     assert good["s2-1-2-loss-mimics-loo-error"] == "partly holds"
     assert good["s2-1-7-step-size-rule"] == "holds"
     assert good["s2-1-9-hinge-search-most-time"] == "not measured"
+
+
+def test_the_quick_profiles_trace_job_runs_on_iris(repo_root, monkeypatch):
+    """The trace job's work end to end at the quick profile's parameters (iris: ~2
+    CPU-s): a crash of the work itself (a clock called with the wrong signature reached
+    `make reproduce` once) fails here, not in a fresh clone's run."""
+    from harness.config import load_config
+    from harness.result_registry import get_result, work_module
+
+    monkeypatch.chdir(repo_root)
+    config = load_config("config/quick.yaml")
+    params = get_result("lmnn_solver_profile").params(config, "trace_iris")
+    body = work_module(get_result("lmnn_solver_profile")).work(params)
+    assert body["status"] == "ok" and body["dataset"] == "iris"
+    assert body["n_iter"] > 0 and 0 < body["traced_seconds"] < 600
+    assert body["iterates"] and body["final_check"]["loss_active_set"] > 0
