@@ -160,3 +160,6 @@ def test_the_quick_profiles_trace_job_runs_on_iris(repo_root, monkeypatch):
     assert body["status"] == "ok" and body["dataset"] == "iris"
     assert body["n_iter"] > 0 and 0 < body["traced_seconds"] < 600
     assert body["iterates"] and body["final_check"]["loss_active_set"] > 0
+    profile = body["time_profile"]
+    assert profile["repeats"] == params["timing_repeats"] == len(profile["repeat_seconds"])
+    assert profile["total_seconds"] == np.median([r["total_seconds"] for r in profile["repeat_seconds"]])
