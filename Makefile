@@ -76,7 +76,12 @@ reproduce-full:
 dry-run: $(STAMP_RUN)
 	$(BIN)/snakemake --workflow-profile profiles/local --configfile config/$(PROFILE).yaml -n
 
+# One BLAS/OpenMP thread per test process: TEST_WORKERS processes share the cores, and
+# OpenBLAS threads that wait for a busy core spin (an MVE fit's 40-point SDP took 0.16
+# CPU-s with one thread and 1-3.5 CPU-s with two while the other core was busy). Tests
+# that need more threads set them with threadpoolctl.
 test: $(STAMP_TEST)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 \
 	$(BIN)/python -m pytest --durations=20 $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
 
 # profiles/slurm against a real one-node SLURM (installs slurm-wlm and munge, starts and
