@@ -1,12 +1,12 @@
 """asv benchmarks of LMNN's exact impostor search (thesis 2.1.9, eq. 2.20): the blocked
 float32 GEMM screen against one ball tree per class
-(:func:`harness.methods._lmnn_impostors.impostor_pairs`, ``method="blocked"`` / ``"tree"``),
+(:func:`harness.methods.shared.lmnn_impostors.impostor_pairs`, ``method="blocked"`` / ``"tree"``),
 side by side at several dimensions r.
 
 Data: the first ``n`` MNIST training digits (164 principal components, deskewed) when
 MNIST is in the data cache (``harness fetch mnist``), else
 :func:`benchmarks.common.mnist_like` (``n x 164``, seed 0; the track says which).
-The inputs are mapped as LMNN's start maps them (:func:`harness.methods._lmnn_solvers.initial_L`
+The inputs are mapped as LMNN's start maps them (:func:`harness.methods.shared.lmnn_solvers.initial_L`
 with ``init="pca"``: the leading r principal directions, scaled to mean squared target
 distance 3) and multiplied by ``sqrt(scale)``; radii are ``max_j d_ij + 1`` over the k = 3
 target neighbours (eq. 2.20). ``scale`` > 1 is the thesis' remark that a larger input
@@ -16,7 +16,7 @@ scale shrinks the margin's relative size.
 ``HARNESS_BENCH_IMPOSTOR_DIMS`` (default 5,10,15,20,30,50) override the sizes; BLAS is
 pinned to ``BLAS_THREADS``. ``python -m benchmarks.bench_impostor_search N DIMS SCALES``
 prints one JSON line per (r, scale) with both searches' best-of-2 seconds (how
-:data:`harness.methods._lmnn_impostors.AUTO_TREE_MAX_DIM` was chosen).
+:data:`harness.methods.shared.lmnn_impostors.AUTO_TREE_MAX_DIM` was chosen).
 """
 
 import json
@@ -30,9 +30,9 @@ from threadpoolctl import threadpool_limits
 from benchmarks.common import BLAS_THREADS, mnist_like
 from harness.metrics.knn_error import same_class_neighbors
 from harness.plugin import ExpectedFailure
-from harness.methods._lmnn_core import target_sq_distances
-from harness.methods._lmnn_impostors import impostor_pairs
-from harness.methods._lmnn_solvers import initial_L
+from harness.methods.shared.lmnn_core import target_sq_distances
+from harness.methods.shared.lmnn_impostors import impostor_pairs
+from harness.methods.shared.lmnn_solvers import initial_L
 
 SIZES = tuple(int(s) for s in os.environ.get("HARNESS_BENCH_IMPOSTOR_SIZES",
                                              "10000,30000").split(","))

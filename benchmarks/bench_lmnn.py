@@ -51,7 +51,7 @@ Threads and JIT
 ---------------
 Every fit (timed or in ``setup_cache``) runs under
 ``threadpool_limits(BLAS_THREADS)`` (``HARNESS_BENCH_THREADS``, default 1). The
-numba kernels of :mod:`harness.methods._lmnn_core` are serial ``@njit`` (no
+numba kernels of :mod:`harness.methods.shared.lmnn_core` are serial ``@njit`` (no
 ``parallel=True`` / ``prange``), so numba's thread pool is never used and needs no
 pinning. Their compilation (or loading from numba's on-disk cache) is not timed:
 ``setup`` makes a tiny warm-up fit with both solvers in the benchmark process.
@@ -59,7 +59,7 @@ pinning. Their compilation (or loading from numba's on-disk cache) is not timed:
 Measured by hand on the 2-core reference machine (one BLAS thread, load ~1 from
 other jobs; numpy 2.4.6, scipy 1.17.1, scikit-learn 1.9.1, numba 0.68.1,
 metric-learn 0.7.0, PyLMNN 1.6.4 with the compatibility shims of
-:mod:`harness.methods._peer`), ``StratifiedShuffleSplit(n_splits=20, test_size=0.3,
+:mod:`harness.methods.shared.peer`), ``StratifiedShuffleSplit(n_splits=20, test_size=0.3,
 random_state=0)`` of digits (540 test points per split); the first five splits are
 ``n_splits=5``'s::
 
@@ -300,7 +300,7 @@ class MMLMNNFewPerClass(_Pinned):
     points, 200 dimensions; :func:`benchmarks.common.mnist_like`, seed 0), k = 3.
     Each class metric can collapse its class, so the fit's time is set by the
     solver's stopping rule (a run's decrease relative to max(|loss|, 1),
-    :func:`harness.methods._lmnn_solvers._relative_decrease`; on the real olivetti
+    :func:`harness.methods.shared.lmnn_solvers._relative_decrease`; on the real olivetti
     eigenfaces one fit took 195 CPU-s with the decrease relative to the loss itself
     and 12.6 CPU-s with this rule)."""
 

@@ -16,8 +16,8 @@ from harness.metrics.knn_error import same_class_neighbors
 from harness.results.lmnn_solver_profile.trace import (
     active_triples, gradient_2_14, gradient_2_15,
 )
-from harness.methods._lmnn_core import candidate_pairs, loss_over_all_triples
-from harness.methods._lmnn_solvers import initial_L
+from harness.methods.shared.lmnn_core import candidate_pairs, loss_over_all_triples
+from harness.methods.shared.lmnn_solvers import initial_L
 
 
 def _start(n):

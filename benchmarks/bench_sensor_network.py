@@ -13,7 +13,7 @@ Two implementations of the same steps (``implementation``):
 * ``before``: the variational MVU core as Table 3.2's plugins run it -- ARPACK's
   shift-invert with its own factorisation (SuperLU, COLAMD ordering), Clarabel on
   the E x m^2 edge design (cvxpy), scipy's nonlinear CG (Wolfe line searches);
-* ``after``: the graph path's choices (:mod:`harness.methods._variational_graph`) -- one
+* ``after``: the graph path's choices (:mod:`harness.methods.shared.variational_graph`) -- one
   SuperLU factor of L + 1e-6 I with a minimum-degree ordering for the eigenvectors,
   the SDP data reduced to m(m + 1)/2 svec coordinates and the native barrier
   solver, preconditioned CG with exact line searches (stops when converged).
@@ -55,9 +55,9 @@ from threadpoolctl import threadpool_limits
 
 from benchmarks.common import BLAS_THREADS, OneSample
 from harness.datasets.sensor_network import SensorNetwork
-from harness.methods._variational_graph import RANK_TOL, graph_laplacian, laplacian_factor
-from harness.methods._variational_mvu import bottom_eigenvectors, cg_refinement, variational_mvu
-from harness.methods._variational_refine import reconstruction_loss
+from harness.methods.shared.variational_graph import RANK_TOL, graph_laplacian, laplacian_factor
+from harness.methods.shared.variational_mvu import bottom_eigenvectors, cg_refinement, variational_mvu
+from harness.methods.shared.variational_refine import reconstruction_loss
 
 N = int(os.environ.get("HARNESS_BENCH_SENSOR_N", "20000"))
 M, OMEGA, CG_OMEGA, MAXITER, SEED = 10, 0.9, 1.0, 100, 0
@@ -78,7 +78,7 @@ def eigenvectors(L, implementation):
 
 
 def sdp(Q, net, implementation):
-    """The SDP (no CG): a :class:`harness.methods._variational_mvu.VariationalResult`."""
+    """The SDP (no CG): a :class:`harness.methods.shared.variational_mvu.VariationalResult`."""
     return variational_mvu(Q, net.edges, net.sq_distances, n_components=2, omega=OMEGA,
                            sdp_solver="clarabel" if implementation == "before" else "native",
                            rank_tol=None if implementation == "before" else RANK_TOL)

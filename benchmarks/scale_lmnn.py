@@ -62,7 +62,7 @@ def _rss_gib() -> float:
 class _Counters:
     """Counts calls, wall time and pairs of the impostor search and of the two numba
     passes (loss / active counts in ``TripletState.__init__``, ``Lap Y`` in
-    ``TripletState.laplacian_times``) by wrapping them in :mod:`harness.methods._lmnn_core`.
+    ``TripletState.laplacian_times``) by wrapping them in :mod:`harness.methods.shared.lmnn_core`.
     The rest of the fit is BLAS (``X L^T``, ``(Lap Z)^T X``) and scipy's L-BFGS-B."""
 
     def __init__(self):
@@ -76,7 +76,7 @@ class _Counters:
         self.max_pairs = 0
 
     def install(self):
-        import harness.methods._lmnn_core as core
+        import harness.methods.shared.lmnn_core as core
 
         search = core.impostor_pairs
         state_init = core.TripletState.__init__

@@ -96,7 +96,7 @@ CONSTANTS: tuple[tuple[str, str, str], ...] = (
     ("fig_3_28", "2004", "the year of Weinberger's public sde.m (v1.3), whose CSDP "
      "call the sde_csdp50 reading follows"),
     ("fig_3_20", "1e-10", "the relative gain below which the preconditioned CG stops "
-     "its line searches, the default ftol of harness.methods._variational_refine.pcg"),
+     "its line searches, the default ftol of harness.methods.shared.variational_refine.pcg"),
     ("table_3_2_l5", "0.999", "the omega below which the norm reading of (3.23) is "
      "unbounded, in the variational MVU methods' table note (Table 3.2's rows)"),
     ("fig_2_20", "3600", "the grid of directions the maxima of the variance and the "

@@ -7,7 +7,8 @@ A *method plugin* is a scikit-learn estimator that also derives from
 :class:`DatasetPlugin` and implements :meth:`DatasetPlugin.load`, returning a
 :class:`Dataset`. The registry (:mod:`harness.registry`) finds every such class
 defined in a module of ``harness/methods/`` or ``harness/datasets/`` (files whose name starts with an
-underscore are shared cores, not plugins) and in the entry-point groups
+underscore and subpackages such as ``harness/methods/shared/`` are shared code, not
+plugins) and in the entry-point groups
 ``harness.methods`` and ``harness.datasets``.
 """
 

@@ -5,7 +5,8 @@ package that derives from :class:`harness.plugin.MethodPlugin` (or
 :class:`harness.plugin.DatasetPlugin`) and sets a non-empty ``name``, or a class of
 :mod:`harness.solvers.backends` that derives from
 :class:`harness.solvers.backend.SolverBackend` (named after its file). Modules whose
-file name starts with an underscore hold shared code and are not scanned. Installed
+file name starts with an underscore, and subpackages (``harness.methods.shared``), hold
+shared code and are not scanned. Installed
 packages may add plugins through the entry-point groups ``harness.methods``,
 ``harness.datasets`` and ``harness.backends`` (``name = "module:Class"``).
 
@@ -107,8 +108,8 @@ def _scan_package(kind: str) -> list[type]:
     package = importlib.import_module(PACKAGES[kind])
     found: list[type] = []
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        if info.name.startswith("_") or not _in_view(info.name):
-            continue
+        if info.ispkg or info.name.startswith("_") or not _in_view(info.name):
+            continue  # shared code (harness.methods.shared, _*.py), not plugins
         module = importlib.import_module(f"{PACKAGES[kind]}.{info.name}")
         found.extend(_plugin_classes(module, BASES[kind]))
     return found
@@ -179,16 +180,17 @@ def _folder(kind: str) -> Path:
 
 
 def _source_key(kind: str) -> tuple[Path, str]:
-    """The package's folder and a digest of every ``.py`` file in it and in the
+    """The package's folder and a digest of every ``.py`` file in it (its subpackages of
+    shared code included: a plugin's attributes may come from a shared base class) and in the
     packages of :data:`DEPENDS`, of the base classes' modules (their defaults) and of
     this module (what the index holds)."""
     folder = _folder(kind)
     digest = hashlib.sha256()
-    sources = [p for k in (kind, *DEPENDS.get(kind, ())) for p in sorted(_folder(k).glob("*.py"))
-               if _in_view(p.stem)]
+    sources = [p for k in (kind, *DEPENDS.get(kind, ())) for p in sorted(_folder(k).rglob("*.py"))
+               if _in_view(p.stem) and "__pycache__" not in p.parts]
     bases = [Path(inspect.getfile(MethodPlugin)), Path(inspect.getfile(SolverBackend))]
     for path in sources + bases + [Path(__file__)]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + path.read_bytes() + b"\0")
     return folder, digest.hexdigest()
 
 

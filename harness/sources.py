@@ -8,7 +8,7 @@ executed -- plus the ``__init__`` of every package on the way (importing ``a.b``
 runs ``a/__init__.py``; its own imports are followed only where ``a`` itself is
 imported, so that a package importing all its figures does not tie each figure's jobs
 to every other figure). Snakemake lists these files as the job's inputs, so editing
-shared code (``harness/methods/_lmnn_core.py``, ``harness/solvers/mvu_sdp/lowrank.py``) reruns
+shared code (``harness/methods/shared/lmnn_core.py``, ``harness/solvers/mvu_sdp/lowrank.py``) reruns
 exactly the jobs computed with it. Plugins that the registry discovers at run time
 (not imported by name) count only where a job names them as entry modules.
 """

@@ -88,9 +88,9 @@ import numpy as np
 from harness.metrics.embedding_quality import embedding_quality
 from harness.problems.mvu_problem import clique_edges, knn_edges
 from harness.registry import get_dataset, get_method
-from harness.methods._variational_mvu import (cg_refinement, laplacian_basis, lle_basis,
+from harness.methods.shared.variational_mvu import (cg_refinement, laplacian_basis, lle_basis,
                                       variational_mvu)
-from harness.methods._variational_refine import top_components
+from harness.methods.shared.variational_refine import top_components
 
 L = 15
 TABLE = dict(k=15, m=10, omega=0.9, cg_omega=None, normalize=True, cg_maxiter=100,
@@ -150,7 +150,7 @@ def fmt(q: dict) -> str:
 
 def var_cell(dataset: str, method: str, changes: dict) -> dict:
     """One variational MVU embedding under the table's setting with ``changes``; the
-    pipeline of :class:`harness.methods._variational_mvu.VariationalMVUBase` with the CG's
+    pipeline of :class:`harness.methods.shared.variational_mvu.VariationalMVUBase` with the CG's
     omega exposed."""
     p = {**TABLE, **changes}
     X, _ = load(dataset, p["pixels"], p["normalise"])

@@ -142,7 +142,7 @@ def part_pca_generators(reading: str) -> None:
 
 
 def _spectral(ds, seed: int, weights: str, t: float | None, norm: bool) -> np.ndarray:
-    from harness.methods._manifold import knn_graph
+    from harness.methods.shared.manifold import knn_graph
     from sklearn.manifold import spectral_embedding
 
     from harness.metrics.embedding_quality import embedding_quality

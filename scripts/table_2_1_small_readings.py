@@ -77,8 +77,8 @@ from harness.metrics.knn_error import _kneighbors, vote_with_ties
 from harness.registry import get_dataset, get_method
 from harness.tasks.classification import (
     VALIDATION_FRACTION, run_classification, select_n_neighbors, split_indices)
-from harness.methods._lmnn_solvers import solve_lbfgs
-from harness.methods._mm_lmnn_core import MultiMetricCore
+from harness.methods.shared.lmnn_solvers import solve_lbfgs
+from harness.methods.shared.mm_lmnn_core import MultiMetricCore
 from harness.methods.lmnn import LMNN
 from harness.methods.mm_lmnn import MMLMNN
 
@@ -211,8 +211,8 @@ class StagedMMLMNN(MMLMNN):
         self.mm_max_iter = mm_max_iter
 
     def fit(self, X, y):
-        from harness.methods._metric_knn import check_labelled_input
-        from harness.methods._mm_lmnn_core import class_maps, mm_loss_over_all_triples
+        from harness.methods.shared.metric_knn import check_labelled_input
+        from harness.methods.shared.mm_lmnn_core import class_maps, mm_loss_over_all_triples
 
         X, self.classes_, codes = check_labelled_input(X, y, self.n_neighbors, self)
         single = LMNN(n_neighbors=self.n_neighbors, mu=self.mu,

@@ -1,5 +1,5 @@
 """One source-tracking rule for every job (harness.sources): the project modules a
-job's code imports. A cell of LMNN reruns when harness/methods/_lmnn_core.py changes, an MVU
+job's code imports. A cell of LMNN reruns when harness/methods/shared/lmnn_core.py changes, an MVU
 cell when the native solver does (they used to list only the plugin files)."""
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def _cell_sources(cell):
 def test_table_cells_depend_on_the_shared_code_they_run(repo_root, monkeypatch):
     monkeypatch.chdir(repo_root)
     lmnn = _cell_sources("table_2_1/iris/pca_lmnn")
-    for shared in ("harness/methods/pca_lmnn.py", "harness/methods/_lmnn_core.py", "harness/datasets/iris.py",
+    for shared in ("harness/methods/pca_lmnn.py", "harness/methods/shared/lmnn_core.py", "harness/datasets/iris.py",
                    "harness/runner.py", "harness/tasks/classification.py",
                    "harness/metrics/__init__.py"):
         assert shared in lmnn, shared

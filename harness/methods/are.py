@@ -9,7 +9,7 @@ import numpy as np
 from harness.problems.are_problem import ACTION_PAIRS, DISTANCES, AREProblem, check_actions
 from harness.solvers.are_solver import ARE_SOLVERS, DEFAULT_ARE_SOLVER, solve_are
 from harness.validation import check_embedding_input
-from harness.methods._manifold import ManifoldEmbedding, check_connected, knn_graph
+from harness.methods.shared.manifold import ManifoldEmbedding, check_connected, knn_graph
 from harness.methods.mvu import SolverFailedError, dense_solver_skip
 
 

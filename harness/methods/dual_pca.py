@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils.validation import validate_data
 
-from harness.methods._kernel_pca import KernelPCAEmbedding, kernel_pca
-from harness.methods._manifold import OutOfSampleMixin
+from harness.methods.shared.kernel_pca import KernelPCAEmbedding, kernel_pca
+from harness.methods.shared.manifold import OutOfSampleMixin
 
 
 class DualPCA(OutOfSampleMixin, KernelPCAEmbedding):
@@ -54,7 +54,7 @@ class DualPCA(OutOfSampleMixin, KernelPCAEmbedding):
     mean_ : ndarray of shape (n_features,)
     kernel_eigenvalues_ : ndarray
         Eigenvalues of the centred Gram matrix, largest first (all of them up to
-        ``harness.methods._kernel_pca.DENSE_SPECTRUM_MAX_N`` points, else the top 50).
+        ``harness.methods.shared.kernel_pca.DENSE_SPECTRUM_MAX_N`` points, else the top 50).
     normalised_eigenvalues_ : ndarray
         ``kernel_eigenvalues_`` divided by the trace of the Gram matrix.
     kernel_trace_ : float

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.neighbors import NearestNeighbors
 
-from harness.methods._hessian_core import ESTIMATORS, bottom_eigenvectors, hessian_form, orphans
-from harness.methods._manifold import ManifoldEmbedding
+from harness.methods.shared.hessian_core import ESTIMATORS, bottom_eigenvectors, hessian_form, orphans
+from harness.methods.shared.manifold import ManifoldEmbedding
 
 #: above this many points "auto" uses ARPACK instead of the dense eigensolver
 DENSE_LIMIT = 3000
@@ -16,7 +16,7 @@ class HessianLLE(ManifoldEmbedding):
     """Hessian eigenmaps (hLLE).
 
     The thesis (3.1.9) runs hLLE [Donoho & Grimes, PNAS 2003] without describing it.
-    The quadratic form and its eigenvectors are :mod:`harness.methods._hessian_core`: local
+    The quadratic form and its eigenvectors are :mod:`harness.methods.shared.hessian_core`: local
     tangent coordinates by PCA, the local Hessian estimator from an orthonormalisation
     of the quadratic monomials, the bottom eigenvectors of the form orthogonal to the
     constants. Two choices, each a parameter:

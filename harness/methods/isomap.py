@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.manifold import Isomap as _SkIsomap
 
-from harness.methods._manifold import ManifoldEmbedding, OutOfSampleMixin
+from harness.methods.shared.manifold import ManifoldEmbedding, OutOfSampleMixin
 
 __all__ = ["Isomap", "isomap_gram"]
 

@@ -7,7 +7,7 @@ import numbers
 
 
 from harness.kernels import gaussian_kernel, neighbourhood_scale
-from harness.methods._kernel_pca import KernelPCAEmbedding
+from harness.methods.shared.kernel_pca import KernelPCAEmbedding
 
 
 def check_sigma(sigma) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.kernels import linear_kernel
-from harness.methods._kernel_pca import KernelPCAEmbedding
+from harness.methods.shared.kernel_pca import KernelPCAEmbedding
 
 
 class KernelPCALinear(KernelPCAEmbedding):
@@ -24,7 +24,7 @@ class KernelPCALinear(KernelPCAEmbedding):
     embedding_ : ndarray of shape (n_samples, n_components)
     kernel_eigenvalues_ : ndarray
         Eigenvalues of the centred kernel, largest first (all of them up to
-        ``harness.methods._kernel_pca.DENSE_SPECTRUM_MAX_N`` points, else the top 50).
+        ``harness.methods.shared.kernel_pca.DENSE_SPECTRUM_MAX_N`` points, else the top 50).
     normalised_eigenvalues_ : ndarray
         ``kernel_eigenvalues_`` divided by the trace of the centred kernel.
     kernel_trace_ : float

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.solvers.mvu_sdp import mvu_solvers
-from harness.methods._kernel_pca import KernelPCAEmbedding
+from harness.methods.shared.kernel_pca import KernelPCAEmbedding
 from harness.methods.mvu import MVU
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numbers
 
 from harness.kernels import polynomial_kernel
-from harness.methods._kernel_pca import KernelPCAEmbedding
+from harness.methods.shared.kernel_pca import KernelPCAEmbedding
 
 
 class KernelPCAPolynomial(KernelPCAEmbedding):

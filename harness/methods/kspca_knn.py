@@ -9,8 +9,8 @@ import numbers
 import numpy as np
 
 from harness.kernels import gaussian_kernel, linear_kernel, polynomial_kernel, squared_distances
-from harness.methods._metric_knn import MetricKNNClassifier
-from harness.methods._spca import (
+from harness.methods.shared.metric_knn import MetricKNNClassifier
+from harness.methods.shared.spca import (
     check_n_components,
     default_n_components,
     kernel_spca,
@@ -55,7 +55,7 @@ class KernelSPCAKNN(MetricKNNClassifier):
     regularisation.
 
     Our choices where the paper leaves room: ``K`` in the constraint is regularised to
-    ``K + eps I`` with ``eps = regularization * tr(K) / n`` (:mod:`harness.methods._spca` says
+    ``K + eps I`` with ``eps = regularization * tr(K) / n`` (:mod:`harness.methods.shared.spca` says
     why); the Gaussian kernel's width is by default the median distance between
     training points (Gretton et al.'s heuristic for HSIC); the dimension is by
     default ``n_classes - 1``, the rank of ``H L H``. Data sets of more than

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.manifold import spectral_embedding
 
-from harness.methods._manifold import ManifoldEmbedding, knn_graph
+from harness.methods.shared.manifold import ManifoldEmbedding, knn_graph
 
 
 class LaplacianEigenmaps(ManifoldEmbedding):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
-from harness.methods._metric_knn import MetricKNNClassifier
+from harness.methods.shared.metric_knn import MetricKNNClassifier
 
 __all__ = ["LDAKNN", "lda_map"]
 

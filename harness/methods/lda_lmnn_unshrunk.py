@@ -3,7 +3,7 @@ row "LDA-LMNN" (thesis 2.1.6; LDA as eq. 2.27)."""
 
 from __future__ import annotations
 
-from harness.methods._preprocessed_lmnn import LMNN_PARAMETERS_DOC
+from harness.methods.shared.preprocessed_lmnn import LMNN_PARAMETERS_DOC
 from harness.methods.lda_lmnn import LDALMNN
 
 __all__ = ["LDALMNNUnshrunk"]

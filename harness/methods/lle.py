@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness.methods._lle_core import LocallyLinearBase
-from harness.methods._manifold import OutOfSampleMixin
+from harness.methods.shared.lle_core import LocallyLinearBase
+from harness.methods.shared.manifold import OutOfSampleMixin
 
 
 class LLE(OutOfSampleMixin, LocallyLinearBase):

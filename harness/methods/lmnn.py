@@ -8,10 +8,10 @@ import warnings
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from harness.methods._metric_knn import MetricKNNClassifier, check_mu
-from harness.methods._lmnn_core import loss_over_all_triples
-from harness.methods._lmnn_impostors import resolve_search
-from harness.methods._lmnn_solvers import initial_L, solve_lbfgs, solve_reference
+from harness.methods.shared.metric_knn import MetricKNNClassifier, check_mu
+from harness.methods.shared.lmnn_core import loss_over_all_triples
+from harness.methods.shared.lmnn_impostors import resolve_search
+from harness.methods.shared.lmnn_solvers import initial_L, solve_lbfgs, solve_reference
 
 SOLVERS = ("lbfgs", "reference")
 
@@ -44,7 +44,7 @@ class LMNN(MetricKNNClassifier):
         ``"reference"``: the thesis' projected subgradient method on ``M`` (sec.
         2.1.7, Algorithm 3). ``"lbfgs"``: L-BFGS-B on ``L`` over a cached set of
         candidate impostor pairs refreshed between inner runs. See
-        :mod:`harness.methods._lmnn_solvers` for both.
+        :mod:`harness.methods.shared.lmnn_solvers` for both.
     init : {"pca", "identity"} or ndarray of shape (n_components, n_features), default="pca"
         Starting ``L``. The strings are scaled so that the mean squared target
         distance is 3 (the thesis starts from ``M = I``, Algorithm 3; on inputs whose
@@ -59,7 +59,7 @@ class LMNN(MetricKNNClassifier):
         the last ``active_set_refresh`` steps, confirmed by an exact search).
         Measured on digits (20 stratified 70/30 splits, k = 3): 1e-4 ends with a
         loss 0.1-0.2 % above tol=1e-7 (less than the 1-3 % by which any kink-stopping
-        solver misses the minimum, see :mod:`harness.methods._lmnn_solvers`) at 0.47 instead
+        solver misses the minimum, see :mod:`harness.methods.shared.lmnn_solvers`) at 0.47 instead
         of 0.71 CPU-s (L-BFGS), with the same test errors (131 vs 133 of 10800).
     candidate_slack : float, default=0.25
         ``"lbfgs"`` only: cached pairs lie within ``max_j D(i, j) + 1 +
@@ -68,7 +68,7 @@ class LMNN(MetricKNNClassifier):
         ``"reference"`` only: exact active-set search every that many steps (the
         thesis: "every ten or twenty iterations").
     impostor_search : {"auto", "blocked", "tree"}, default="auto"
-        How impostor pairs are searched (:func:`harness.methods._lmnn_impostors.impostor_pairs`):
+        How impostor pairs are searched (:func:`harness.methods.shared.lmnn_impostors.impostor_pairs`):
         ``"blocked"`` tiled float32 GEMM screen, ``"tree"`` one ball tree per class
         (thesis 2.1.9), ``"auto"`` the one measured faster at ``L``'s number of rows.
         Every choice finds the same pairs, so the fit (``L``) is the same; only its
@@ -105,7 +105,7 @@ class LMNN(MetricKNNClassifier):
     and learns a square ``M`` only; the energy rule follows the printed (2.12), not
     ``energyclassify.m``. The solvers stop near a kink of the nonsmooth loss, so
     ``loss_`` is close to but not exactly the minimum (see
-    :mod:`harness.methods._lmnn_solvers`).
+    :mod:`harness.methods.shared.lmnn_solvers`).
     """
 
     name = "lmnn"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from harness.kernels import squared_distances
-from harness.methods._kernel_pca import KernelPCAEmbedding
+from harness.methods.shared.kernel_pca import KernelPCAEmbedding
 
 DISSIMILARITIES = ("euclidean", "precomputed")
 

@@ -15,9 +15,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from harness.metrics.knn_error import same_class_neighbors, vote_with_ties
 from harness.plugin import MethodPlugin
-from harness.methods._metric_knn import KNN_MEASURES, check_labelled_input
-from harness.methods._lmnn_solvers import initial_L, solve_lbfgs
-from harness.methods._mm_lmnn_core import (
+from harness.methods.shared.metric_knn import KNN_MEASURES, check_labelled_input
+from harness.methods.shared.lmnn_solvers import initial_L, solve_lbfgs
+from harness.methods.shared.mm_lmnn_core import (
     MultiMetricCore,
     class_maps,
     mm_class_energies,
@@ -43,7 +43,7 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
     its L-BFGS solver) and starts every ``L_c`` from its ``L``; the single fit is part
     of ``fit`` and so of its time, as in Table 2.1. The loss is then minimised by
     L-BFGS over the stacked ``L_c`` with the cached-candidate scheme of
-    :func:`harness.methods._lmnn_solvers.solve_lbfgs` (see :mod:`harness.methods._mm_lmnn_core`).
+    :func:`harness.methods.shared.lmnn_solvers.solve_lbfgs` (see :mod:`harness.methods.shared.mm_lmnn_core`).
 
     Predictions use the same asymmetric distance from a query ``t`` to a training point
     ``j``, ``||L_{y_j}(x_t - x_j)||^2``: ``predict`` is ``k``-NN with the thesis' tie
@@ -98,7 +98,7 @@ class MMLMNN(MethodPlugin, ClassifierMixin, BaseEstimator):
         single-metric LMNN's ``L`` (the thesis' "we initialized each metric with the
         single LMNN metric"; its fit is part of ``fit``). ``"identity"``: every
         ``L_c`` is the first ``n_components`` rows of the identity, scaled as
-        :func:`harness.methods._lmnn_solvers.initial_L` scales it (mean squared target
+        :func:`harness.methods.shared.lmnn_solvers.initial_L` scales it (mean squared target
         distance 3), and no single-metric LMNN is fitted (``single_metric_`` is None).
         An array: the maps as given (one per group), no single-metric fit. In every
         case the target neighbours are the same (Euclidean in the input, 2.1.2).

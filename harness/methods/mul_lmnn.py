@@ -6,8 +6,8 @@ import numpy as np
 from sklearn.model_selection import train_test_split
 
 from harness.metrics.knn_error import knn_predict
-from harness.methods._metric_knn import check_positive_int
-from harness.methods._preprocessed_lmnn import LMNN_PARAMETERS_DOC, PreprocessedLMNN
+from harness.methods.shared.metric_knn import check_positive_int
+from harness.methods.shared.preprocessed_lmnn import LMNN_PARAMETERS_DOC, PreprocessedLMNN
 from harness.methods.pca_knn import pca_map
 
 #: the share of the training data the number of rounds is validated on (2.1.6: "the

@@ -10,7 +10,7 @@ from harness.solvers.mve_solver import (
     top_embedding,
 )
 from harness.solvers.mvu_sdp import cvxpy_solvers
-from harness.methods._manifold import ManifoldEmbedding
+from harness.methods.shared.manifold import ManifoldEmbedding
 from harness.methods.mvu import SolverFailedError, dense_solver_skip
 
 #: The backends the plugin accepts: the native interior point with a linear cost, and

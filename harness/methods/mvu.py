@@ -9,7 +9,7 @@ from harness.problems.bad_edges import BadEdgeRule
 from harness.problems.mvu_problem import MVUProblem
 from harness import registry
 from harness.solvers.mvu_sdp import mvu_solvers, solve_mvu
-from harness.methods._manifold import ManifoldEmbedding
+from harness.methods.shared.manifold import ManifoldEmbedding
 
 
 def _principal_coordinates(X: np.ndarray, max_dims: int = 30) -> np.ndarray:

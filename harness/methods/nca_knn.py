@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from harness.methods._metric_knn import check_mu
-from harness.methods._peer import PeerMetricKNN
+from harness.methods.shared.metric_knn import check_mu
+from harness.methods.shared.peer import PeerMetricKNN
 
 
 class NCAKNN(PeerMetricKNN):
@@ -16,7 +16,7 @@ class NCAKNN(PeerMetricKNN):
     rule 2.12 with the training set's Euclidean target neighbours) is ours, as for
     every row. NCA has no constraints, so this row has no ``n_active`` measure.
     scikit-learn is a dependency, so this peer always runs; an exception inside NCA
-    is still a :class:`harness.methods._peer.PeerNotRunnable` record.
+    is still a :class:`harness.methods.shared.peer.PeerNotRunnable` record.
 
     Parameters
     ----------

@@ -7,7 +7,7 @@ import numpy as np
 from sklearn.decomposition import NMF as _SkNMF
 from sklearn.utils.validation import validate_data
 
-from harness.methods._manifold import ManifoldEmbedding, OutOfSampleMixin
+from harness.methods.shared.manifold import ManifoldEmbedding, OutOfSampleMixin
 
 __all__ = ["NMF", "check_nonnegative"]
 

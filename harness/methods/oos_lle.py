@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.manifold._locally_linear import barycenter_weights
 
-from harness.methods._out_of_sample import OutOfSampleExtension
+from harness.methods.shared.out_of_sample_core import OutOfSampleExtension
 
 
 class LLEExtension(OutOfSampleExtension):

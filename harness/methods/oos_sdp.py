@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.methods._oos_sdp_core import SDP_PARAMETERS, SDPExtensionBase
+from harness.methods.shared.oos_sdp_core import SDP_PARAMETERS, SDPExtensionBase
 
 
 class SDPExtension(SDPExtensionBase):

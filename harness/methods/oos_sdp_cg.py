@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 
-from harness.methods._oos_sdp_core import SDP_PARAMETERS, SDPExtensionBase
+from harness.methods.shared.oos_sdp_core import SDP_PARAMETERS, SDPExtensionBase
 
 __all__ = ["SDPCGExtension", "patch_objective"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sklearn.decomposition import PCA as _SkPCA
 
-from harness.methods._manifold import ManifoldEmbedding, OutOfSampleMixin
+from harness.methods.shared.manifold import ManifoldEmbedding, OutOfSampleMixin
 
 
 class PCA(OutOfSampleMixin, ManifoldEmbedding):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sklearn.decomposition import PCA
 
-from harness.methods._metric_knn import MetricKNNClassifier
+from harness.methods.shared.metric_knn import MetricKNNClassifier
 
 __all__ = ["PCAKNN", "pca_map"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.methods._preprocessed_lmnn import LMNN_PARAMETERS_DOC, PreprocessedLMNN
+from harness.methods.shared.preprocessed_lmnn import LMNN_PARAMETERS_DOC, PreprocessedLMNN
 from harness.methods.pca_knn import pca_map
 
 

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from harness.methods._metric_knn import check_mu, check_positive_int
-from harness.methods._peer import PeerMetricKNN
+from harness.methods.shared.metric_knn import check_mu, check_positive_int
+from harness.methods.shared.peer import PeerMetricKNN
 
 
 class MetricLearnLMNN(PeerMetricKNN):
@@ -18,8 +18,8 @@ class MetricLearnLMNN(PeerMetricKNN):
     leave-one-out, the energy rule 2.12) is ours, as for every row. metric-learn
     does not expose the number of active constraints, so this row has no
     ``n_active`` measure. On scikit-learn >= 1.8 metric-learn 0.7.0 needs a shim at
-    call time (see :mod:`harness.methods._peer`); a failure inside metric-learn is a
-    :class:`harness.methods._peer.PeerNotRunnable` record, a missing package a skipped one.
+    call time (see :mod:`harness.methods.shared.peer`); a failure inside metric-learn is a
+    :class:`harness.methods.shared.peer.PeerNotRunnable` record, a missing package a skipped one.
 
     Parameters
     ----------

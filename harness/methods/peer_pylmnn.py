@@ -8,8 +8,8 @@ import warnings
 
 from sklearn.exceptions import ConvergenceWarning
 
-from harness.methods._metric_knn import check_positive_int
-from harness.methods._peer import PeerMetricKNN
+from harness.methods.shared.metric_knn import check_positive_int
+from harness.methods.shared.peer import PeerMetricKNN
 
 
 class PyLMNN(PeerMetricKNN):
@@ -24,8 +24,8 @@ class PyLMNN(PeerMetricKNN):
     2.12) is ours, as for every row. pylmnn does not expose the number of active
     constraints, so this row has no ``n_active`` measure. pylmnn 1.6.4 needs shims
     at import and call time on current SciPy/scikit-learn (see
-    :mod:`harness.methods._peer`); a failure inside pylmnn is a
-    :class:`harness.methods._peer.PeerNotRunnable` record, a missing package a skipped one.
+    :mod:`harness.methods.shared.peer`); a failure inside pylmnn is a
+    :class:`harness.methods.shared.peer.PeerNotRunnable` record, a missing package a skipped one.
 
     Parameters
     ----------

@@ -8,7 +8,7 @@ import numbers
 
 import numpy as np
 
-from harness.methods._metric_knn import MetricKNNClassifier, check_positive_int
+from harness.methods.shared.metric_knn import MetricKNNClassifier, check_positive_int
 from harness.methods.pca_knn import pca_map
 
 __all__ = ["RCAKNN", "make_chunklets", "within_chunklet_covariance", "rca_map",

@@ -3,8 +3,8 @@ lectures 9-10): a row beside PCA and LDA in Table 2.1 and the LMNN peers table."
 
 from __future__ import annotations
 
-from harness.methods._metric_knn import MetricKNNClassifier
-from harness.methods._spca import (
+from harness.methods.shared.metric_knn import MetricKNNClassifier
+from harness.methods.shared.spca import (
     check_n_components,
     default_n_components,
     label_factor,
@@ -21,7 +21,7 @@ class SPCAKNN(MetricKNNClassifier):
     10, "Algorithm for HSIC") projects on the top eigenvectors ``U`` of ``Q = X^T H
     L H X``, the directions of largest HSIC (:mod:`harness.metrics.hsic`) between the
     projections and the labels, with ``L`` the delta kernel of the class labels
-    (``L_ij = 1`` if ``y_i = y_j``); :mod:`harness.methods._spca` has the derivation. With
+    (``L_ij = 1`` if ``y_i = y_j``); :mod:`harness.methods.shared.spca` has the derivation. With
     ``label_kernel="identity"`` (``L = I``, the lectures' ``B = I``) it is PCA, i.e.
     :class:`harness.methods.pca_knn.PCAKNN`. kNN (tie rule of 2.1.6) and the energy rule
     (2.12) use the Euclidean distance of the projections ``U^T x`` (the lectures

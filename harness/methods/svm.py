@@ -17,7 +17,7 @@ from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted
 
 from harness.plugin import MethodPlugin
-from harness.methods._metric_knn import check_labelled_input
+from harness.methods.shared.metric_knn import check_labelled_input
 
 DEFAULT_GRID = (
     {"svc__kernel": ["linear"], "svc__C": [0.1, 1.0, 10.0, 100.0]},

@@ -3,7 +3,7 @@ Table 3.2."""
 
 from __future__ import annotations
 
-from harness.methods._variational_mvu import VariationalMVUBase, plugin_docstring
+from harness.methods.shared.variational_mvu import VariationalMVUBase, plugin_docstring
 
 
 class VariationalMVULLE(VariationalMVUBase):

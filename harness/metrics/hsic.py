@@ -5,7 +5,7 @@ Given n paired observations ``(x_i, y_i)``, a kernel matrix ``K`` of the x's
 Hilbert-Schmidt norm of the cross-covariance operator of the two feature maps; with
 characteristic kernels (the Gaussian) it is zero exactly when x and y are independent.
 It is the dependence measure that supervised PCA maximises (lecture notes
-``statwiki_stat841f14`` lectures 9-10; :mod:`harness.methods._spca`).
+``statwiki_stat841f14`` lectures 9-10; :mod:`harness.methods.shared.spca`).
 
 Two estimators:
 

@@ -43,7 +43,7 @@ s, n = 5000 3.5 s.
 
 Where it is used: :func:`harness.problems.mvu_problem.neighbourhood_cliques` (the MVU clique
 graph: cut edges leave the neighbourhoods before they are joined into cliques, and no
-clique brings a cut edge back) and ``harness.methods._manifold.knn_graph`` (the symmetric
+clique brings a cut edge back) and ``harness.methods.shared.manifold.knn_graph`` (the symmetric
 k-nearest-neighbour graph of the spectral methods).
 """
 

@@ -18,7 +18,7 @@ import harness.methods.mvu as mvu_module
 from harness.solvers.backend import DENSE_MAX_N
 from harness.solvers.mvu_sdp.result import SolveResult
 from harness.kernels import neighbourhood_scale as neighbourhood_sigma
-from harness.methods._kernel_pca import center_kernel, kernel_pca
+from harness.methods.shared.kernel_pca import center_kernel, kernel_pca
 from harness.methods.kpca_gaussian import KernelPCAGaussian
 from harness.methods.kpca_linear import KernelPCALinear
 from harness.methods.kpca_mvu import KernelPCAMVU
@@ -97,7 +97,7 @@ def test_centring_is_the_gram_matrix_of_the_centred_features(roll):
 
 
 def test_top_eigenvalues_only_beyond_the_dense_limit(roll, monkeypatch):
-    import harness.methods._kernel_pca as core
+    import harness.methods.shared.kernel_pca as core
 
     full = kernel_pca(roll @ roll.T + 1.0, 2)
     monkeypatch.setattr(core, "DENSE_SPECTRUM_MAX_N", 50)
@@ -251,7 +251,7 @@ def test_bad_precomputed_matrices_are_named(configuration):
 def test_the_skeleton_needs_a_kernel():
     """KernelPCAEmbedding is abstract: a plugin that does not say its kernel cannot be
     built (instead of failing at fit time)."""
-    from harness.methods._kernel_pca import KernelPCAEmbedding
+    from harness.methods.shared.kernel_pca import KernelPCAEmbedding
 
     class NoKernel(KernelPCAEmbedding):
         def __init__(self, *, n_components=2):

@@ -8,10 +8,10 @@ import pytest
 from sklearn.datasets import load_iris
 from sklearn.exceptions import ConvergenceWarning
 
-import harness.methods._lmnn_impostors as imp
+import harness.methods.shared.lmnn_impostors as imp
 from harness.metrics.energy import energy_predict
 from harness.metrics.knn_error import knn_loo_predict, knn_predict
-from harness.methods._lmnn_core import loss_over_all_triples, triplet_pass
+from harness.methods.shared.lmnn_core import loss_over_all_triples, triplet_pass
 from harness.methods.lmnn import LMNN
 from tests.methods.naive_lmnn import naive_grad_M, naive_loss, naive_targets
 

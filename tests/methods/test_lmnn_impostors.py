@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import harness.methods._lmnn_impostors as imp
+import harness.methods.shared.lmnn_impostors as imp
 from harness.methods.lmnn import LMNN
 from harness.methods.mm_lmnn import MMLMNN
 from tests.methods.test_lmnn import blobs

@@ -11,10 +11,10 @@ import pytest
 from sklearn.datasets import load_iris
 from sklearn.exceptions import ConvergenceWarning
 
-import harness.methods._lmnn_impostors as imp
+import harness.methods.shared.lmnn_impostors as imp
 from harness.metrics.knn_error import knn_loo_error
-from harness.methods._lmnn_core import loss_over_all_triples, triplet_pass
-from harness.methods._mm_lmnn_core import (
+from harness.methods.shared.lmnn_core import loss_over_all_triples, triplet_pass
+from harness.methods.shared.mm_lmnn_core import (
     class_maps,
     mm_candidate_pairs,
     mm_loss_over_all_triples,

@@ -10,8 +10,8 @@ import pytest
 from sklearn.cluster import KMeans
 from sklearn.datasets import load_iris
 
-import harness.methods._lmnn_impostors as imp
-from harness.methods._mm_lmnn_core import (
+import harness.methods.shared.lmnn_impostors as imp
+from harness.methods.shared.mm_lmnn_core import (
     ClassMaps,
     class_maps,
     mm_candidate_pairs,

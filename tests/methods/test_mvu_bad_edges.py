@@ -10,7 +10,7 @@ from harness.datasets.swiss_roll import SwissRoll
 from harness.plugin import DisconnectedGraphError
 from harness.problems.bad_edges import BadEdgeRule, detect_bad_edges
 from harness.problems.mvu_problem import MVUProblem
-from harness.methods._manifold import knn_graph
+from harness.methods.shared.manifold import knn_graph
 from harness.methods.mvu import MVU
 
 

@@ -1,4 +1,4 @@
-"""The peer plugins (metric-learn's LMNN, pylmnn, scikit-learn's NCA; harness/methods/_peer.py).
+"""The peer plugins (metric-learn's LMNN, pylmnn, scikit-learn's NCA; harness/methods/shared/peer.py).
 
 Each peer either runs and predicts, or is reported as not runnable with a reason
 starting "peer not runnable:"; which of the two must happen is decided here from
@@ -21,9 +21,9 @@ from sklearn.neighbors import NeighborhoodComponentsAnalysis
 
 from harness.results.common.work.grid import work
 from harness.tasks.classification import run_classification
-from harness.methods import _peer
-from harness.methods._metric_knn import KNN_MEASURES
-from harness.methods._peer import PREFIX, PeerMetricKNN, PeerNotRunnable
+from harness.methods.shared import peer as _peer
+from harness.methods.shared.metric_knn import KNN_MEASURES
+from harness.methods.shared.peer import PREFIX, PeerMetricKNN, PeerNotRunnable
 from harness.methods.nca_knn import NCAKNN
 from harness.methods.peer_metric_learn_lmnn import MetricLearnLMNN
 from harness.methods.peer_pylmnn import PyLMNN
@@ -72,7 +72,7 @@ def test_peer_runs_or_is_reported(name, iris_split):
         with pytest.raises(PeerNotRunnable, match="^peer not runnable: .* not installed"):
             cls().fit(X, y)
         return
-    # installed: with the shims of harness.methods._peer every peer runs on this stack
+    # installed: with the shims of harness.methods.shared.peer every peer runs on this stack
     assert (skip, why) == (False, "")
     est = cls(n_neighbors=3, random_state=0).fit(X, y)
     L = est.components_

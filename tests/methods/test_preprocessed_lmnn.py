@@ -8,7 +8,7 @@ import pytest
 from sklearn.datasets import load_wine
 
 from harness.metrics.knn_error import knn_predict, same_class_neighbors
-from harness.methods._lmnn_core import loss_over_all_triples
+from harness.methods.shared.lmnn_core import loss_over_all_triples
 from harness.methods.lda_knn import lda_map
 from harness.methods.lda_lmnn import LDALMNN
 from harness.methods.lmnn import LMNN

@@ -4,7 +4,7 @@ dedicated SDP solver), against cvxpy/Clarabel and its own certificate."""
 import numpy as np
 import pytest
 
-from harness.methods._psd_qp import lower_bound, smat, solve_psd_qp, svec
+from harness.methods.shared.psd_qp import lower_bound, smat, solve_psd_qp, svec
 
 cp = pytest.importorskip("cvxpy")
 

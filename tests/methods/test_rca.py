@@ -9,7 +9,7 @@ import pytest
 import scipy.linalg
 from sklearn.datasets import load_wine
 
-from harness.methods._peer import import_peer, peer_call
+from harness.methods.shared.peer import import_peer, peer_call
 from harness.methods.rca_knn import RCAKNN, make_chunklets, rca_map, within_chunklet_covariance
 
 

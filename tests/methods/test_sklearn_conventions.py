@@ -78,7 +78,7 @@ def small_instance(cls):
 
 def skip_if_not_runnable(cls) -> None:
     """Skip a plugin that cannot run here at all: a peer whose optional package
-    (the ``peers`` extra) is missing or does not import (``harness/methods/_peer.py``)."""
+    (the ``peers`` extra) is missing or does not import (``harness/methods/shared/peer.py``)."""
     skip, why = cls.skip(None, None)
     if skip:
         pytest.skip(why)

@@ -14,7 +14,7 @@ from harness.config import load_config
 from harness.metrics.hsic import hsic_biased
 from harness.plugin import Dataset
 from harness.tasks.classification import run_classification
-from harness.methods._spca import label_factor, spca_map
+from harness.methods.shared.spca import label_factor, spca_map
 from harness.methods.kspca_knn import MAX_SAMPLES, KernelSPCAKNN, median_distance
 from harness.methods.pca_knn import PCAKNN
 from harness.methods.spca_knn import SPCAKNN

@@ -8,13 +8,13 @@ from scipy.optimize import approx_fprime
 
 from harness.datasets.sensor_network import SensorNetwork
 from harness.plugin import DisconnectedGraphError
-from harness.methods._psd_qp import smat
-from harness.methods._variational_graph import graph_laplacian, variational_mvu_graph
-from harness.methods._variational_mvu import bottom_eigenvectors
-from harness.methods._variational_refine import (
+from harness.methods.shared.psd_qp import smat
+from harness.methods.shared.variational_graph import graph_laplacian, variational_mvu_graph
+from harness.methods.shared.variational_mvu import bottom_eigenvectors
+from harness.methods.shared.variational_refine import (
     _exact_step, edge_objective, incidence, pcg, reconstruction_loss, refine_objective,
 )
-from harness.methods._variational_sdp import (
+from harness.methods.shared.variational_sdp import (
     _edge_design, native_variational_sdp, sdp_data, sdp_objective, solve_variational_sdp,
 )
 
@@ -125,7 +125,7 @@ def test_exact_step_minimises_the_objective_along_the_line():
 @pytest.mark.parametrize("precondition", [False, True])
 def test_pcg_lowers_the_loss_to_a_stationary_point(small, precondition):
     net, _, b = small
-    from harness.methods._variational_graph import laplacian_factor
+    from harness.methods.shared.variational_graph import laplacian_factor
 
     solve = laplacian_factor(graph_laplacian(150, net.edges)).solve if precondition else None
     Y0 = net.X / np.sqrt(net.sq_distances.mean()) + 0.3 * np.random.default_rng(5).standard_normal((150, 2))

@@ -8,7 +8,7 @@ from scipy.optimize import approx_fprime
 from harness.datasets.swiss_roll import SwissRoll
 from harness import registry
 from harness.problems.mvu_problem import clique_edges
-from harness.methods._variational_mvu import (
+from harness.methods.shared.variational_mvu import (
     PAIR_COUNT, laplacian_basis, lle_basis, refine_objective, solve_variational_sdp,
 )
 

@@ -16,7 +16,7 @@ from harness.problems import bad_edges as be
 from harness.problems import facial_reduction as fr
 from harness.problems.mvu_problem import MVUProblem, clique_graph, neighbourhood_cliques
 from harness.results.fig_3_29.work import roll_truth, truth_bad
-from harness.methods._manifold import knn_graph
+from harness.methods.shared.manifold import knn_graph
 
 
 def _graph(X, k):

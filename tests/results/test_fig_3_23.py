@@ -182,7 +182,8 @@ def test_editing_the_figure_module_or_an_extension_reruns_its_points(profile):
     config = profile(fig_3_23=SECTION)
     files = job_sources(config, Job("fig_3_23", "swiss_roll/trial0"))
     for name in ("fig_3_23/work.py", "fig_3_23/__init__.py", "oos_sdp.py", "oos_sdp_cg.py",
-                 "oos_lle.py", "mvu.py", "swiss_roll.py", "_oos_sdp_core.py", "_out_of_sample.py",
+                 "oos_lle.py", "mvu.py", "swiss_roll.py", "shared/oos_sdp_core.py",
+                 "shared/out_of_sample_core.py",
                  "problems/out_of_sample.py", "solvers/out_of_sample_native.py",
                  "solvers/_out_of_sample_kernel.py"):
         assert any(f.endswith("/" + name) for f in files), name

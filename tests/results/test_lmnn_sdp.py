@@ -12,7 +12,7 @@ from harness.results.lmnn_sdp.register_claims import counted, register_claims
 from harness.results.lmnn_sdp.sdp import (
     fixed_step_subgradient, loss_at_margin, psd_factor, solve_sdp, triplets,
 )
-from harness.methods._lmnn_core import loss_over_all_triples
+from harness.methods.shared.lmnn_core import loss_over_all_triples
 
 pytest.importorskip("cvxpy")
 

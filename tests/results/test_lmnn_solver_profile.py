@@ -15,8 +15,8 @@ from harness.results.lmnn_solver_profile.trace import (
     active_triples, gradient_2_14, gradient_2_15, traced_reference,
 )
 from harness.metrics.knn_error import same_class_neighbors
-from harness.methods._lmnn_core import loss_over_all_triples, triplet_pass
-from harness.methods._lmnn_solvers import initial_L, solve_reference
+from harness.methods.shared.lmnn_core import loss_over_all_triples, triplet_pass
+from harness.methods.shared.lmnn_solvers import initial_L, solve_reference
 
 
 def _blobs(n=60, d=4, seed=0):

@@ -9,7 +9,7 @@ import pytest
 
 from harness.results.mm_lmnn_properties.register_claims import register_claims
 from harness.results.mm_lmnn_properties.write import convex_row, fig_row, pair_row, speed_row
-from harness.methods._mm_lmnn_core import class_maps, mm_loss_over_all_triples
+from harness.methods.shared.mm_lmnn_core import class_maps, mm_loss_over_all_triples
 from harness.methods.mm_lmnn import MMLMNN
 from sklearn.exceptions import ConvergenceWarning
 

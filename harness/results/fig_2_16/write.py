@@ -213,7 +213,7 @@ def _choices(config: dict) -> list[str]:
     conf = _conf(config)
     return [
         "Baseline: our blocked search (float32 GEMM screen by class pairs, exact float64 "
-        "re-measure, harness.methods._lmnn_impostors); the thesis does not say what its speed-up "
+        "re-measure, harness.methods.shared.lmnn_impostors); the thesis does not say what its speed-up "
         "is relative to. Ball trees: scikit-learn's BallTree, one per class (thesis), "
         f"leaf size {balltree_point.LEAF_SIZE}, queried with each anchor's radius; the "
         "build time is counted (the trees are rebuilt at every search during training).",

@@ -87,7 +87,7 @@ ACTIVE_SHARES = (("one percent", 0.01), ("ten percent", 0.10))
 UNION_MISSING = ("the union of the active sets over the solver's iterations is not "
                  "recorded (the records keep the count at the end only; it needs the "
                  "solver to keep the union of TripletState.active_pair_keys over its "
-                 "iterations, harness/methods/_lmnn_solvers.py, and Table 2.1's jobs rerun)")
+                 "iterations, harness/methods/shared/lmnn_solvers.py, and Table 2.1's jobs rerun)")
 
 
 @dataclasses.dataclass

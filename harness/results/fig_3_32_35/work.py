@@ -3,7 +3,7 @@
 A job is one (data set, kernel) pair, ``fig_3_32_35/<dataset>/<kernel>``, with the
 kernels of thesis 3.1.9: ``linear`` (3.46), ``polynomial`` (3.47), ``gaussian``
 (3.48) and ``mvu`` (the kernel learned by MVU, certified), each run by its method
-plugin (``kpca_<kernel>``, :mod:`harness.methods._kernel_pca`). The work loads the data set
+plugin (``kpca_<kernel>``, :mod:`harness.methods.shared.kernel_pca`). The work loads the data set
 (a generated size or a seeded subsample, :func:`harness.results.common.declare.profile.dataset_choice`),
 fits the plugin and keeps what the figure draws and its claims read: the embedding
 in ``n_components`` dimensions (2-D panels, Fig. 3.34's 3-D panel), the colouring

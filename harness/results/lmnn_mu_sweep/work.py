@@ -9,7 +9,7 @@ seed and measures the kNN and energy (2.12) test errors.
 
 ``kind == "collapse"``: LMNN (:class:`harness.methods.lmnn.LMNN`) with mu = 0, the pull term
 (2.5) alone, on all points of the data set: ``||M||_F`` of the start ``L0^T L0``
-(:func:`harness.methods._lmnn_solvers.initial_L`, the fit's own start) and of the end, and the
+(:func:`harness.methods.shared.lmnn_solvers.initial_L`, the fit's own start) and of the end, and the
 same fit with mu = 0.5 for contrast.
 """
 
@@ -58,7 +58,7 @@ def _norm_M(L: np.ndarray) -> float:
 def collapse(params: dict) -> dict:
     """LMNN with mu = 0 and mu = 0.5 on the whole data set: ``||M||_F`` before and
     after (the record body)."""
-    from harness.methods._lmnn_solvers import initial_L
+    from harness.methods.shared.lmnn_solvers import initial_L
     from harness.methods.lmnn import LMNN
 
     with threadpool_limits(limits=params["blas_threads"]):

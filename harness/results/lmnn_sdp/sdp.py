@@ -39,7 +39,7 @@ def _sq(X, M, a, b) -> np.ndarray:
 
 def loss_at_margin(M, X, targets, triples, mu: float, margin: float = 1.0) -> dict:
     """Eq. (2.11) with margin ``margin`` at ``M``, densely over every triplet (an
-    evaluation independent of :mod:`harness.methods._lmnn_core`): ``loss``, ``pull``,
+    evaluation independent of :mod:`harness.methods.shared.lmnn_core`): ``loss``, ``pull``,
     ``hinges`` (per triplet) and the number of active triplets."""
     n, k = targets.shape
     anchors = np.repeat(np.arange(n), k)
@@ -101,7 +101,7 @@ def fixed_step_subgradient(X, codes, targets, mu: float, M0, step: float,
     ``M <- P_PSD(M - alpha G(M))``, ``G`` the sub-gradient over every triplet,
     ``alpha = step ||M_0||_F / ||G(M_0)||_F``; returns the best iterate's ``M`` and
     loss (a sub-gradient step need not decrease the loss) and the loss curve."""
-    from harness.methods._lmnn_core import loss_over_all_triples
+    from harness.methods.shared.lmnn_core import loss_over_all_triples
 
     M = np.array(M0, dtype=float)
     L, _ = psd_factor(M)

@@ -16,8 +16,8 @@ from harness.provenance import blas_info
 from harness.results.lmnn_sdp.sdp import (
     fixed_step_subgradient, loss_at_margin, psd_factor, solve_sdp, triplets,
 )
-from harness.methods._lmnn_core import loss_over_all_triples
-from harness.methods._lmnn_solvers import solve_lbfgs, solve_reference
+from harness.methods.shared.lmnn_core import loss_over_all_triples
+from harness.methods.shared.lmnn_solvers import solve_lbfgs, solve_reference
 from harness.timelimit import cpu_clock
 
 __all__ = ["Problem", "draw_problem", "exact_loss", "run_special", "work", "sources"]
@@ -52,7 +52,7 @@ def draw_problem(X, y, n_per_class: int, k: int, seed, standardize: bool) -> Pro
 
 
 def exact_loss(p: Problem, M, mu: float) -> float:
-    """(2.11) at margin 1 over every triplet by :func:`harness.methods._lmnn_core.loss_over_all_triples`."""
+    """(2.11) at margin 1 over every triplet by :func:`harness.methods.shared.lmnn_core.loss_over_all_triples`."""
     L, _ = psd_factor(M)
     return float(loss_over_all_triples(p.X @ L.T, p.codes, p.targets, mu).loss)
 

@@ -1,6 +1,6 @@
 r"""The thesis' solver (sec. 2.1.7, Algorithm 3) watched from the outside.
 
-:func:`traced_reference` runs :func:`harness.methods._lmnn_solvers.solve_reference` unchanged,
+:func:`traced_reference` runs :func:`harness.methods.shared.lmnn_solvers.solve_reference` unchanged,
 with the module's names ``triplet_pass`` and ``loss_over_all_triples`` (and, for a
 chosen first step, ``_FIRST_STEP``) wrapped for the duration of the call: every trial
 step, every accepted iterate and every exact full check is seen, nothing the solver
@@ -33,10 +33,10 @@ import time
 
 import numpy as np
 
-import harness.methods._lmnn_solvers as solvers
+import harness.methods.shared.lmnn_solvers as solvers
 from harness.metrics.knn_error import knn_loo_error
-from harness.methods._lmnn_core import loss_over_all_triples, target_sq_distances
-from harness.methods._lmnn_impostors import pair_sq_distances
+from harness.methods.shared.lmnn_core import loss_over_all_triples, target_sq_distances
+from harness.methods.shared.lmnn_impostors import pair_sq_distances
 from harness import timelimit
 
 __all__ = ["active_triples", "sum_outer_products", "gradient_2_14", "gradient_2_15",

@@ -11,14 +11,14 @@ import contextlib
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-import harness.methods._lmnn_solvers as solvers
+import harness.methods.shared.lmnn_solvers as solvers
 import harness.methods.lmnn as lmnn_module
 from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.metrics.knn_error import knn_loo_predict, knn_loo_error, same_class_neighbors
 from harness import timelimit
 from harness.results.lmnn_solver_profile.trace import active_triples, cpu_clock, traced_reference
-from harness.methods._lmnn_core import candidate_pairs, loss_over_all_triples, target_sq_distances
+from harness.methods.shared.lmnn_core import candidate_pairs, loss_over_all_triples, target_sq_distances
 from harness.methods.lmnn import LMNN
 
 __all__ = ["load", "profiled_fit", "random_metrics", "trace_work", "scaling_work",

@@ -16,9 +16,9 @@ from harness.metrics.knn_error import same_class_neighbors, vote_with_ties
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.tasks.classification import split_indices
-from harness.methods._lmnn_core import target_sq_distances
-from harness.methods._lmnn_solvers import INIT_MEAN_TARGET_DISTANCE
-from harness.methods._mm_lmnn_core import class_maps, mm_kneighbors, mm_loss_over_all_triples
+from harness.methods.shared.lmnn_core import target_sq_distances
+from harness.methods.shared.lmnn_solvers import INIT_MEAN_TARGET_DISTANCE
+from harness.methods.shared.mm_lmnn_core import class_maps, mm_kneighbors, mm_loss_over_all_triples
 from harness.methods.lmnn import LMNN
 from harness.methods.mm_lmnn import MMLMNN
 from harness.timelimit import cpu_clock

@@ -75,7 +75,7 @@ def fit_metric_learn_mmc(D, same, max_iter: int, seed) -> np.ndarray:
     differences: pairs ``(x_ij, 0)`` labelled +1 (similar) / -1; returns ``M``."""
     from metric_learn import MMC
 
-    from harness.methods._peer import peer_call
+    from harness.methods.shared.peer import peer_call
 
     pairs = np.stack([D, np.zeros_like(D)], axis=1)
     with peer_call("metric_learn"):

@@ -46,7 +46,7 @@ are each other's reference: ``naive`` against ``brute`` and ``brute`` against
 ``naive``.
 
 Fig. 2.16 (:func:`hinge_work`): the search of all active hinge losses (thesis eq.
-2.20) by :func:`harness.methods._lmnn_impostors.impostor_pairs`, blocked GEMM screen against
+2.20) by :func:`harness.methods.shared.lmnn_impostors.impostor_pairs`, blocked GEMM screen against
 ball trees (one per class), on the PCA-reduced training digits with ``k = 3``
 Euclidean target neighbours and radii ``max_j d_ij + 1``, the inputs scaled so that the
 mean squared target distance is ``target_distance`` x each of ``scales`` (the thesis:
@@ -75,8 +75,8 @@ from harness.provenance import blas_info
 from harness.results.common.declare.balltree_profile import DATASET
 from harness.results.common.work.mvu_point import load_dataset
 from harness.timelimit import cpu_clock
-from harness.methods._lmnn_core import target_sq_distances
-from harness.methods._lmnn_impostors import LEAF_SIZE, tree_candidates, impostor_pairs
+from harness.methods.shared.lmnn_core import target_sq_distances
+from harness.methods.shared.lmnn_impostors import LEAF_SIZE, tree_candidates, impostor_pairs
 
 __all__ = ["DATASET", "K", "FULL", "naive_knn", "full_knn", "cpu_timings", "pca_rotation",
            "exact_sq_distances", "exact_knn_check", "check_against", "WORK",
@@ -342,7 +342,7 @@ def search_work(Z, codes, radius) -> dict[str, int]:
     """The work (:data:`WORK`) of the two active-hinge searches on ``Z``: the blocked
     search's GEMM evaluates every pair of points of different classes (``r`` multiply-adds
     each); the ball trees (one per class, built and queried as
-    :func:`harness.methods._lmnn_impostors.impostor_pairs` does) evaluate ``get_n_calls()``
+    :func:`harness.methods.shared.lmnn_impostors.impostor_pairs` does) evaluate ``get_n_calls()``
     point and node distances of ``r`` coordinates. Deterministic: the same on every
     machine and under any load."""
     sizes = np.bincount(codes).astype(np.int64)
@@ -402,6 +402,6 @@ def hinge_work(params: dict) -> dict:
 
 def sources(params: dict) -> list:
     """The MNIST plugin and the impostor search's module."""
-    import harness.methods._lmnn_impostors as impostors
+    import harness.methods.shared.lmnn_impostors as impostors
 
     return [registry.get_dataset(params["dataset"]), impostors]

@@ -3,7 +3,7 @@ of Figs. 3.20 and 3.21 (thesis 3.1.8).
 
 The work: load the network (a ``sensor_localization`` data set plugin: the measured
 graph and, for evaluation only, the true positions), run
-:func:`harness.methods._variational_graph.variational_mvu_graph` with the point's
+:func:`harness.methods.shared.variational_graph.variational_mvu_graph` with the point's
 ``method_params`` ``repeats`` times (the timings are the fastest run's; every run
 computes the same positions), and measure each estimate:
 
@@ -37,8 +37,8 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
-from harness.methods._variational_graph import variational_mvu_graph
-from harness.methods._variational_refine import reconstruction_loss
+from harness.methods.shared.variational_graph import variational_mvu_graph
+from harness.methods.shared.variational_refine import reconstruction_loss
 
 __all__ = ["align", "position_errors",
            "pack", "unpack", "load_network", "sensor_work", "sensor_sources", "work", "sources"]

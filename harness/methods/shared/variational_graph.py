@@ -4,7 +4,7 @@ Sensor localisation knows only the graph: which pairs measured their distance
 (``edges``) and the measured squared distances D_ij. The basis is then the m bottom
 eigenvectors of the unweighted graph Laplacian of that graph ("the computation of the
 Graph Laplacian only requires a graph", 3.1.8), and the rest is the pipeline Table
-3.2's plugins share (:func:`harness.methods._variational_mvu.variational_mvu`), with the
+3.2's plugins share (:func:`harness.methods.shared.variational_mvu.variational_mvu`), with the
 choices that make it fast at n = 20000:
 
 * the Laplacian is factorised once, L + 1e-6 I with a symmetric minimum-degree
@@ -12,7 +12,7 @@ choices that make it fast at n = 20000:
   0.2 s and half the fill of ARPACK's default COLAMD); the factor serves the
   shift-invert Lanczos of the eigenvectors and then preconditions the CG;
 * the SDP's data are reduced over the edges to 55 x 55 (m = 10) and solved by the
-  native barrier method (:mod:`harness.methods._psd_qp`);
+  native barrier method (:mod:`harness.methods.shared.psd_qp`);
 * CG: preconditioned nonlinear CG with exact line searches (``cg_method="pcg"``).
 
 ``init="random"`` skips the SDP and starts the CG (in the output dimensions) from
@@ -31,12 +31,12 @@ from scipy.sparse import csgraph
 from scipy.sparse.linalg import LinearOperator, splu
 
 from harness.plugin import DisconnectedGraphError
-from harness.methods._variational_mvu import (
+from harness.methods.shared.variational_mvu import (
     EIGEN_SHIFT, VariationalResult, bottom_eigenvectors, laplacian, refine_embedding,
     variational_mvu,
 )
-from harness.methods._variational_refine import top_components
-from harness.methods._variational_sdp import VariationalSDP
+from harness.methods.shared.variational_refine import top_components
+from harness.methods.shared.variational_sdp import VariationalSDP
 from harness.timelimit import cpu_clock
 
 __all__ = ["INITS", "graph_laplacian", "laplacian_factor", "check_graph",

@@ -32,7 +32,7 @@ import dataclasses
 import numpy as np
 from scipy.linalg import eigh
 
-from harness.methods._manifold import ManifoldEmbedding
+from harness.methods.shared.manifold import ManifoldEmbedding
 
 __all__ = ["DENSE_SPECTRUM_MAX_N", "N_TOP_EIGENVALUES", "KernelPCAResult",
            "center_kernel", "kernel_pca", "KernelPCAEmbedding"]

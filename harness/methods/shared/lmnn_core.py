@@ -10,7 +10,7 @@ distances ``d_ab = ||z_a - z_b||^2 = (x_a - x_b)^T M (x_a - x_b)``, ``M = L^T L`
 
 Only triples whose impostor ``l`` lies within ``max_j d_ij + 1`` of the anchor can
 have a positive hinge, so the sum over *all* triples is evaluated exactly over the
-pairs ``(i, l)`` of :func:`harness.methods._lmnn_impostors.impostor_pairs` (no ``n x n``
+pairs ``(i, l)`` of :func:`harness.methods.shared.lmnn_impostors.impostor_pairs` (no ``n x n``
 matrix). A solver may pass a larger cached pair set; the value is the same.
 
 Gradient by the "Laplacian trick": the (sub)gradient is a weighted sum of
@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit  # a dependency (pyproject.toml)
 
-from harness.methods._lmnn_impostors import impostor_pairs
+from harness.methods.shared.lmnn_impostors import impostor_pairs
 
 __all__ = [
     "TripletState",
@@ -174,7 +174,7 @@ def target_sq_distances(Z, targets) -> np.ndarray:
 
 def candidate_pairs(Z, codes, targets, slack: float, search: str = "auto"):
     """Impostor pairs within ``max_j d_ij + 1 + slack`` of their anchor (sorted by key);
-    ``search`` is :func:`harness.methods._lmnn_impostors.impostor_pairs`' ``method`` (the
+    ``search`` is :func:`harness.methods.shared.lmnn_impostors.impostor_pairs`' ``method`` (the
     pairs do not depend on it)."""
     radius = target_sq_distances(Z, targets).max(axis=1) + 1.0 + float(slack)
     anchors, imps, _ = impostor_pairs(Z, codes, radius, method=search)

@@ -37,7 +37,7 @@ the cached pairs maps and differentiates only the rows each metric reads (class 
 members and the anchors of impostors in class ``c``, :class:`RowIndex`), stored
 compactly; on digits (1257 x 64, 10 classes) that is about a fifth of ``c n`` rows.
 
-Gradient: the "Laplacian trick" of :mod:`harness.methods._lmnn_core` per class. The pairs
+Gradient: the "Laplacian trick" of :mod:`harness.methods.shared.lmnn_core` per class. The pairs
 measured by metric ``c`` carry the same weights as in (2.11) (``1 - mu`` plus ``mu``
 per active triple on a target pair, ``-mu`` per active triple on an impostor pair);
 with ``Lap_c`` the Laplacian of those weights on the pairs of metric ``c``,
@@ -47,7 +47,7 @@ scatters ``Lap_c Z_c`` for all ``c`` at once (each pair into its own class' slab
 
 Candidates: only ``(i, l)`` with ``\hat D(x_i, x_l) < max_j \hat D(x_i, x_j) + 1`` can
 be active. Per class ``c`` the points are mapped by ``L_c`` and
-:func:`harness.methods._lmnn_impostors.impostor_pairs` (tiled float32 GEMM screen, exact
+:func:`harness.methods.shared.lmnn_impostors.impostor_pairs` (tiled float32 GEMM screen, exact
 float64 re-measurement) finds the pairs with an anchor of another class and ``l`` in
 class ``c`` (anchors of class ``c`` get radius ``-inf``, so the reverse direction of
 each tile yields nothing). ``O(TILE^2 + c n r)`` memory; about twice the work of one
@@ -77,8 +77,8 @@ from numba import njit  # a dependency (pyproject.toml)
 from sklearn.neighbors import NearestNeighbors
 
 from harness.metrics.energy import BLOCK_ELEMENTS, _sq_distances, nearest_and_impostor_hinges
-from harness.methods._lmnn_core import TripletState, add_hinges, sq_distance
-from harness.methods._lmnn_impostors import impostor_pairs
+from harness.methods.shared.lmnn_core import TripletState, add_hinges, sq_distance
+from harness.methods.shared.lmnn_impostors import impostor_pairs
 
 __all__ = [
     "class_maps",
@@ -223,7 +223,7 @@ def _mm_laplacian_times(Yc, pos, groups, targets, w_target, anchors, imps, w_imp
 
 class MMTripletState(TripletState):
     """Loss and pair weights of the MM-LMNN loss at one ``Z`` over a pair set; same
-    attributes as :class:`harness.methods._lmnn_core.TripletState` (``loss``, ``n_active``,
+    attributes as :class:`harness.methods.shared.lmnn_core.TripletState` (``loss``, ``n_active``,
     ``on_target``, ``on_imp``, ``active_pair_keys``).
 
     ``Z`` is :func:`class_maps` ``(c, n, r)`` or a :class:`ClassMaps` handle; with a
@@ -298,7 +298,7 @@ def mm_candidate_pairs(Z, codes, targets, slack: float, groups=None, search: str
     x_j) + 1 + slack``, sorted by key ``i * n + l`` (one tiled search per metric).
     ``Z``: :func:`class_maps` or a :class:`ClassMaps` handle; ``codes`` the class codes,
     ``groups`` each point's metric (None: its class); ``search``:
-    :func:`harness.methods._lmnn_impostors.impostor_pairs`' ``method``."""
+    :func:`harness.methods.shared.lmnn_impostors.impostor_pairs`' ``method``."""
     if isinstance(Z, ClassMaps):
         Z = Z.full()
     n = len(codes)
@@ -323,7 +323,7 @@ def mm_loss_over_all_triples(Z, codes, targets, mu, groups=None,
 
 
 class MultiMetricCore:
-    """:func:`harness.methods._lmnn_solvers.solve_lbfgs`' hooks for the MM-LMNN loss; ``L`` is
+    """:func:`harness.methods.shared.lmnn_solvers.solve_lbfgs`' hooks for the MM-LMNN loss; ``L`` is
     the stack ``(c, r, d)`` of maps, one per group (``groups``: each point's metric;
     None: one per class), ``embed`` returns a :class:`ClassMaps` handle (evaluations
     over the cached pairs map only the rows they read)."""

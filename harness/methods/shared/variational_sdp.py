@@ -15,7 +15,7 @@ Solvers (``solver=``):
 
 * ``"clarabel"``: cvxpy with Clarabel (Table 3.2's plugins; also the ``"norm"``
   penalty, the xi^2 reading of (3.23)).
-* ``"native"``: :func:`harness.methods._psd_qp.solve_psd_qp`, a barrier method on the
+* ``"native"``: :func:`harness.methods.shared.psd_qp.solve_psd_qp`, a barrier method on the
   m(m + 1)/2 coordinates with a facial polish and a recomputed duality gap
   (milliseconds at m = 10).
 """
@@ -26,8 +26,8 @@ import dataclasses
 
 import numpy as np
 
-from harness.methods._psd_qp import solve_psd_qp, svec, svec_indices
-from harness.methods._variational_refine import PAIR_COUNT
+from harness.methods.shared.psd_qp import solve_psd_qp, svec, svec_indices
+from harness.methods.shared.variational_refine import PAIR_COUNT
 
 __all__ = ["SDP_SOLVERS", "PENALTIES", "VariationalSDP", "sdp_data", "sdp_objective",
            "solve_variational_sdp", "native_variational_sdp"]
@@ -82,7 +82,7 @@ def sdp_objective(Z: np.ndarray, Q: np.ndarray, edges: np.ndarray, b: np.ndarray
 
 def native_variational_sdp(Q: np.ndarray, edges: np.ndarray, b: np.ndarray,
                            omega: float, tol: float = 1e-9) -> VariationalSDP:
-    """The squared-penalty SDP by :func:`harness.methods._psd_qp.solve_psd_qp`.
+    """The squared-penalty SDP by :func:`harness.methods.shared.psd_qp.solve_psd_qp`.
 
     Maximising (1 - omega) tr Z - 2 omega (x^T G x - 2 c^T x + sum b^2) over
     x = svec(Z) is minimising 1/2 x^T H x + g^T x with H = 4 omega G and

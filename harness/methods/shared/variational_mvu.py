@@ -22,12 +22,12 @@ The thesis' choices and where it is ambiguous:
   both steps. scipy's nonlinear CG with the analytic gradient, ``cg_maxiter``
   iterations (the thesis quotes 100 line searches).
 
-Layout: the SDP and its solvers are :mod:`harness.methods._variational_sdp` (Clarabel, or the
-native barrier method of :mod:`harness.methods._psd_qp`), the CG objective and drivers
-:mod:`harness.methods._variational_refine`; this module has the bases, the pipeline both
+Layout: the SDP and its solvers are :mod:`harness.methods.shared.variational_sdp` (Clarabel, or the
+native barrier method of :mod:`harness.methods.shared.psd_qp`), the CG objective and drivers
+:mod:`harness.methods.shared.variational_refine`; this module has the bases, the pipeline both
 paths share (:func:`variational_mvu`) and the Table 3.2 plugins' base class. The
 graph path (sensor localisation: a given graph, no inputs X) is
-:mod:`harness.methods._variational_graph`. Table 3.2's plugins use Clarabel and scipy's CG,
+:mod:`harness.methods.shared.variational_graph`. Table 3.2's plugins use Clarabel and scipy's CG,
 as before the graph path existed (their embeddings are unchanged bit for bit).
 """
 
@@ -42,12 +42,12 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import eigsh
 
 from harness.problems.mvu_problem import clique_edges
-from harness.methods._manifold import ManifoldEmbedding, knn_graph
+from harness.methods.shared.manifold import ManifoldEmbedding, knn_graph
 from harness.timelimit import cpu_clock
-from harness.methods._variational_refine import (
+from harness.methods.shared.variational_refine import (
     PAIR_COUNT, pcg, refine_objective, scipy_cg, top_components,
 )
-from harness.methods._variational_sdp import (
+from harness.methods.shared.variational_sdp import (
     SDP_SOLVERS, VariationalSDP, native_variational_sdp, sdp_objective, solve_variational_sdp,
 )
 
@@ -63,7 +63,7 @@ EIGEN_SHIFT = 1e-6  # shift-invert at sigma = -EIGEN_SHIFT: M + EIGEN_SHIFT I is
 def bottom_eigenvectors(M: sp.spmatrix, m: int, seed: int, OPinv=None) -> np.ndarray:
     """The m eigenvectors after the constant one, smallest eigenvalues first, by
     shift-invert Lanczos at sigma = -1e-6. ``OPinv`` (a solve with M + 1e-6 I, e.g.
-    from :func:`harness.methods._variational_graph.laplacian_factor`) replaces ARPACK's own
+    from :func:`harness.methods.shared.variational_graph.laplacian_factor`) replaces ARPACK's own
     factorisation."""
     n = M.shape[0]
     v0 = np.random.default_rng(seed).standard_normal(n)
@@ -105,7 +105,7 @@ class VariationalResult:
     ``Y`` the final n x r embedding; ``Y_sdp`` the SDP solution's top r principal
     coordinates; ``Y_basis`` all m coordinates of the SDP's K = Y_basis Y_basis^T;
     ``Z`` (m x m, K = Q Z Q^T); ``sdp`` the solve on the normalised
-    problem (:class:`harness.methods._variational_sdp.VariationalSDP`); ``cg_iterations``
+    problem (:class:`harness.methods.shared.variational_sdp.VariationalSDP`); ``cg_iterations``
     (line searches of both CG stages); ``timings`` (wall seconds: ``sdp``, ``cg_basis``,
     ``cg_output``; CPU seconds of the process: ``sdp_cpu``); ``scale`` the squared-distance normalisation.
     """
@@ -130,7 +130,7 @@ def refine_embedding(Y: np.ndarray, edges: np.ndarray, b: np.ndarray, *, omega: 
                      precondition: Callable | None = None) -> tuple[np.ndarray, int]:
     """One CG stage on the objective of 3.1.8 (``b`` normalised squared distances):
     scipy's CG or the preconditioned CG with exact line searches
-    (:mod:`harness.methods._variational_refine`). Returns ``(Y, line_searches)``."""
+    (:mod:`harness.methods.shared.variational_refine`). Returns ``(Y, line_searches)``."""
     _check_choice("cg_method", cg_method, CG_METHODS)
     if cg_method == "scipy":
         if precondition is not None:
@@ -178,7 +178,7 @@ def variational_mvu(Q: np.ndarray, edges: np.ndarray, b: np.ndarray, *, n_compon
     (first in the m basis dimensions if ``cg_in_basis``, then in ``n_components``).
 
     Shared by Table 3.2's plugins (k-NN graph, Clarabel, scipy's CG) and the graph
-    path of sensor localisation (:func:`harness.methods._variational_graph.variational_mvu_graph`:
+    path of sensor localisation (:func:`harness.methods.shared.variational_graph.variational_mvu_graph`:
     native SDP solver, preconditioned CG). ``cg_omega`` is the CG's omega (default:
     ``omega``; 1 minimises the loss (3.26)). ``rank_tol``: see :func:`cg_refinement`.
     """
@@ -247,7 +247,7 @@ def plugin_docstring(basis: str, refine: bool) -> str:
     return (f"""Variational MVU{" (CG)" if refine else ""} on the {matrix} basis.
 
     K = Q Z Q^T with Q the m bottom eigenvectors of the {matrix}, Z from the small
-    SDP of thesis 3.1.8{steps}. See :mod:`harness.methods._variational_mvu` for the choices
+    SDP of thesis 3.1.8{steps}. See :mod:`harness.methods.shared.variational_mvu` for the choices
     where the thesis is ambiguous.
 """ + _PARAMETERS)
 

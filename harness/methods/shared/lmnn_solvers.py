@@ -25,7 +25,7 @@ stops when a rebuild brings no active triple the previous set lacked and the rel
 loss change of the last run (relative to ``max(|loss|, 1)``, :func:`_relative_decrease`)
 is below ``tol``, or after ``max_iter`` L-BFGS iterations
 in total. The loss it minimises comes from a *core* (:class:`SingleMetricCore`, eq.
-2.11, by default); :mod:`harness.methods._mm_lmnn_core` supplies one for the multiple-metric
+2.11, by default); :mod:`harness.methods.shared.mm_lmnn_core` supplies one for the multiple-metric
 loss of sec. 2.1.8, where ``L`` is a stack of one map per class.
 
 Both methods stop near a kink of the piecewise-linear loss, not exactly at the
@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 
-from harness.methods._lmnn_core import (
+from harness.methods.shared.lmnn_core import (
     candidate_pairs,
     loss_over_all_triples,
     target_sq_distances,
@@ -71,10 +71,10 @@ class SingleMetricCore:
     A core provides ``embed(X, L) -> Z`` (the mapped inputs the loss needs),
     ``candidate_pairs(Z, codes, targets, slack, search) -> (anchors, imps)`` (impostor
     pairs within ``max_j d_ij + 1 + slack``, sorted by key ``anchor * n + imp``;
-    ``search`` is the impostor search method, :data:`harness.methods._lmnn_impostors.SEARCHES`) and
+    ``search`` is the impostor search method, :data:`harness.methods.shared.lmnn_impostors.SEARCHES`) and
     ``triplet_pass(Z, targets, anchors, imps, mu)``, a state with ``loss``,
     ``n_active``, ``on_imp``, ``active_pair_keys(n)`` and ``grad_L(Z, X)`` (shape of
-    ``L``), like :class:`harness.methods._lmnn_core.TripletState`.
+    ``L``), like :class:`harness.methods.shared.lmnn_core.TripletState`.
     """
 
     @staticmethod
@@ -142,7 +142,7 @@ def _relative_decrease(before: float, after: float) -> float:
     its further (geometric) decrease towards 0 is not progress. Measured on
     MM-LMNN, olivetti (280 x 200, 40 metrics, k = 3), whose loss can reach 0: with the
     plain relative change the fit crawled from loss 1.3e-5 (run 5) to 1.3e-29 in 600
-    one-iteration runs, 195 CPU-s (:mod:`harness.methods._mm_lmnn_core`)."""
+    one-iteration runs, 195 CPU-s (:mod:`harness.methods.shared.mm_lmnn_core`)."""
     return (before - after) / max(abs(before), 1.0)
 
 
@@ -152,7 +152,7 @@ def solve_lbfgs(X, codes, targets, L0, *, mu, max_iter, tol, slack,
 
     ``core`` defines the loss (default :class:`SingleMetricCore`, eq. 2.11); ``L0``
     may have any shape the core's ``embed`` accepts. ``search``: how the candidate
-    pairs are searched (:func:`harness.methods._lmnn_impostors.impostor_pairs`' ``method``;
+    pairs are searched (:func:`harness.methods.shared.lmnn_impostors.impostor_pairs`' ``method``;
     the same pairs either way).
     """
     n = len(X)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sklearn.manifold import LocallyLinearEmbedding
 
-from harness.methods._manifold import ManifoldEmbedding
+from harness.methods.shared.manifold import ManifoldEmbedding
 
 __all__ = ["LocallyLinearBase", "ARPACK_FAILURE"]
 

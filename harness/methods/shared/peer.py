@@ -13,7 +13,7 @@ with ``"peer not runnable: "``, never a crash of the workflow:
   :class:`~harness.plugin.ExpectedFailure` with status ``failed``: it was tried and
   failed) carries the exception's type and message.
 
-Input errors that :func:`harness.methods._metric_knn.check_labelled_input` finds (NaN, one
+Input errors that :func:`harness.methods.shared.metric_knn.check_labelled_input` finds (NaN, one
 class, a class not larger than ``k``) and bad parameters that the plugins check
 themselves stay ordinary :class:`ValueError` raised before the peer runs.
 
@@ -61,7 +61,7 @@ from typing import Any, ClassVar, Iterator
 import numpy as np
 
 from harness.plugin import ExpectedFailure
-from harness.methods._metric_knn import KNN_MEASURES, MetricKNNClassifier
+from harness.methods.shared.metric_knn import KNN_MEASURES, MetricKNNClassifier
 
 __all__ = ["PREFIX", "PeerNotRunnable", "PeerMetricKNN", "import_peer", "peer_call",
            "PEER_MEASURES"]
@@ -123,11 +123,11 @@ def _gpyopt_stand_in(*args, **kwargs):
 def _pylmnn_import_stand_ins() -> Iterator[None]:
     stand_ins: dict[str, types.ModuleType] = {}
     if _missing("six"):
-        six = types.ModuleType("six", "stand-in for pylmnn's import (harness.methods._peer)")
+        six = types.ModuleType("six", "stand-in for pylmnn's import (harness.methods.shared.peer)")
         six.integer_types, six.string_types = (int,), (str,)
         stand_ins["six"] = six
     if _missing("GPyOpt"):
-        gpyopt = types.ModuleType("GPyOpt", "stand-in for pylmnn's import (harness.methods._peer)")
+        gpyopt = types.ModuleType("GPyOpt", "stand-in for pylmnn's import (harness.methods.shared.peer)")
         gpyopt_methods = types.ModuleType("GPyOpt.methods")
         gpyopt_methods.BayesianOptimization = _gpyopt_stand_in
         gpyopt.methods = gpyopt_methods
@@ -241,7 +241,7 @@ def peer_call(module: str):
 # --------------------------------------------------------------------------- #
 class PeerMetricKNN(MetricKNNClassifier):
     """Skeleton of a peer plugin: the peer learns ``L``; kNN, leave-one-out and the
-    energy rule are ours (:class:`harness.methods._metric_knn.MetricKNNClassifier`), so
+    energy rule are ours (:class:`harness.methods.shared.metric_knn.MetricKNNClassifier`), so
     every row of Table 2.1 is measured alike.
 
     Subclasses set ``peer_module`` (import name) and ``peer_dist`` (pip name) and

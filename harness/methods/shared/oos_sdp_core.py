@@ -11,7 +11,7 @@ import numpy as np
 from harness.problems.out_of_sample import TOP_LEFT, OutOfSampleProblem
 from harness import registry
 from harness.solvers.out_of_sample_native import solve_out_of_sample
-from harness.methods._out_of_sample import OutOfSampleExtension
+from harness.methods.shared.out_of_sample_core import OutOfSampleExtension
 
 __all__ = ["SDPExtensionBase", "SDP_PARAMETERS", "SOLVERS"]
 

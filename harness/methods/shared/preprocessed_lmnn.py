@@ -16,7 +16,7 @@ import abc
 
 import numpy as np
 
-from harness.methods._metric_knn import MetricKNNClassifier
+from harness.methods.shared.metric_knn import MetricKNNClassifier
 from harness.methods.lmnn import LMNN
 
 __all__ = ["PreprocessedLMNN", "LMNN_PARAMETERS_DOC"]
