@@ -26,7 +26,7 @@ from harness.claims import (
     significant, stand_in_claim,
 )
 from harness.results.lmnn_solver_profile import NAME
-from harness.results.solver_table.register_claims import TIMING_BAND, timing_ratio_check
+from harness.results.solver_table.register_claims import loglog_fit, TIMING_BAND, timing_ratio_check
 
 __all__ = ["TABLE_2_1", "LARGE", "loglog_fit", "slope_within", "rank_check", "summary",
            "register_claims"]
@@ -41,24 +41,6 @@ GRAD_RTOL = 1e-8
 SAME_MIN_RTOL = 1e-4
 STEP_RTOL = 1e-3
 SKIP_FIRST = 10  # "after the first 10" iterations
-
-
-def loglog_fit(x, seconds) -> tuple[float, float]:
-    """Least-squares slope of ``log seconds`` on ``log x`` and its standard error.
-
-    Examples
-    --------
-    >>> s, se = loglog_fit([1, 2, 4, 8], [1, 4, 16, 64])
-    >>> round(s, 6), round(se, 6)
-    (2.0, 0.0)
-    """
-    lx, ly = np.log(np.asarray(x, float)), np.log(np.asarray(seconds, float))
-    if len(lx) < 3 or np.ptp(lx) == 0:
-        return float("nan"), float("nan")
-    slope, icpt = np.polyfit(lx, ly, 1)
-    resid = ly - (slope * lx + icpt)
-    se = math.sqrt(float(resid @ resid) / (len(lx) - 2) / float(((lx - lx.mean()) ** 2).sum()))
-    return float(slope), se
 
 
 def slope_within(slope: float, se: float, low: float = -math.inf, high: float = math.inf):

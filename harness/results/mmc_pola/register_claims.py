@@ -14,16 +14,13 @@ is ``sqrt(c)`` times that at ``M``) is shown without a check, never counted.
 
 from __future__ import annotations
 
-import numpy as np
-import scipy.stats
-
 from harness.claims import (
     FAILS, HOLDS, WITHIN_NOISE, Reading, about_every, about_most, beyond_noise, make_claim,
     readings_claim, significant, verdict_of,
 )
 from harness.results.mmc_pola import NAME
 from harness.results.solver_table.register_claims import (
-    TIMING_BAND, loglog_slope, timing_ratio_check,
+    TIMING_BAND, loglog_fit, loglog_slope, timing_ratio_check,
 )
 
 __all__ = ["TABLE_SETS", "direction_check", "most_of", "register_claims"]
@@ -92,10 +89,10 @@ def pola_pass_slope(rec: dict):
     if not (len(n) >= 2 and min(n) <= 1e3 and max(n) >= 1e6):
         return None
     if all(len(s.get("repeat_seconds", ())) >= 2 for s in rec["sizes"]):
-        x = np.log([s["pairs"] for s in rec["sizes"] for _ in s["repeat_seconds"]])
-        y = np.log([t for s in rec["sizes"] for t in s["repeat_seconds"]])
-        fit = scipy.stats.linregress(x, y)
-        return float(fit.slope), float(2 * fit.stderr)
+        x = [s["pairs"] for s in rec["sizes"] for _ in s["repeat_seconds"]]
+        y = [t for s in rec["sizes"] for t in s["repeat_seconds"]]
+        slope, se = loglog_fit(x, y)
+        return slope, 2 * se
     return loglog_slope(n, [s["seconds"] for s in rec["sizes"]])
 
 

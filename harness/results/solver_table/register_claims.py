@@ -53,7 +53,7 @@ from harness.results.solver_table.frame import build_solver_table
 from harness.results.solver_table.points import TABLE, point_params, solver_points
 
 __all__ = ["TIMING_BAND", "SOLVER_TOL", "RESIDUAL_TOL", "solves", "same_optimum",
-           "at_least", "timing_ratio_check", "loglog_slope", "register_claims"]
+           "at_least", "timing_ratio_check", "loglog_fit", "loglog_slope", "register_claims"]
 
 NAME = TABLE
 #: the register's "differences within the SDP solver's reported primal/dual tolerance
@@ -219,6 +219,24 @@ def timing_ratio_check(ratio: float, low: float, high: float = math.inf,
     if ratio < low / f or ratio > high * f:
         return False
     return WITHIN_NOISE
+
+
+def loglog_fit(x, seconds) -> tuple[float, float]:
+    """Least-squares slope of ``log seconds`` on ``log x`` and its standard error.
+
+    Examples
+    --------
+    >>> s, se = loglog_fit([1, 2, 4, 8], [1, 4, 16, 64])
+    >>> round(s, 6), round(se, 6)
+    (2.0, 0.0)
+    """
+    lx, ly = np.log(np.asarray(x, float)), np.log(np.asarray(seconds, float))
+    if len(lx) < 3 or np.ptp(lx) == 0:
+        return float("nan"), float("nan")
+    slope, icpt = np.polyfit(lx, ly, 1)
+    resid = ly - (slope * lx + icpt)
+    se = math.sqrt(float(resid @ resid) / (len(lx) - 2) / float(((lx - lx.mean()) ** 2).sum()))
+    return float(slope), se
 
 
 def loglog_slope(n, seconds, band: float = TIMING_BAND) -> tuple[float, float]:
