@@ -66,7 +66,7 @@ __all__ = ["VERDICTS", "DECIDED", "KEYS", "HOLDS", "PARTLY", "FAILS", "UNDECIDED
            "make_claim", "linked", "readings_claim", "parts_claim", "stand_in_claim",
            "not_comparable_claim",
            "check_claim", "claim_ids", "structured_claims", "about_every",
-           "about_almost_every", "ALMOST_ALL_EXCEPTIONS", "about_most"]
+           "about_almost_every", "ALMOST_ALL_EXCEPTIONS", "about_most", "about_some"]
 
 HOLDS, PARTLY, FAILS = "holds", "partly holds", "does not hold"
 UNDECIDED = "undecided (within noise)"
@@ -135,6 +135,27 @@ def about_most(passed: dict, named: Sequence[str]) -> tuple[list, str]:
         return [False], ""
     return [], (f"no verdict: the claim is about most of {', '.join(named)}, "
                 f"{sum(n in passed for n in named)} of {len(named)} measured")
+
+
+def about_some(passed: dict, named: Sequence[str]) -> tuple[list, str]:
+    """The check of a claim about *some* one of the data sets ``named`` (an
+    existential claim), ``passed`` holding each measured one's check (True, False or
+    :data:`WITHIN_NOISE`): one pass decides; without one, a verdict only when every
+    named data set is measured (a failure on a subset says nothing of the others).
+
+    Examples
+    --------
+    >>> about_some({"a": False}, ["a", "b"])
+    ([], 'no verdict: the claim is about some one of a, b, 1 of 2 measured, none passes')
+    >>> about_some({"a": False, "b": True}, ["a", "b"])[0]
+    [False, True]
+    """
+    named = list(dict.fromkeys(named))
+    checks = [passed[d] for d in named if d in passed]
+    if any(c is True for c in checks) or len(checks) == len(named):
+        return checks, ""
+    return [], (f"no verdict: the claim is about some one of {', '.join(named)}, "
+                f"{len(checks)} of {len(named)} measured, none passes")
 
 
 def about_every(checks: Sequence[bool], named: Sequence[str], measured: Iterable[str],

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from harness.claims import WITHIN_NOISE
+from harness.claims import WITHIN_NOISE, about_some
 from harness.results.fig_3_32_35 import measures
 from harness.results.fig_3_32_35.register_claims import (
-    about_most, about_some, count_above, register_claims,
+    about_most, count_above, register_claims,
 )
 
 N_EV = 20

@@ -47,13 +47,13 @@ import pandas as pd
 
 from harness import claims
 from harness.claims import (
-    WITHIN_NOISE, Reading, about_every, beyond_noise, make_claim, readings_claim,
+    WITHIN_NOISE, Reading, about_every, about_some, beyond_noise, make_claim, readings_claim,
 )
 from harness.register import load_register
 from harness.results.fig_3_32_35.cases import _cases
 from harness.results.fig_3_32_35 import NAME
 
-__all__ = ["OVER", "Spec", "SPECS", "about_most", "about_some", "all_of", "at_least",
+__all__ = ["OVER", "Spec", "SPECS", "about_most", "all_of", "at_least",
            "below", "count_above", "decide", "register_claims"]
 
 #: how a claim's data sets combine: every one of them, a strict majority, some one
@@ -112,17 +112,6 @@ def about_most(passed: dict, named) -> tuple[list, str]:
     text = (f"{passes} of {len(named)} pass, {fails} fail; most read as more than half of "
             f"{', '.join(named)}")
     return checks, text + ("" if checks else ": no verdict")
-
-
-def about_some(passed: dict, named) -> tuple[list, str]:
-    """A claim about *some* one of the data sets ``named``: one pass decides; without
-    one, a verdict only when every named data set is measured."""
-    named = list(dict.fromkeys(named))
-    checks = [passed[d] for d in named if d in passed]
-    if any(c is True for c in checks) or len(checks) == len(named):
-        return checks, ""
-    return [], (f"no verdict: the claim is about some one of {', '.join(named)}, "
-                f"{len(checks)} of {len(named)} measured, none passes")
 
 
 # ---- entries -----------------------------------------------------------------------

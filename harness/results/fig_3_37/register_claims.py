@@ -30,8 +30,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from harness.claims import WITHIN_NOISE, Reading, about_every, make_claim, readings_claim
-from harness.results.fig_3_32_35.register_claims import about_most, about_some
+from harness.claims import (
+    WITHIN_NOISE, Reading, about_every, about_some, make_claim, readings_claim,
+)
+from harness.results.fig_3_32_35.register_claims import about_most
 from harness.results.fig_3_37 import NAME
 
 __all__ = ["spectra", "count_to", "largest_gap_position", "register_claims"]
