@@ -8,11 +8,8 @@ from __future__ import annotations
 import pandas as pd
 from tabulate import tabulate
 
-from harness.jobs import Job, read_job_record
-from harness.outputs import output_paths, write_sidecar
-from harness.records import write_csv_atomic, write_text_atomic
-from harness.results.common.write.figure_files import claim_lines, gap_mark
-from harness.results.linear_methods_2_2_1.write import SKIP, flatten
+from harness.results.common.write.check_groups import group_records, group_rows, write_checks
+from harness.results.common.write.figure_files import gap_mark
 from harness.results.mmc_pola import KIND, NAME, SIDECAR, TITLE, keys
 from harness.results.mmc_pola.register_claims import pola_pass_slope, register_claims
 
@@ -27,30 +24,26 @@ METHODS = ("euclidean", "mmc", "mmc_other", "pola", "lmnn")
 
 def records(config: dict) -> dict:
     """``{key: record}`` of every job (a missing one as its ``missing`` stand-in)."""
-    return {key: read_job_record(config, Job(NAME, key)) for key in keys(config)}
+    return group_records(config, NAME, keys(config))
 
 
 def build(config: dict) -> pd.DataFrame:
     """One row per (job, number): ``key, status, path, value``; a job without a measured
     record is one row with its status and reason."""
-    rows = []
+    parts = []
     for key, record in records(config).items():
-        if record.get("status") != "ok":
-            rows.append({"key": key, "status": record.get("status"),
-                         "reason": record.get("reason", ""), "path": "", "value": float("nan")})
-            continue
-        body = {k: v for k, v in record.items() if k not in SKIP}
-        rows += [{"key": key, "status": "ok", "reason": "", "path": p, "value": v}
-                 for p, v in flatten(body)]
-        fitted = pola_pass_slope(record) if key == "scaling" else None
+        parts.append(group_rows({key: record}, column="key"))
+        rows = []
+        fitted = pola_pass_slope(record) if key == "scaling" and record.get("status") == "ok" else None
         if fitted is not None:  # the slope and its noise the verdict prints
             rows += [{"key": key, "status": "ok", "reason": "", "path": f"derived.{what}",
                       "value": v} for what, v in zip(("slope", "slope_noise"), fitted)]
-        if key.startswith("split_"):  # the summary table's means over the splits
+        if key.startswith("split_") and record.get("status") == "ok":  # the means over the splits
             rows += [{"key": key, "status": "ok", "reason": "", "path": f"mean.{what}.{m}",
                       "value": v} for what in ("ari", "knn")
                      for m, v in _means(record["splits"], what).items()]
-    return pd.DataFrame(rows)
+        parts.append(pd.DataFrame(rows))
+    return pd.concat([p for p in parts if len(p)], ignore_index=True)
 
 
 def claims(config: dict) -> list[dict]:
@@ -81,16 +74,9 @@ def _summary(recs: dict) -> str:
 def write(config: dict) -> list:
     """Write ``results/<profile>/tables/mmc_pola.{csv,md,tex,json}``."""
     recs = records(config)
-    frame = build(config)
-    body = ["Every number of the verdicts is in the CSV (key, path, value). Means over the "
-            "splits (ARI of k-means on the test part; kNN test error); `mmc` is the profile's "
-            "`mmc_solver`, `mmc_other` the other MMC solver.", "", _summary(recs), ""]
-    body += claim_lines(register_claims(recs))
-    gaps = [f"- {k}: {r.get('reason', '')}" for k, r in recs.items() if r.get("status") != "ok"]
-    body += ["## Gaps", ""] + (gaps or ["- none"])
-    out = output_paths(config, NAME, KIND, SIDECAR)
-    md = [f"# {TITLE}", "", f"Profile `{config['profile']}`.", "", *body]
-    return [write_csv_atomic(out["csv"], frame),
-            write_text_atomic(out["md"], "\n".join(md) + "\n"),
-            write_text_atomic(out["tex"], f"% {TITLE}\n% see {NAME}.csv and {NAME}.md\n"),
-            write_sidecar(out["json"], {"title": TITLE, "markdown": "\n".join(body).strip()})]
+    return write_checks(config, NAME, KIND, SIDECAR, TITLE, recs, build(config),
+                        register_claims(recs),
+                        ["Every number of the verdicts is in the CSV (key, path, value). Means "
+                         "over the splits (ARI of k-means on the test part; kNN test error); "
+                         "`mmc` is the profile's `mmc_solver`, `mmc_other` the other MMC "
+                         "solver.", "", _summary(recs)])
