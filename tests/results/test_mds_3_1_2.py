@@ -122,7 +122,7 @@ def test_the_groups_run_at_small_sizes():
     assert records["order"]["sizes"][0]["matrices_with_violation"] == 0
     assert records["geodesic"]["local_median_ratio"] == pytest.approx(1.0, abs=0.05)
     claims = {x["register"]: x for x in rc.register_claims(records)}
-    assert len(claims) == 13
+    assert len(claims) == 14
     # MNIST and olivetti are named by these entries and not in this run: no verdict
     assert claims["s3-1-2-mds-identical-to-pca"]["verdict"] == "not measured"
     assert "MNIST" in claims["s3-1-2-mds-identical-to-pca"]["evidence"]
@@ -226,3 +226,26 @@ def test_monotone_checks_and_the_locally_linear_readings():
     flat = {**geo, "global_median_ratio": 1.1}
     assert rc.locally_linear({"geodesic": flat})["verdict"] == "partly holds"
     assert rc.register_claims({"geodesic": {**geo, "max_ratio": 1.5}})[-1]["verdict"] == "does not hold"
+
+
+def test_procrustes_residual_is_zero_for_a_similar_copy_only():
+    from harness.results.mds_3_1_2.work import procrustes_residual
+
+    rng = np.random.default_rng(5)
+    A = rng.standard_normal((50, 2))
+    angle = 0.7
+    R = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    Y = (A @ R) * 3.0 * np.array([1.0, -1.0]) + 5.0  # rotated, reflected, scaled, shifted
+    residual, scale = procrustes_residual(Y, A)
+    assert residual == pytest.approx(0.0, abs=1e-20) and scale == pytest.approx(1 / 3)
+    assert procrustes_residual(Y + 0.3 * rng.standard_normal(Y.shape), A)[0] > 1e-3
+
+
+def test_the_us_cities_claim():
+    rec = {"status": "ok", "n": 1097, "relative_residual": 2.6e-5, "procrustes_scale": 1.0,
+           "eigenvalue_shares": [0.86, 0.14, 0.001], "most_negative_share": -0.003,
+           "smallest_population": 44464}
+    assert rc.us_cities_map({"us_cities": rec})["verdict"] == "holds"
+    assert rc.us_cities_map({"us_cities": {**rec, "relative_residual": 0.05}})["verdict"] == "does not hold"
+    missing = rc.us_cities_map({"us_cities": {"status": "unavailable", "reason": "fetch"}})
+    assert missing["verdict"] == "not measured"

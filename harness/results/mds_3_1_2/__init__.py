@@ -1,8 +1,9 @@
 """Sections 3.1.2-3.1.3 (thesis lines 1326-1379): multidimensional scaling and geodesic
 distances checked numerically -- classical MDS against PCA and against an optimiser of
 (3.3)/(3.4), metric MDS' (3.2) local minima, non-metric MDS' (3.6) initialisations,
-Agarwal et al.'s order-preserving embedding, linear spectra, and Fig. 3.4's Swiss-roll
-geodesics against Euclidean distances. One job per group.
+Agarwal et al.'s order-preserving embedding, linear spectra, Fig. 3.3's classical MDS
+of US cities' great-circle distances and Fig. 3.4's Swiss-roll geodesics against
+Euclidean distances. One job per group.
 
 The declaration: the profile section is ``schema.yaml``, a job runs :mod:`.work`, the
 table and the verdicts are written by :mod:`.write` (:mod:`.register_claims`).
@@ -22,11 +23,12 @@ THESIS_SECTION = "3.1.2"
 KIND = "table"
 SIDECAR = True
 #: the jobs, one per group of checks
-KEYS = ("classical", "subspace", "metric", "nonmetric", "order", "geodesic")
+KEYS = ("classical", "subspace", "metric", "nonmetric", "order", "geodesic", "us_cities")
 
 #: the cached data sets a group's verdicts hinge on: named as the job's ``dataset`` so
 #: that the workflow reruns the job once ``harness fetch`` brings it
-CACHED_DATA = {"classical": "mnist", "metric": "mnist", "nonmetric": "mnist"}
+CACHED_DATA = {"classical": "mnist", "metric": "mnist", "nonmetric": "mnist",
+               "us_cities": "us_cities"}
 
 
 def keys(config: dict) -> list[str]:

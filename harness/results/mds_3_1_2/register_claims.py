@@ -300,6 +300,24 @@ def order_preserving(records) -> dict:
     return make_claim(NAME, claim, checks, evidence, register=entry)
 
 
+def us_cities_map(records) -> dict:
+    """s3-1-2-fig-3-3-classical-mds-us-cities (line 1326)."""
+    entry = "s3-1-2-fig-3-3-classical-mds-us-cities"
+    claim = ("Classical MDS of the flight distances of n = 1097 US cities recovers their "
+             "map in its first two dimensions (Fig. 3.3)")
+    r = records.get("us_cities")
+    if not _ok(r):
+        return make_claim(NAME, claim, [], _not_run("us_cities", r), register=entry)
+    return make_claim(
+        NAME, claim, [r["relative_residual"] < RELATIVE],
+        f"the {r['n']} most populous continental-US cities of GeoNames (at least "
+        f"{r['smallest_population']} people), great-circle distances: residual of a similarity "
+        f"Procrustes fit of the 2-D classical MDS embedding to their equal-area map "
+        f"{r['relative_residual']:.3g} of the map's variance (below {RELATIVE:g} needed); "
+        f"eigenvalue shares " + ", ".join(f"{v:.3g}" for v in r["eigenvalue_shares"][:3]),
+        register=entry)
+
+
 # ---- Fig. 3.4's geodesics ----------------------------------------------------------------
 def monotone_checks(bins: list[dict]) -> list:
     """The checks of a median that increases over ``bins`` (each ``median_ratio`` with
@@ -367,7 +385,7 @@ def register_claims(records: dict) -> list[dict]:
             identical_to_pca(records), same_rank_eigenvalues(records),
             subspace_dimension(records), nonmetric_initialisation(records),
             classical_initialisation(records), more_effective(records),
-            order_preserving(records),
+            order_preserving(records), us_cities_map(records),
             _max_ratio(records, "s3-1-3-geodesic-significantly-different",
                        "The geodesic distance is significantly different from the Euclidean "
                        "distance (3.1.3, Fig. 3.4)", "significantly"),

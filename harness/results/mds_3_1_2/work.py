@@ -25,6 +25,10 @@ Every check compares two independently computed numbers:
   dimensions of ``D + c (e e^T - I)`` with ``c`` the smallest shift making ``G``
   positive semidefinite (times :data:`SHIFT_FACTOR`): the strict order of its pairwise
   distances against that of ``D`` (Agarwal et al.'s existence claim, exhibited).
+- ``us_cities``: Fig. 3.3, classical MDS of the great-circle ("flight") distances of the
+  ``us_cities`` gazetteer's cities in two dimensions against their equal-area map
+  (:func:`harness.datasets.us_cities.albers_conus`), by the residual of a similarity
+  Procrustes fit (rotation or reflection, scale, shift) relative to the map's variance.
 - ``geodesic``: on a noise-free Swiss roll, geodesic distances from the generating
   parameters -- the roll is developable, so the geodesic between two points is the
   Euclidean distance of ``(s(t), h)`` with ``s`` the spiral's arc length
@@ -50,7 +54,7 @@ from harness.timelimit import cpu_clock
 
 __all__ = ["classical_mds", "gram_from_squared", "sstress", "stress_one", "spearman",
            "order_preserving_embedding", "swiss_roll_geodesics", "lbfgs_classical",
-           "lbfgs_sstress", "work"]
+           "lbfgs_sstress", "procrustes_residual", "work"]
 
 
 # ---- the formulas ---------------------------------------------------------------------
@@ -412,8 +416,34 @@ def _geodesic(params) -> dict:
             "bootstrap": params["geodesic_bootstrap"]}
 
 
+def procrustes_residual(Y: np.ndarray, A: np.ndarray) -> tuple[float, float]:
+    """``(residual, scale)``: the least ``||s Y R + t - A||_F^2`` over orthogonal ``R``
+    (a rotation or a reflection), scale ``s`` and shift ``t``, relative to
+    ``||A - mean(A)||_F^2``."""
+    Yc, Ac = Y - Y.mean(axis=0), A - A.mean(axis=0)
+    U, sigma, Vt = np.linalg.svd(Yc.T @ Ac)
+    scale = float(sigma.sum() / np.sum(Yc * Yc))
+    E = scale * Yc @ (U @ Vt) - Ac
+    return float(np.sum(E * E) / np.sum(Ac * Ac)), scale
+
+
+def _us_cities(params) -> dict:
+    from harness.datasets.us_cities import albers_conus, great_circle_km
+
+    data = registry.get_dataset("us_cities")().load(n_samples=params["us_cities_n_samples"])
+    D = great_circle_km(data.X)
+    Y, values = classical_mds(gram_from_squared(D * D), 2)
+    residual, scale = procrustes_residual(Y, albers_conus(data.X))
+    positive = values[values > 0].sum()
+    return {"n": int(len(D)), "relative_residual": residual, "procrustes_scale": scale,
+            "eigenvalue_shares": [float(v / positive) for v in values[:5]],
+            "most_negative_share": float(values.min() / positive),
+            "smallest_population": int(data.meta["smallest_population"])}
+
+
 GROUPS = {"classical": _classical, "subspace": _subspace, "metric": _metric,
-          "nonmetric": _nonmetric, "order": _order, "geodesic": _geodesic}
+          "nonmetric": _nonmetric, "order": _order, "geodesic": _geodesic,
+          "us_cities": _us_cities}
 
 
 def work(params: dict) -> dict:
