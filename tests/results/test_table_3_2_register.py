@@ -85,7 +85,8 @@ def test_every_entry_is_linked_and_cases_cover_the_counted_ones():
     uncovered = {e.id for e in ENTRIES} - {c[0] for c in CASES}
     assert uncovered == {"s3-1-2-global-methods-miss-manifold-structure",
                          "s4-mvu-works-synthetic-and-real",
-                         "s3-1-9-table-3-2-sizes", "s3-1-9-table-3-2-input-dims"}
+                         "s3-1-9-table-3-2-sizes", "s3-1-9-table-3-2-input-dims",
+                         *TIMED}
 
 
 def test_metric_mds_not_in_the_table_leaves_all_passing_undecided_but_a_failure_decides():
@@ -139,3 +140,44 @@ def test_mvu_works_on_the_roll_and_the_teapot_by_metrics_and_by_spectrum():
     assert "carry less than 0.9 of their sum" in found["evidence"]
     assert _verdicts(spectra={"swiss_roll": SPECTRA["swiss_roll"]})[entry]["verdict"] == "holds"
     assert _verdicts(spectra={})[entry]["verdict"] == "holds"  # the metrics decide alone
+
+
+#: the entries decided from the cells' fit CPU seconds
+TIMED = ("s3-1-9-lle-lap-fastest", "s3-1-9-mvu-most-demanding", "s3-2-1-mvu-most-demanding",
+         "s3-2-1-lap-faster-than-isomap-mvu")
+#: fit CPU seconds per row, the same on every data set: LLE and Lap fastest, MVU by far
+#: the slowest, PCA faster still (the "among all" reading fails)
+TIMES = {"PCA": 0.01, "Lap": 0.1, "LLE": 0.15, "var.MVU(Lap)": 0.5, "var.MVU(LLE)": 0.6,
+         "hLLE": 0.7, "var.MVU(CG)(Lap)": 1.0, "Isomap": 1.0, "var.MVU(CG)(LLE)": 1.1,
+         "MVU": 30.0}
+
+
+def _timed(times, datasets=("olivetti", "teapot", "swiss_roll", "frey")):
+    claims = register_claims({}, _frame(), SHAPES, SPECTRA,
+                             {d: dict(times) for d in datasets})
+    return {c["register"]: c for c in claims}
+
+
+def test_the_timing_entries_hold_fail_and_wait_for_every_data_set():
+    found = _timed(TIMES)
+    assert found["s3-1-9-mvu-most-demanding"]["verdict"] == "holds"
+    assert found["s3-2-1-mvu-most-demanding"]["verdict"] == "holds"
+    assert found["s3-2-1-lap-faster-than-isomap-mvu"]["verdict"] == "holds"
+    lle_lap = found["s3-1-9-lle-lap-fastest"]
+    assert lle_lap["verdict"] == "partly holds"  # PCA is faster: 'among all' fails
+    assert "reading among all (does not hold)" in lle_lap["evidence"]
+    slow_cg = {**TIMES, "var.MVU(CG)(LLE)": 6.0}  # MVU 5x the next: slowest, not by far
+    assert _timed(slow_cg)["s3-1-9-mvu-most-demanding"]["verdict"] == "partly holds"
+    # inside the timing band: undecided, never a counterexample
+    close = {**TIMES, "MVU": 1.2}
+    assert _timed(close)["s3-2-1-mvu-most-demanding"]["verdict"] == "undecided (within noise)"
+    faster = {**TIMES, "MVU": 0.2}
+    assert _timed(faster)["s3-2-1-mvu-most-demanding"]["verdict"] == "does not hold"
+    # one data set: all passing decides nothing, a counterexample decides
+    assert _timed(TIMES, ("swiss_roll",))["s3-2-1-mvu-most-demanding"]["verdict"] == "not measured"
+    assert _timed(faster, ("swiss_roll",))["s3-2-1-mvu-most-demanding"]["verdict"] == "does not hold"
+    # a data set missing one row's time is not measured for that entry
+    partial = {k: v for k, v in TIMES.items() if k != "Isomap"}
+    for entry in TIMED:
+        assert _timed(partial)[entry]["verdict"] == "not measured", entry
+    assert "0 of 4 measured" in _timed(partial)["s3-1-9-lle-lap-fastest"]["evidence"]

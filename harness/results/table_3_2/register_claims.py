@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from harness import registry
 from harness.claims import (
     WITHIN_NOISE, Reading, about_every, beyond_noise, make_claim, readings_claim,
 )
@@ -41,8 +42,9 @@ from harness.results.common.write.certified import certified
 from harness.results.common.declare.grid_profile import grid_cells
 from harness.results.common.write.table_claims import SHORT, Values, thesis_labels
 from harness.results.common.write.tables import AVERAGE, column_readings
+from harness.results.solver_table.register_claims import TIMING_BAND, timing_ratio_check
 
-__all__ = ["FOUR", "ROWS", "Context", "Part", "Entry", "at_least", "rank",
+__all__ = ["FOUR", "ROWS", "SPECTRAL", "Context", "Part", "Entry", "at_least", "rank",
            "ENTRIES", "register_claims", "decide"]
 
 NAME = "table_3_2"
@@ -62,12 +64,14 @@ THESIS_DIM = {"olivetti": 1178, "teapot": 23028, "swiss_roll": 3, "frey": 650}
 class Context:
     """What a part's test reads under one reading of the table's columns: ``values``
     (our numbers), ``shapes`` (thesis data set -> (n, input dim, generated) of its
-    column's records) and ``spectra`` (thesis data set -> the eigenvalues of MVU's kernel,
-    certified solves only)."""
+    column's records), ``spectra`` (thesis data set -> the eigenvalues of MVU's kernel,
+    certified solves only) and ``times`` (thesis data set -> row -> the fit's CPU
+    seconds, the median over the cell's runs; MVU's the fastest of its solvers' cells)."""
 
     values: Values
     shapes: dict[str, tuple[int, int]]
     spectra: dict[str, list[float]]
+    times: dict[str, dict[str, float]] = dataclasses.field(default_factory=dict)
 
     def get(self, measure: str, row: str, dataset: str) -> float | None:
         return self.values.get(measure, row, dataset)
@@ -558,6 +562,75 @@ def _lle_over_isomap_cells(ctx):
     return found, "; ".join(t for t in (text, count) if t)
 
 
+# ---- the fits' CPU times (the cells' records) ---------------------------------------
+#: the spectral methods section 3.2.1 compares
+SPECTRAL = ("MVU", "Isomap", "LLE", "Lap")
+
+
+def _timed(ctx: Context, dataset: str, rows: Sequence[str]) -> dict[str, float] | None:
+    """The fit CPU seconds of every one of ``rows`` on ``dataset``; None unless all
+    are measured."""
+    found = ctx.times.get(dataset, {})
+    return {r: found[r] for r in rows} if all(r in found for r in rows) else None
+
+
+def _seconds(times: dict[str, float]) -> str:
+    return ", ".join(f"{r} {t:.3g}" for r, t in sorted(times.items(), key=lambda x: x[1]))
+
+
+def _timing_test(rows: Sequence[str], per_dataset) -> Test:
+    """A test over the four data sets: ``per_dataset(times) -> (checks, text)`` on each
+    data set whose ``rows`` are all timed (fit CPU seconds, median of the cell's runs;
+    a ratio inside the timing band of a factor ``1 + TIMING_BAND`` is undecided); a
+    counterexample decides, all passing decides once all four are measured."""
+    def test(ctx):
+        checks, said, measured = [], [], []
+        for d in FOUR:
+            times = _timed(ctx, d, rows)
+            if times is None:
+                continue
+            found, text = per_dataset(times)
+            checks += found
+            said.append(f"{d}: {text} (fit CPU s: {_seconds(times)})")
+            measured.append(d)
+        checks, why = about_every(checks, FOUR, measured)
+        return checks, "; ".join(said + [f"timing band a factor {1 + TIMING_BAND:g}"]
+                                 + ([why] if why else []))
+    return test
+
+
+def _two_fastest(rows: Sequence[str]) -> Test:
+    """3.1.9 line 1843: LLE and Lap the two fastest of ``rows``, the third at least
+    twice the slower of the two."""
+    def one(times):
+        third = min((t, r) for r, t in times.items() if r not in ("LLE", "Lap"))
+        ratio = third[0] / max(times["LLE"], times["Lap"])
+        return [timing_ratio_check(ratio, 2.0)], (
+            f"third fastest {third[1]} / slower of LLE and Lap = {ratio:.3g} (at least 2 needed)")
+    return _timing_test(rows, one)
+
+
+def _mvu_slowest(rows: Sequence[str], factor: float) -> Test:
+    """MVU's fit CPU time at least ``factor`` times that of the slowest other of
+    ``rows``."""
+    def one(times):
+        other = max((t, r) for r, t in times.items() if r != "MVU")
+        ratio = times["MVU"] / other[0]
+        return [timing_ratio_check(ratio, factor)], (
+            f"MVU / slowest other ({other[1]}) = {ratio:.3g} (at least {factor:g} needed)")
+    return _timing_test(rows, one)
+
+
+def _lap_faster(factor: float) -> Test:
+    """3.2.1 line 2090: Laplacian eigenmaps' fit CPU time at least ``factor`` times below
+    Isomap's and MVU's."""
+    def one(times):
+        ratios = {r: times[r] / times["Lap"] for r in ("Isomap", "MVU")}
+        return [timing_ratio_check(v, factor) for v in ratios.values()], ", ".join(
+            f"{r} / Lap = {v:.3g}" for r, v in ratios.items()) + f" (at least {factor:g} needed)"
+    return _timing_test(("Lap", "Isomap", "MVU"), one)
+
+
 NOT_RECORDED = "this result does not record it: "
 NO_SPECTRUM_PCA = NOT_RECORDED + ("PCA's record keeps only its top r explained variances, "
                                   "not the full spectrum or its trace")
@@ -651,6 +724,24 @@ ENTRIES: tuple[Entry, ...] = (
           (Part("scores", _isomap_mvu_close),
            Part("dimension", None, NOT_RECORDED + "Isomap's eigenvalues are not kept by "
                 "its records (fig_3_37 holds spectra)"))),
+    Entry("s3-1-9-lle-lap-fastest",
+          "LLE and Laplacian eigenmaps are by far the fastest algorithms of Table 3.2, "
+          "at least twice as fast as the third (3.1.9)",
+          (Part("among nonlinear", _two_fastest(tuple(r for r in ROWS if r != "PCA"))),
+           Part("among all", _two_fastest(ROWS)))),
+    Entry("s3-1-9-mvu-most-demanding",
+          "MVU is by far the most computationally demanding of the algorithms of Table "
+          "3.2 (3.1.9; MVU at k = 5, the others at k = 15, as the thesis ran them)",
+          (Part("slowest", _mvu_slowest(ROWS, 1.0)),
+           Part("by far", _mvu_slowest(ROWS, 10.0)))),
+    Entry("s3-2-1-mvu-most-demanding",
+          "Of the spectral methods (Isomap, MVU, LLE, Laplacian eigenmaps), MVU is the "
+          "most computationally demanding (3.2.1)",
+          (Part("slowest", _mvu_slowest(SPECTRAL, 1.0)),)),
+    Entry("s3-2-1-lap-faster-than-isomap-mvu",
+          "Laplacian eigenmaps is much faster than the exact versions of Isomap and MVU "
+          "(3.2.1)",
+          (Part("much faster", _lap_faster(5.0)), Part("faster", _lap_faster(1.0)))),
     Entry("s4-mvu-works-synthetic-and-real",
           "MVU works on synthetic and real-world image manifold data: the Swiss roll and "
           "the teapot (4)",
@@ -693,13 +784,19 @@ ENTRIES: tuple[Entry, ...] = (
 
 # ---- running them --------------------------------------------------------------------
 def _records(config: dict, frame: pd.DataFrame):
-    """Per table column: (n, input dim) of its first measured record, and MVU's
-    kernel eigenvalues where its solve is certified optimal."""
-    shapes, spectra = {}, {}
+    """Per table column: (n, input dim) of its first measured record, MVU's kernel
+    eigenvalues where its solve is certified optimal, and each row's fit CPU seconds
+    (the median over the cell's runs; of MVU's solvers the fastest cell)."""
+    shapes, spectra, times = {}, {}, {}
     for cell in grid_cells(config, NAME):
         record = read_job_record(config, Job(NAME, cell.key))
         if record.get("status") != "ok":
             continue
+        cpu = [run.get("fit_cpu_seconds") for run in record.get("runs") or []]
+        if cpu and None not in cpu:
+            row = registry.method_info(cell.method).thesis_label or cell.method
+            column = times.setdefault(cell.dataset, {})
+            column[row] = min(column.get(row, math.inf), float(np.median(cpu)))
         if record.get("n_samples") is not None:
             generated = (record.get("dataset_meta") or {}).get("source") == "generated"
             shapes.setdefault(cell.dataset, (int(record["n_samples"]),
@@ -709,13 +806,15 @@ def _records(config: dict, frame: pd.DataFrame):
             solve = info.get("solve_info") or {}
             if info.get("eigenvalues") and solve and certified(solve.get("status")):
                 spectra[cell.dataset] = info["eigenvalues"]
-    return shapes, spectra
+    return shapes, spectra, times
 
 
-def _contexts(config: dict | None, frame: pd.DataFrame, shapes=None, spectra=None):
+def _contexts(config: dict | None, frame: pd.DataFrame, shapes=None, spectra=None,
+              times=None):
     """One (name, Context) per reading of the table's columns."""
     if shapes is None:
-        shapes, spectra = _records(config, frame) if config is not None else ({}, {})
+        shapes, spectra, times = (_records(config, frame) if config is not None
+                                  else ({}, {}, {}))
     real = frame[~frame["stand_in"].astype(bool)]
     thesis_of = dict(zip(real["dataset"], real["thesis_dataset"]))
     out = []
@@ -725,7 +824,8 @@ def _contexts(config: dict | None, frame: pd.DataFrame, shapes=None, spectra=Non
                         columns=columns)
         pick = lambda found: {thesis_of[c]: v for c, v in found.items()
                               if c in reading.columns and c in thesis_of}
-        out.append((reading.name, Context(values, pick(shapes), pick(spectra or {}))))
+        out.append((reading.name, Context(values, pick(shapes), pick(spectra or {}),
+                                          pick(times or {}))))
     return out
 
 
@@ -770,10 +870,11 @@ def _bounded(frame: pd.DataFrame) -> dict:
 
 
 def register_claims(config: dict, frame: pd.DataFrame | None = None,
-                    shapes=None, spectra=None) -> list[dict]:
+                    shapes=None, spectra=None, times=None) -> list[dict]:
     """The claims of :data:`ENTRIES` (and the bound of eq. 3.28) on the table's long
     CSV (read when ``frame`` is None; every claim ``not measured`` without it).
-    ``shapes``/``spectra`` (per table column) default to the cells' records."""
+    ``shapes``/``spectra``/``times`` (per table column) default to the cells'
+    records."""
     if frame is None:
         path = output_paths(config, NAME, "table")["csv"]
         if not path.exists():
@@ -784,5 +885,5 @@ def register_claims(config: dict, frame: pd.DataFrame | None = None,
                                  "(3.1.9, eq. 3.28)", [], why,
                            register="s3-1-9-trust-bounded-0-1")]
         frame = read_long_table(path)
-    contexts = _contexts(config, frame, shapes, spectra)
+    contexts = _contexts(config, frame, shapes, spectra, times)
     return [decide(e, contexts) for e in ENTRIES] + [_bounded(frame)]
