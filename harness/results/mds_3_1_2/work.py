@@ -54,7 +54,7 @@ from harness.timelimit import cpu_clock
 
 __all__ = ["classical_mds", "gram_from_squared", "sstress", "stress_one", "spearman",
            "order_preserving_embedding", "swiss_roll_geodesics", "lbfgs_classical",
-           "lbfgs_sstress", "procrustes_residual", "work"]
+           "lbfgs_sstress", "procrustes_residual", "work", "sources"]
 
 
 # ---- the formulas ---------------------------------------------------------------------
@@ -439,6 +439,19 @@ def _us_cities(params) -> dict:
             "eigenvalue_shares": [float(v / positive) for v in values[:5]],
             "most_negative_share": float(values.min() / positive),
             "smallest_population": int(data.meta["smallest_population"])}
+
+
+#: the data set plugins each group finds by name
+DATASETS = {"classical": "classical_datasets", "metric": "metric_datasets",
+            "nonmetric": "nonmetric_datasets"}
+
+
+def sources(params: dict) -> list:
+    """The data set plugins the job finds by name (an edit of one reruns it)."""
+    names = {"swiss_roll"} | set(params.get(DATASETS.get(params["group"], ""), ()))
+    if params["group"] == "us_cities":
+        names.add("us_cities")
+    return [registry.get_dataset(n) for n in sorted(names - {"gaussian"})]
 
 
 GROUPS = {"classical": _classical, "subspace": _subspace, "metric": _metric,

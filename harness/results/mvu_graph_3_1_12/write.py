@@ -1,0 +1,69 @@
+"""The outputs of the section 3.1.4 / 3.1.12 graph checks from their jobs' records: a
+long CSV (one row per number of each record: key, path, value), the jobs table and the
+verdicts (:mod:`.register_claims`, :mod:`harness.results.common.write.check_groups`).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from tabulate import tabulate
+
+from harness.results.common.write.check_groups import group_records, group_rows, write_checks
+from harness.results.common.write.figure_files import gap_mark
+from harness.results.mvu_graph_3_1_12 import KIND, NAME, SIDECAR, TITLE, keys
+from harness.results.mvu_graph_3_1_12.register_claims import count_slopes, register_claims
+
+__all__ = ["records", "derived", "build", "claims", "write"]
+
+
+def records(config: dict) -> dict:
+    """``{key: record}`` of every job (a missing one as its ``missing`` stand-in)."""
+    return group_records(config, NAME, keys(config))
+
+
+def derived(value: dict, path: str) -> list:
+    """The counts' slopes and largest share of the bound, which the verdict prints."""
+    if path or "counts" not in value:
+        return []
+    _, _, k_slopes, n_slopes, largest = count_slopes(value["counts"])
+    return ([(f"slope_in_k.n{n}", s) for n, s in k_slopes.items()]
+            + [(f"slope_in_n.k{k}", s) for k, s in n_slopes.items()]
+            + [("largest_share_of_bound", largest)])
+
+
+def build(config: dict) -> pd.DataFrame:
+    """One row per (key, number): ``key, status, reason, path, value``, with the
+    numbers the verdicts derive."""
+    return group_rows(records(config), column="key", derive=derived)
+
+
+def claims(config: dict) -> list[dict]:
+    """The register's entries this result decides."""
+    return register_claims(records(config))
+
+
+def _summary(recs: dict) -> str:
+    rows = []
+    for key, r in recs.items():
+        if r.get("status") != "ok":
+            rows.append({"job": f"{NAME}/{key}", "status": gap_mark(r.get("status", "missing"))})
+        elif "counts" in r:
+            rows.append({"job": f"{NAME}/{key}", "status": "ok", "n": ", ".join(str(n) for n in sorted({x["n"] for x in r["counts"]})),
+                         "graph": f"{len(r['counts'])} (n, k) clique graphs counted"})
+        else:
+            rows.append({"job": f"{NAME}/{key}", "status": "ok", "n": r["n_samples"],
+                         "graph": ", ".join(
+                             f"k = {g['k']}: {g['components']} components"
+                             + (f", MVU {g['mvu']['status']}" if "mvu" in g else "")
+                             for g in r["graphs"])})
+    return tabulate(pd.DataFrame(rows).astype(object).fillna(""), headers="keys",
+                    tablefmt="github", showindex=False)
+
+
+def write(config: dict) -> list:
+    """Write ``results/<profile>/tables/mvu_graph_3_1_12.{csv,md,tex,json}``."""
+    recs = records(config)
+    return write_checks(config, NAME, KIND, SIDECAR, TITLE, recs, build(config),
+                        register_claims(recs),
+                        ["Every number of the verdicts is in the CSV (key, path, value).", "",
+                         _summary(recs)])
