@@ -38,7 +38,8 @@ from scipy.spatial import cKDTree
 
 from harness.plugin import Dataset, DatasetPlugin
 
-__all__ = ["SensorNetworkData", "SensorNetwork", "USCitiesStandIn", "word_mask", "CHOICES"]
+__all__ = ["SensorNetworkData", "SensorNetwork", "USCitiesStandIn", "word_mask", "measured_pairs",
+           "CHOICES"]
 
 CHOICES = ("nearest", "random")
 WORD = "CONVEX"
@@ -95,7 +96,7 @@ def word_mask(X: np.ndarray, word: str = WORD, width: float = WORD_WIDTH) -> np.
     return inside
 
 
-def _measured_pairs(X: np.ndarray, radius: float, max_neighbors: int, choice: str,
+def measured_pairs(X: np.ndarray, radius: float, max_neighbors: int, choice: str,
                     rng: np.random.Generator) -> np.ndarray:
     """Unordered pairs (i < j, sorted, unique) where i measured j or j measured i."""
     n = len(X)
@@ -165,7 +166,7 @@ class SensorNetwork(DatasetPlugin):
         rng = np.random.default_rng(seed)
         X = rng.random((n, 2))
         X -= X.mean(axis=0)
-        edges = _measured_pairs(X, radius, k, choice, rng)
+        edges = measured_pairs(X, radius, k, choice, rng)
         true = np.linalg.norm(X[edges[:, 0]] - X[edges[:, 1]], axis=1)
         measured = true * (1 + noise * rng.uniform(-1, 1, len(edges)))
         in_word = word_mask(X)
@@ -178,7 +179,7 @@ class SensorNetwork(DatasetPlugin):
             "description": self.description,
             "params": {"n_samples": n, "radius": radius, "max_neighbors": k, "noise": noise,
                        "choice": choice, "seed": seed},
-            "n_edges": int(len(edges)), "mean_degree": float(degree.mean()),
+            "radius": radius, "n_edges": int(len(edges)), "mean_degree": float(degree.mean()),
             "min_degree": int(degree.min()), "in_word": int(in_word.sum()),
         }
         return SensorNetworkData(np.ascontiguousarray(X), y, meta, edges, measured, true,

@@ -47,7 +47,7 @@ def build(config: dict) -> pd.DataFrame:
             "dataset": conf["dataset"], "stand_in_for": cls.stand_in_for or "",
             "stand_in": cls.stand_in_for is not None,
             "n_samples": record.get("n_samples", conf["n_samples"]),
-            "noise": loaded.get("noise"), "radius": loaded.get("radius"),
+            "noise": loaded.get("noise"), "radius": record.get("radius", loaded.get("radius")),
             "loss_326": sdp.get("loss", math.nan),
             "loss_326_K": sdp.get("loss_basis", math.nan),
             "loss_326_true_positions": record.get("loss_true_positions", math.nan),
@@ -236,11 +236,22 @@ def _plot(frame: pd.DataFrame, config: dict, path) -> None:
 
 def _choices(config: dict) -> list[str]:
     conf = _conf(config)
+    from harness import registry
+
+    if registry.get_dataset(conf["dataset"]).stand_in_for:
+        data = (f"Data: {conf['dataset']} is a uniform network of the US-cities network's "
+                "size and noise (up to 20 nearest within the radius of Fig. 3.20's "
+                "network; the thesis gives no radius for the cities). Its numbers are a "
+                "stand-in's, not the cities'.")
+    else:
+        data = (f"Data: {conf['dataset']}, sensors at the 1097 largest continental-US "
+                "cities of GeoNames (the register's substitute for the thesis' unpublished "
+                "list) on their equal-area map scaled into the unit square; the thesis "
+                "gives no radius: the smallest that connects the network, each sensor "
+                "measuring up to 20 nearest within it (Fig. 3.20's cap), '10% uniform "
+                "noise' (harness/datasets/us_cities_network.py).")
     return [
-        "Data: the thesis' US-cities network (n = 1097 cities, '10% uniform noise') is "
-        f"not available; {conf['dataset']} is a uniform network of the same size and "
-        "noise (up to 20 nearest within the radius of Fig. 3.20's network; the thesis "
-        "gives no radius for the cities). Its numbers are a stand-in's, not the cities'.",
+        data,
         f"m = {', '.join(map(str, sorted(conf['m'])))}: the thesis' axis is not legible.",
         f"SDP as in Fig. 3.20: omega = {conf['omega']:g} on normalised distances, solver "
         f"{conf['sdp_solver']}; no CG (the thesis plots the loss after variational MVU).",

@@ -107,7 +107,7 @@ def sensor_work(params: dict) -> dict:
         body: dict[str, Any] = {
             "status": "ok", "reason": "", "n_samples": net.n_samples,
             "n_edges": int(len(net.edges)), "dataset_meta": net.meta,
-            "radius": float(net.meta["params"]["radius"]),
+            "radius": float(net.meta["radius"]),
             "loss_true_positions": reconstruction_loss(net.X, net.edges, net.sq_distances)}
         runs = []
         try:
