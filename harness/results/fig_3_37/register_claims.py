@@ -17,10 +17,10 @@ measured" with that reason and the measured ratios shown; where MVU's sign is on
 of a reading with Isomap's (s3-2-2-isomap-can-have-negative), it is kept as the
 register writes it, and Isomap's part is what can fail.
 
-Entries left "not yet built" here (the report of issue 51 says what is missing):
-s3-2-1-isomap-eigenvalues-estimate-dim (a Swiss roll in this result's profile),
+Entries left to others: s3-2-1-isomap-eigenvalues-estimate-dim and
+s3-2-1-lle-lap-spectra-unreliable are decided by :mod:`harness.results.spectral_3_2_1`
+(the Swiss rolls and the four methods' spectra side by side); still not built here:
 s3-2-1-isomap-teapot-different (the Isomap and MVU embeddings, not recorded),
-s3-2-1-lle-lap-spectra-unreliable (LLE's and Laplacian eigenmaps' spectra),
 s4-mvu-local-guarantees-convex (per-edge distance residuals and several backends: the
 solver table's).
 """

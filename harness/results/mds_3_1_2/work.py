@@ -416,13 +416,14 @@ def _geodesic(params) -> dict:
             "bootstrap": params["geodesic_bootstrap"]}
 
 
-def procrustes_residual(Y: np.ndarray, A: np.ndarray) -> tuple[float, float]:
-    """``(residual, scale)``: the least ``||s Y R + t - A||_F^2`` over orthogonal ``R``
-    (a rotation or a reflection), scale ``s`` and shift ``t``, relative to
-    ``||A - mean(A)||_F^2``."""
+def procrustes_residual(Y: np.ndarray, A: np.ndarray, scale: bool = True
+                        ) -> tuple[float, float]:
+    """``(residual, s)``: the least ``||s Y R + t - A||_F^2`` over orthogonal ``R``
+    (a rotation or a reflection), shift ``t`` and, with ``scale``, the scale ``s``
+    (else ``s = 1``), relative to ``||A - mean(A)||_F^2``."""
     Yc, Ac = Y - Y.mean(axis=0), A - A.mean(axis=0)
     U, sigma, Vt = np.linalg.svd(Yc.T @ Ac)
-    scale = float(sigma.sum() / np.sum(Yc * Yc))
+    scale = float(sigma.sum() / np.sum(Yc * Yc)) if scale else 1.0
     E = scale * Yc @ (U @ Vt) - Ac
     return float(np.sum(E * E) / np.sum(Ac * Ac)), scale
 

@@ -1,0 +1,67 @@
+"""The outputs of section 3.2.1's comparison from its jobs' records: a long CSV (one
+row per number of each record: key, path, value), a summary table per data set and the
+verdicts (:mod:`.register_claims`, :mod:`harness.results.common.write.check_groups`).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from tabulate import tabulate
+
+from harness.results.common.write.check_groups import group_records, group_rows, write_checks
+from harness.results.common.write.figure_files import gap_mark
+from harness.results.spectral_3_2_1 import KIND, NAME, SIDECAR, TITLE, keys
+from harness.results.spectral_3_2_1.register_claims import register_claims
+
+__all__ = ["records", "build", "claims", "write"]
+
+#: what `harness compare` leaves out: the CPU seconds of each method (timing-derived)
+COMPARE_IGNORE = r"cpu_seconds"
+
+
+def records(config: dict) -> dict:
+    """``{key: record}`` of every job (a missing one as its ``missing`` stand-in)."""
+    return group_records(config, NAME, keys(config))
+
+
+def build(config: dict) -> pd.DataFrame:
+    """One row per (key, number): ``key, status, reason, path, value``."""
+    return group_rows(records(config), column="key")
+
+
+def claims(config: dict) -> list[dict]:
+    """The register's entries this result decides."""
+    return register_claims(records(config))
+
+
+def _summary(recs: dict) -> str:
+    rows = []
+    for key, r in recs.items():
+        if r.get("status") != "ok":
+            rows.append({"data": key, "status": gap_mark(r.get("status", "missing"))})
+            continue
+        mvu = r["mvu"]
+        rows.append({
+            "data": key + (" (stand-in)" if r.get("stand_in_for") else ""), "status": "ok",
+            "n, k, d": f"{r['n']}, {r['k']}, {r['dimension']}",
+            "LLE gap / est.": f"{r['lle']['gap_at_dimension']:.3g} / {r['lle']['estimate']}",
+            "Lap gap / est.": f"{r['laplacian']['gap_at_dimension']:.3g} / {r['laplacian']['estimate']}",
+            "Isomap top-d / est.": f"{r['isomap']['top_share']:.3g} / {r['isomap']['estimate']}",
+            "MVU top-d / est.": (f"{mvu['top_share']:.3g} / {mvu['estimate']} ({mvu['status']})"
+                                 if "top_share" in mvu else str(mvu.get("status"))),
+            "Isomap vs MVU (rot., sim.)": (f"{mvu['procrustes_rotation']:.3g}, "
+                                           f"{mvu['procrustes_similarity']:.3g}"
+                                           if "procrustes_rotation" in mvu else "")})
+    return tabulate(pd.DataFrame(rows).astype(object).fillna(""), headers="keys",
+                    tablefmt="github", showindex=False)
+
+
+def write(config: dict) -> list:
+    """Write ``results/<profile>/tables/spectral_3_2_1.{csv,md,tex,json}``."""
+    recs = records(config)
+    return write_checks(config, NAME, KIND, SIDECAR, TITLE, recs, build(config),
+                        register_claims(recs),
+                        ["Every number of the verdicts is in the CSV (key, path, value). "
+                         "gap: the bottom spectrum's mu_{d+1} / mu_d; est.: the position of "
+                         "the spectrum's largest gap; top-d: the top d eigenvalues' share of "
+                         "the positive spectrum.", "", _summary(recs)])
