@@ -88,3 +88,34 @@ def test_an_uncertified_mvu_and_the_missing_teapot_decide_nothing():
     failing["swiss_roll_3_1_5"]["lle"]["gap_at_dimension"] = 3.0
     found = {c["register"]: c for c in rc.register_claims(failing)}
     assert found["s3-2-2-lle-eigenvalues-no-dimension"]["verdict"] == "does not hold"
+
+
+def _scaling(iso_power=3.0, lle_power=1.0, mvu_stop=None, budget=3600.0):
+    sizes = (500, 1000, 2000, 4000)
+
+    def fits(power, scale):
+        return [{"n": n, "status": "ok", "seconds": scale * (n / 500) ** power, "repeats": 3}
+                for n in sizes]
+    stopped = {} if mvu_stop is None else {"mvu": mvu_stop}
+    return {"scaling": {
+        "status": "ok", "k": 6, "budget_seconds": budget, "stopped_at": stopped,
+        "fits": {"lle": fits(1.0, 0.03), "laplacian_eigenmaps": fits(1.0, 0.01),
+                 "isomap": fits(2.0, 0.03), "mvu": fits(2.5, 2.0)},
+        "eigensolves": [{"n": n, "lle_sparse_seconds": 0.005 * (n / 1000) ** lle_power,
+                         "isomap_dense_seconds": 0.1 * (n / 1000) ** iso_power,
+                         "lle_nonzeros": 15 * n} for n in (1000, 2000, 4000)]}}
+
+
+def test_the_speed_entries():
+    found = {c["register"]: c for c in rc.register_claims(_scaling())}
+    assert found["s3-2-1-lle-sparse-efficient"]["verdict"] == "holds"
+    # every fit finished at the register's budget: the 'largest n' reading decides nothing
+    assert found["s3-2-1-sparse-scale-better"]["verdict"] == "holds"
+    assert "did not reach where they stop" in found["s3-2-1-sparse-scale-better"]["evidence"]
+    slow = {c["register"]: c for c in rc.register_claims(_scaling(iso_power=1.0, lle_power=3.0))}
+    assert slow["s3-2-1-lle-sparse-efficient"]["verdict"] == "does not hold"
+    stops = {c["register"]: c for c in rc.register_claims(_scaling(mvu_stop=4000))}
+    assert "reading largest n (holds)" in stops["s3-2-1-sparse-scale-better"]["evidence"]
+    short = {c["register"]: c for c in rc.register_claims(_scaling(mvu_stop=4000, budget=600))}
+    assert "no verdict at this profile's" in short["s3-2-1-sparse-scale-better"]["evidence"]
+    assert rc.speed_numbers(_scaling()["scaling"])["eigensolve_ratio.n1000"] == pytest.approx(20.0)

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 from harness.claims import Reading, about_most, beyond_noise, make_claim, readings_claim
 from harness.results.common.write.certified import certified
-from harness.results.spectral_3_2_1 import NAME
+from harness.results.solver_table.register_claims import (
+    TIMING_BAND, loglog_slope, timing_ratio_check,
+)
+from harness.results.spectral_3_2_1 import NAME, SCALING
 
-__all__ = ["ROLLS", "register_claims"]
+__all__ = ["ROLLS", "speed_numbers", "register_claims"]
 
 #: the two readings of "the Swiss roll": job key -> label
 ROLLS = {"swiss_roll": "3-D roll", "swiss_roll_3_1_5": "3.1.5 roll"}
@@ -164,6 +167,106 @@ def same_solution(records) -> dict:
                        ("rotation and scale", part("procrustes_similarity", "rotation and scale"))])
 
 
+# ---- speed (the scaling job) ----------------------------------------------------------
+#: the register's budget of "finish within budget" (1 hour)
+REGISTER_BUDGET = 3600.0
+LABELS = {"lle": "LLE", "laplacian_eigenmaps": "Lap", "isomap": "Isomap", "mvu": "MVU"}
+
+
+def _slope(rows: list[dict]):
+    """``(slope, noise, sizes)`` of the finished fits' CPU seconds against n, or None
+    with fewer than two sizes."""
+    done = [r for r in rows if r.get("status") == "ok"]
+    if len(done) < 2:
+        return None
+    slope, noise = loglog_slope([r["n"] for r in done], [r["seconds"] for r in done])
+    return slope, noise, [r["n"] for r in done]
+
+
+def speed_numbers(r: dict) -> dict:
+    """The numbers the speed verdicts derive from the scaling record (so that the CSV
+    holds every number of their evidence): the eigensolve ratios and slopes, each
+    method's fit slope and its noise, the timing band's factor."""
+    solves = r["eigensolves"]
+    n = [s["n"] for s in solves]
+    out = {f"eigensolve_ratio.n{s['n']}": s["isomap_dense_seconds"] / s["lle_sparse_seconds"]
+           for s in solves}
+    for key, what in (("lle_sparse_seconds", "lle"), ("isomap_dense_seconds", "isomap")):
+        slope, noise = loglog_slope(n, [s[key] for s in solves])
+        out[f"eigensolve_slope.{what}"], out[f"eigensolve_slope_noise.{what}"] = slope, noise
+    for method, rows in r["fits"].items():
+        found = _slope(rows)
+        if found:
+            out[f"fit_slope.{method}"], out[f"fit_slope_noise.{method}"] = found[0], found[1]
+    out["eigensolve_slope_noise.both"] = (out["eigensolve_slope_noise.lle"]
+                                          + out["eigensolve_slope_noise.isomap"])
+    out["timing_band_factor"] = 1 + TIMING_BAND
+    out["register_budget_seconds"] = REGISTER_BUDGET
+    return out
+
+
+def sparse_efficient(records) -> dict:
+    """s3-2-1-lle-sparse-efficient (line 2054): two readings."""
+    entry = "s3-2-1-lle-sparse-efficient"
+    claim = ("LLE's sparse M makes its eigenvector computation much more efficient than "
+             "Isomap's dense one (3.2.1)")
+    r = records.get(SCALING)
+    if not _ok(r):
+        gone = f"job {NAME}/{SCALING}: {(r or {}).get('status', 'no record')}"
+        return readings_claim(NAME, claim, [Reading("faster", [], gone),
+                                            Reading("scales better", [], gone)], register=entry)
+    solves = r["eigensolves"]
+    ratios = [(s["n"], s["isomap_dense_seconds"] / s["lle_sparse_seconds"]) for s in solves]
+    faster = Reading("faster", [timing_ratio_check(v, 5.0) for _, v in ratios],
+                     "Isomap's dense / LLE's sparse eigensolve CPU seconds: " + ", ".join(
+                         f"n = {n}: {v:.3g}" for n, v in ratios)
+                     + f" (at least 5 beyond the timing band, a factor {1 + TIMING_BAND:g}, needed)")
+    n = [s["n"] for s in solves]
+    lle = loglog_slope(n, [s["lle_sparse_seconds"] for s in solves])
+    iso = loglog_slope(n, [s["isomap_dense_seconds"] for s in solves])
+    better = Reading("scales better", [beyond_noise(iso[0] - lle[0], iso[1] + lle[1])],
+                     f"log-log slopes in n = {n[0]}..{n[-1]}: LLE's sparse {lle[0]:.3g}, "
+                     f"Isomap's dense {iso[0]:.3g} (a difference beyond "
+                     f"{iso[1] + lle[1]:.3g}, the timing band's effect on both, needed)")
+    return readings_claim(NAME, claim, [faster, better], register=entry)
+
+
+def sparse_scale_better(records) -> dict:
+    """s3-2-1-sparse-scale-better (line 2094): two readings."""
+    entry = "s3-2-1-sparse-scale-better"
+    claim = ("LLE and Laplacian eigenmaps construct sparse matrices and are easier to scale "
+             "to large data sets than Isomap and MVU (3.2.1)")
+    r = records.get(SCALING)
+    if not _ok(r):
+        gone = f"job {NAME}/{SCALING}: {(r or {}).get('status', 'no record')}"
+        return readings_claim(NAME, claim, [Reading("slope", [], gone),
+                                            Reading("largest n", [], gone)], register=entry)
+    slopes = {m: _slope(rows) for m, rows in r["fits"].items()}
+    text = "; ".join(f"{LABELS[m]} {v[0]:.3g} over n = {v[2][0]}..{v[2][-1]}"
+                     for m, v in slopes.items() if v)
+    checks = [beyond_noise(slopes[big][0] - slopes[small][0], slopes[big][1] + slopes[small][1])
+              for small in ("lle", "laplacian_eigenmaps") for big in ("isomap", "mvu")
+              if slopes[small] and slopes[big]]
+    slope = Reading("slope", checks, f"log-log slopes of fit CPU seconds against n: {text} "
+                    f"(each method over the sizes it ran; LLE's and Lap's below Isomap's "
+                    f"and MVU's beyond the timing band's effect on both needed)")
+    stopped = r["stopped_at"]
+    largest = max(x["n"] for rows in r["fits"].values() for x in rows)
+    said = (f"budget {r['budget_seconds']:g} CPU-s per fit; stopped: "
+            + (", ".join(f"{LABELS[m]} at n = {n}" for m, n in stopped.items()) or "none")
+            + f"; largest n tried {largest}")
+    if r["budget_seconds"] < REGISTER_BUDGET:
+        budget = Reading("largest n", [], said + f" (the register's budget is "
+                         f"{REGISTER_BUDGET:g} s: no verdict at this profile's)")
+    elif not ({"isomap", "mvu"} & set(stopped)):
+        budget = Reading("largest n", [], said + " (Isomap and MVU finished at every n: the "
+                         "sizes did not reach where they stop)")
+    else:
+        budget = Reading("largest n", [not ({"lle", "laplacian_eigenmaps"} & set(stopped))],
+                         said + " (LLE and Lap finishing where Isomap or MVU stops needed)")
+    return readings_claim(NAME, claim, [slope, budget], register=entry)
+
+
 def _by_construction(records, entry: str, claim: str, what) -> dict:
     shown = "; ".join(f"{k}{' (stand-in)' if r.get('stand_in_for') else ''}: {what(r)}"
                       for k, r in records.items() if _ok(r))
@@ -172,7 +275,9 @@ def _by_construction(records, entry: str, claim: str, what) -> dict:
 
 
 def register_claims(records: dict) -> list[dict]:
-    """Every register entry this result decides, from ``{key: record}``."""
+    """Every register entry this result decides, from ``{key: record}`` (the scaling
+    job's record decides the speed entries, the data sets' the others)."""
+    timed, records = records, {k: r for k, r in records.items() if k != SCALING}
     return [
         _by_construction(
             records, "s3-2-1-lle-m-bottom-constant-psd",
@@ -183,4 +288,4 @@ def register_claims(records: dict) -> list[dict]:
             records, "s3-2-1-laplacian-psd", "The graph Laplacian L is positive semidefinite (3.2.1)",
             lambda r: f"smallest eigenvalue of L {r['laplacian']['min_over_max']:.2g} of the largest"),
         lle_no_dimension(records), spectra_unreliable(records), isomap_dimension(records),
-        same_solution(records)]
+        same_solution(records), sparse_efficient(timed), sparse_scale_better(timed)]

@@ -36,7 +36,7 @@ from harness.plugin import ExpectedFailure
 from harness.results.mds_3_1_2.work import procrustes_residual
 from harness.timelimit import cpu_clock
 
-__all__ = ["lle_weights", "top_gap", "bottom_gap", "work", "sources"]
+__all__ = ["lle_weights", "top_gap", "bottom_gap", "scaling", "work", "sources"]
 
 #: scikit-learn's LLE regulariser (``reg * trace(C)`` added to the local Gram matrix)
 LLE_REG = 1e-3
@@ -154,8 +154,81 @@ def _mvu(X, params, Y_iso, count: int, d: int) -> dict:
             "procrustes_rotation": rotation, "procrustes_similarity": similarity}
 
 
+def _median_cpu(fn, repeats: int) -> float:
+    return float(np.median([_timed(fn)[1] for _ in range(repeats)]))
+
+
+def _eigensolves(X, k: int, d: int, repeats: int) -> dict:
+    """CPU seconds of LLE's sparse eigensolve (the d + 1 smallest eigenpairs of the
+    sparse M, shift-invert ARPACK as scikit-learn's LLE) and of Isomap's dense one
+    (every eigenpair of -1/2 J G^2 J), each the median of ``repeats``."""
+    import scipy.sparse
+    import scipy.sparse.linalg
+    from sklearn.neighbors import NearestNeighbors
+
+    n = len(X)
+    neighbours = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)[1][:, 1:]
+    W = scipy.sparse.csr_matrix(lle_weights(X, neighbours))
+    IW = scipy.sparse.identity(n, format="csr") - W
+    M = (IW.T @ IW).tocsc()
+    gram = isomap_gram(shortest_path(knn_graph(X, k), method="D", directed=False))
+    v0 = np.random.default_rng(0).uniform(-1, 1, n)
+    return {"n": n, "lle_sparse_seconds": _median_cpu(
+                lambda: scipy.sparse.linalg.eigsh(M, k=d + 1, sigma=0.0, v0=v0), repeats),
+            "isomap_dense_seconds": _median_cpu(lambda: np.linalg.eigh(gram), repeats),
+            "lle_nonzeros": int(M.nnz)}
+
+
+def _fit_seconds(name: str, X, k: int, repeats: int, budget: float) -> dict:
+    """The median fit CPU seconds of the plugin ``name`` (MVU: one fit, its solver's
+    time limit ``budget``)."""
+    cls = registry.get_method(name)
+    kwargs = {"n_neighbors": k, "n_components": 2}
+    if name == "mvu":
+        kwargs.update(solver="native", time_limit=budget)
+        repeats = 1
+    times = []
+    for _ in range(repeats):
+        try:
+            _, seconds = _timed(lambda: cls(**kwargs).fit_transform(X))
+        except ExpectedFailure as exc:
+            return {"status": exc.status, "reason": str(exc)[:300]}
+        times.append(seconds)
+    return {"status": "ok", "seconds": float(np.median(times)), "repeats": repeats}
+
+
+def scaling(params: dict) -> dict:
+    """Fit CPU seconds of LLE, Laplacian eigenmaps, Isomap and MVU against n, and the
+    two eigensolves; a method whose fit exceeds ``method_budget_seconds`` (or fails)
+    runs no larger n."""
+    plugin = registry.get_dataset(params["dataset"])
+    k, d, budget = params["n_neighbors"], params["dimension"], params["method_budget_seconds"]
+    sizes = sorted(set(params["sizes"]) | set(params["eigensolve_sizes"])
+                   | set(params["mvu_sizes"]))
+    fits = {m: [] for m in ("lle", "laplacian_eigenmaps", "isomap", "mvu")}
+    stopped, solves = {}, []
+    for n in sizes:
+        X = np.asarray(plugin().load(**{**plugin.params, **params["dataset_params"],
+                                        "n_samples": n}).X, dtype=np.float64)
+        if n in params["eigensolve_sizes"]:
+            solves.append(_eigensolves(X, k, d, params["repeats"]))
+        for method in fits:
+            wanted = params["mvu_sizes"] if method == "mvu" else params["sizes"]
+            if n not in wanted or method in stopped:
+                continue
+            found = _fit_seconds(method, X, k, params["repeats"], budget)
+            fits[method].append({"n": n, **found})
+            if found["status"] != "ok" or found["seconds"] > budget:
+                stopped[method] = n
+    return {"status": "ok", "reason": "", "k": k, "budget_seconds": budget,
+            "fits": fits, "stopped_at": stopped, "eigensolves": solves}
+
+
 def work(params: dict) -> dict:
-    """The child's work for one data set; returns the record body."""
+    """The child's work for one job; returns the record body."""
+    if params["kind"] == "scaling":
+        with threadpool_limits(limits=params["blas_threads"]):
+            return scaling(params)
     with threadpool_limits(limits=params["blas_threads"]):
         plugin = registry.get_dataset(params["dataset"])
         try:
@@ -168,5 +241,7 @@ def work(params: dict) -> dict:
 
 
 def sources(params: dict) -> list:
-    """The data set and the MVU plugin the job finds by name."""
-    return [registry.get_dataset(params["dataset"]), registry.get_method("mvu")]
+    """The data set and the method plugins the job finds by name."""
+    names = ("mvu",) if params["kind"] != "scaling" else (
+        "lle", "laplacian_eigenmaps", "isomap", "mvu")
+    return [registry.get_dataset(params["dataset"])] + [registry.get_method(m) for m in names]

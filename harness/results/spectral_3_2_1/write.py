@@ -10,10 +10,10 @@ from tabulate import tabulate
 
 from harness.results.common.write.check_groups import group_records, group_rows, write_checks
 from harness.results.common.write.figure_files import gap_mark
-from harness.results.spectral_3_2_1 import KIND, NAME, SIDECAR, TITLE, keys
-from harness.results.spectral_3_2_1.register_claims import register_claims
+from harness.results.spectral_3_2_1 import KIND, NAME, SCALING, SIDECAR, TITLE, keys
+from harness.results.spectral_3_2_1.register_claims import register_claims, speed_numbers
 
-__all__ = ["records", "build", "claims", "write"]
+__all__ = ["records", "derived", "build", "claims", "write"]
 
 #: what `harness compare` leaves out: the CPU seconds of each method (timing-derived)
 COMPARE_IGNORE = r"cpu_seconds"
@@ -24,9 +24,17 @@ def records(config: dict) -> dict:
     return group_records(config, NAME, keys(config))
 
 
+def derived(value: dict, path: str) -> list:
+    """The scaling record's numbers the speed verdicts derive (:func:`speed_numbers`)."""
+    if path or "eigensolves" not in value:
+        return []
+    return [(f"derived.{k}", v) for k, v in speed_numbers(value).items()]
+
+
 def build(config: dict) -> pd.DataFrame:
-    """One row per (key, number): ``key, status, reason, path, value``."""
-    return group_rows(records(config), column="key")
+    """One row per (key, number): ``key, status, reason, path, value``, with the
+    numbers the speed verdicts derive."""
+    return group_rows(records(config), column="key", derive=derived)
 
 
 def claims(config: dict) -> list[dict]:
@@ -37,6 +45,8 @@ def claims(config: dict) -> list[dict]:
 def _summary(recs: dict) -> str:
     rows = []
     for key, r in recs.items():
+        if key == SCALING:
+            continue
         if r.get("status") != "ok":
             rows.append({"data": key, "status": gap_mark(r.get("status", "missing"))})
             continue
@@ -56,6 +66,24 @@ def _summary(recs: dict) -> str:
                     tablefmt="github", showindex=False)
 
 
+def _timing(recs: dict) -> str:
+    r = recs.get(SCALING) or {}
+    if r.get("status") != "ok":
+        return f"Scaling job: {gap_mark(r.get('status', 'missing'))}."
+    sizes = sorted({x["n"] for rows in r["fits"].values() for x in rows})
+    table = []
+    for method, fits in r["fits"].items():
+        found = {x["n"]: (f"{x['seconds']:.3g}" if x["status"] == "ok" else x["status"])
+                 for x in fits}
+        table.append({"fit CPU s": method, **{str(n): found.get(n, "") for n in sizes}})
+    for key, what in (("lle_sparse_seconds", "LLE sparse eigensolve"),
+                      ("isomap_dense_seconds", "Isomap dense eigensolve")):
+        table.append({"fit CPU s": what, **{str(s["n"]): f"{s[key]:.3g}"
+                                            for s in r["eigensolves"]}})
+    return tabulate(pd.DataFrame(table).astype(object).fillna(""), headers="keys",
+                    tablefmt="github", showindex=False)
+
+
 def write(config: dict) -> list:
     """Write ``results/<profile>/tables/spectral_3_2_1.{csv,md,tex,json}``."""
     recs = records(config)
@@ -64,4 +92,4 @@ def write(config: dict) -> list:
                         ["Every number of the verdicts is in the CSV (key, path, value). "
                          "gap: the bottom spectrum's mu_{d+1} / mu_d; est.: the position of "
                          "the spectrum's largest gap; top-d: the top d eigenvalues' share of "
-                         "the positive spectrum.", "", _summary(recs)])
+                         "the positive spectrum.", "", _summary(recs), "", _timing(recs)])
