@@ -33,7 +33,7 @@ def test_gap_rules():
 
 @pytest.mark.slow
 def test_a_small_roll_end_to_end():
-    out = work({"dataset": "swiss_roll", "dataset_params": {"n_samples": 200},
+    out = work({"kind": "spectra", "dataset": "swiss_roll", "dataset_params": {"n_samples": 200},
                 "dimension": 2, "n_neighbors": 8, "n_eigenvalues": 6,
                 "solver_time_limit": 120, "blas_threads": 1, "seed": 0})
     assert out["status"] == "ok" and out["n"] == 200
