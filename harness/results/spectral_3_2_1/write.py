@@ -15,8 +15,9 @@ from harness.results.spectral_3_2_1.register_claims import register_claims, spee
 
 __all__ = ["records", "derived", "build", "claims", "write"]
 
-#: what `harness compare` leaves out: the CPU seconds of each method (timing-derived)
-COMPARE_IGNORE = r"cpu_seconds"
+#: what `harness compare` leaves out: the CPU seconds of each method and what derives
+#: from them (ratios, slopes)
+COMPARE_IGNORE = r"seconds|slope|ratio"
 
 
 def records(config: dict) -> dict:
