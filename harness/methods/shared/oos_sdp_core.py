@@ -13,7 +13,7 @@ from harness import registry
 from harness.solvers.out_of_sample_native import solve_out_of_sample
 from harness.methods.shared.out_of_sample_core import OutOfSampleExtension
 
-__all__ = ["SDPExtensionBase", "SDP_PARAMETERS", "SOLVERS"]
+__all__ = ["SDPExtensionBase", "SDP_PARAMETERS", "SOLVERS", "cvxpy_point"]
 
 SOLVERS = ("native", "clarabel", "scs", "cvxopt", "mosek")
 CENTRES = ("neighbors", "origin")
@@ -47,7 +47,7 @@ SDP_PARAMETERS = """
 """
 
 
-def _cvxpy_point(problem: OutOfSampleProblem, backend: str) -> tuple[np.ndarray, dict]:
+def cvxpy_point(problem: OutOfSampleProblem, backend: str) -> tuple[np.ndarray, dict]:
     """Solve one point's SDP with a cvxpy backend; certify it with the constraint
     duals (either sign: D(w) bounds the optimum for every w, so the larger counts)."""
     cp_problem, S = problem.to_cvxpy()
@@ -106,7 +106,7 @@ class SDPExtensionBase(OutOfSampleExtension):
             Y, status, gap = sol.y, sol.status, sol.gap
             violation, extra = sol.violation, {"newton_steps_max": int(sol.newton_steps.max())}
         else:
-            rows = [_cvxpy_point(OutOfSampleProblem(a, d, self.top_left), self.solver)
+            rows = [cvxpy_point(OutOfSampleProblem(a, d, self.top_left), self.solver)
                     for a, d in zip(anchors, sq_dists)]
             Y = np.array([y for y, _ in rows])
             gap = np.array([i["gap"] for _, i in rows], dtype=float)
