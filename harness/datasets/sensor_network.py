@@ -39,7 +39,7 @@ from scipy.spatial import cKDTree
 from harness.plugin import Dataset, DatasetPlugin
 
 __all__ = ["SensorNetworkData", "SensorNetwork", "USCitiesStandIn", "word_mask", "measured_pairs",
-           "CHOICES"]
+           "measure_network", "CHOICES"]
 
 CHOICES = ("nearest", "random")
 WORD = "CONVEX"
@@ -122,6 +122,21 @@ def measured_pairs(X: np.ndarray, radius: float, max_neighbors: int, choice: str
     return np.column_stack([keys // n, keys % n])
 
 
+def measure_network(X: np.ndarray, radius: float, max_neighbors: int, noise: float,
+                    choice: str, rng: np.random.Generator):
+    """The measured graph of sensors at ``X``: the pairs (:func:`measured_pairs`), their
+    true and measured distances (multiplicative uniform noise, ``d (1 + noise U[-1,
+    1])``, drawn after the pairs) and the graph's numbers for ``meta`` (the radius, the
+    edge count, the mean and smallest degree)."""
+    edges = measured_pairs(X, radius, max_neighbors, choice, rng)
+    true = np.linalg.norm(X[edges[:, 0]] - X[edges[:, 1]], axis=1)
+    measured = true * (1 + noise * rng.uniform(-1, 1, len(edges)))
+    degree = np.bincount(edges.ravel(), minlength=len(X))
+    return edges, true, measured, {"radius": radius, "n_edges": int(len(edges)),
+                                   "mean_degree": float(degree.mean()),
+                                   "min_degree": int(degree.min())}
+
+
 class SensorNetwork(DatasetPlugin):
     """n sensors uniform in the unit square, centred; each measures the distance to up
     to ``max_neighbors`` others within ``radius`` (thesis 3.1.8, Fig. 3.20).
@@ -166,21 +181,17 @@ class SensorNetwork(DatasetPlugin):
         rng = np.random.default_rng(seed)
         X = rng.random((n, 2))
         X -= X.mean(axis=0)
-        edges = measured_pairs(X, radius, k, choice, rng)
-        true = np.linalg.norm(X[edges[:, 0]] - X[edges[:, 1]], axis=1)
-        measured = true * (1 + noise * rng.uniform(-1, 1, len(edges)))
+        edges, true, measured, graph = measure_network(X, radius, k, noise, choice, rng)
         in_word = word_mask(X)
         rho = np.linalg.norm(X, axis=1)
         y = np.where(in_word, 1.0, BACKGROUND_MAX * rho / rho.max())
-        degree = np.bincount(edges.ravel(), minlength=n)
         meta = {
             "source": "generated", "generator": "uniform unit square, centred",
             "stand_in_for": self.stand_in_for, "thesis_name": self.thesis_name,
             "description": self.description,
             "params": {"n_samples": n, "radius": radius, "max_neighbors": k, "noise": noise,
                        "choice": choice, "seed": seed},
-            "radius": radius, "n_edges": int(len(edges)), "mean_degree": float(degree.mean()),
-            "min_degree": int(degree.min()), "in_word": int(in_word.sum()),
+            **graph, "in_word": int(in_word.sum()),
         }
         return SensorNetworkData(np.ascontiguousarray(X), y, meta, edges, measured, true,
                                  in_word)

@@ -29,7 +29,7 @@ import numpy as np
 from scipy.sparse.csgraph import minimum_spanning_tree
 from scipy.spatial.distance import pdist, squareform
 
-from harness.datasets.sensor_network import BACKGROUND_MAX, SensorNetworkData, measured_pairs
+from harness.datasets.sensor_network import BACKGROUND_MAX, SensorNetworkData, measure_network
 from harness.datasets.us_cities import USCities, albers_conus
 from harness.plugin import DatasetPlugin
 
@@ -94,11 +94,9 @@ class USCitiesNetwork(DatasetPlugin):
         X = km / extent
         radius = connecting_radius(X) * float(radius_factor) * (1 + 1e-9)
         rng = np.random.default_rng(seed)
-        edges = measured_pairs(X, radius, int(max_neighbors), choice, rng)
-        true = np.linalg.norm(X[edges[:, 0]] - X[edges[:, 1]], axis=1)
-        measured = true * (1 + float(noise) * rng.uniform(-1, 1, len(edges)))
+        edges, true, measured, graph = measure_network(X, radius, int(max_neighbors),
+                                                       float(noise), choice, rng)
         rho = np.linalg.norm(X, axis=1)
-        degree = np.bincount(edges.ravel(), minlength=len(X))
         meta = {
             "source": "downloaded", "generator": "GeoNames cities, Albers map",
             "stand_in_for": None, "thesis_name": self.thesis_name,
@@ -106,8 +104,7 @@ class USCitiesNetwork(DatasetPlugin):
             "params": {"n_samples": int(n_samples), "radius_factor": float(radius_factor),
                        "max_neighbors": int(max_neighbors), "noise": float(noise),
                        "choice": choice, "seed": seed},
-            "radius": radius, "radius_km": radius * extent, "n_edges": int(len(edges)),
-            "mean_degree": float(degree.mean()), "min_degree": int(degree.min()),
+            **graph, "radius_km": radius * extent,
         }
         return SensorNetworkData(np.ascontiguousarray(X), BACKGROUND_MAX * rho / rho.max(),
                                  meta, edges, measured, true, np.zeros(len(X), dtype=bool))

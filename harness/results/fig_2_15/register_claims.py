@@ -347,7 +347,7 @@ def _tree_log_n(s: dict) -> dict:
     slope, noise = s["balltree_n_slope"], s["balltree_n_slope_noise"]
     cpu_check = both(beyond_noise(slope, noise), beyond_noise(s["sublinear_slope"] - slope, noise))
     cpu = Reading("logarithmic in n", [cpu_check], (
-        f"scikit-learn BallTree 3-NN query CPU time at n = "
+        "scikit-learn BallTree 3-NN query CPU time at n = "
         + ", ".join(str(n) for n in sizes) + ": "
         + ", ".join(f"{s[f'balltree_n{n}_microseconds']:.2f}" for n in sizes)
         + f" microseconds per query, log-log slope {slope:.3f} (noise {noise:.3f}, two "

@@ -173,8 +173,8 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
     why = "" if at_size else (
         f" Not compared: measured at {size}, not the thesis' 60000 / 10000 images.")
     out = []
-    points = [(15, f"LMNN (rec) r=15", rec.get(15), thesis["rec"][15]),
-              (25, f"LMNN (rec) r=25", rec.get(25), thesis["rec"][25]),
+    points = [(15, "LMNN (rec) r=15", rec.get(15), thesis["rec"][15]),
+              (25, "LMNN (rec) r=25", rec.get(25), thesis["rec"][25]),
               ("baseline", f"baseline ({conf['baseline_input']})", base,
                thesis["baseline"])]
     for key, what, ours, value in points:

@@ -186,7 +186,6 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         checks_1 = [v > h]
         checks_2 = [abs(h / 1.4 - 1) <= tol, abs(v / 2.2 - 1) <= tol]
         if len(across):
-            runs, larger = int(across["runs"].iloc[0]), int(across["vertical_larger_runs"].iloc[0])
             sign = float(scale["sign_test_pvalue"])
             checks_1.append(significant(sign, float(scale["sign_test_pvalue_other"]), alpha))
             extra += f" (one-sided sign test p = {sign:.1e})"

@@ -285,8 +285,8 @@ def write_outputs(config: dict, frame: pd.DataFrame, claims: list[dict]) -> list
     """The Markdown and the files (:func:`harness.results.common.write.figure_files.write_figure_files`)."""
     conf = _conf(config)
     notes = Footnotes()
-    md = [f"# Fig. 3.29: detecting and cutting bad edges of a noisy Swiss roll (thesis "
-          f"3.1.12)", "",
+    md = ["# Fig. 3.29: detecting and cutting bad edges of a noisy Swiss roll (thesis "
+          "3.1.12)", "",
           f"Profile `{config['profile']}`: n = {conf['n_samples']}, k = {conf['n_neighbors']}, "
           f"dataset_params {conf['dataset_params']}; walk t = {conf['walk_steps']}, sigma = "
           f"{conf['walk_sigma']:g}, transition '{conf['walk_transition']}', q "

@@ -15,7 +15,7 @@ from tabulate import tabulate
 from harness.results.common.write.figure_files import (
     claim_lines, gap_mark, read_point, save_png, write_figure_files,
 )
-from harness.results.lmnn_sdp import NAME, TITLE, _conf, keys, parse_key
+from harness.results.lmnn_sdp import NAME, TITLE, keys, parse_key
 from harness.results.lmnn_sdp.register_claims import counted, register_claims
 from harness.results.solver_table.register_claims import loglog_slope
 

@@ -242,7 +242,6 @@ def _exact(records) -> list[dict]:
                                            [Reading(x, [], text) for x in n], register=rid))
         return out
     cases = rec["cases"]
-    named = list(cases)
     gaps = "; ".join(f"{_label(d)}: certified relative gap of the solve with the square "
                      f"root {c['sqrt']['relative_gap']:.2g}" for d, c in cases.items())
     lda_like = [c["nosqrt"]["angle_to_lda_pairwise"] <= ANGLE_DEGREES and c["nosqrt"]["rank"] == 1

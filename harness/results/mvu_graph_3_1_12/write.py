@@ -8,17 +8,12 @@ from __future__ import annotations
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results.common.write.check_groups import group_records, group_rows, write_checks
+from harness.results.common.write.check_groups import CheckGroupsResult
 from harness.results.common.write.figure_files import gap_mark
 from harness.results.mvu_graph_3_1_12 import KIND, NAME, SIDECAR, TITLE, keys
 from harness.results.mvu_graph_3_1_12.register_claims import count_slopes, register_claims
 
-__all__ = ["records", "derived", "build", "claims", "write"]
-
-
-def records(config: dict) -> dict:
-    """``{key: record}`` of every job (a missing one as its ``missing`` stand-in)."""
-    return group_records(config, NAME, keys(config))
+__all__ = ["RESULT", "records", "derived", "build", "claims", "write"]
 
 
 def derived(value: dict, path: str) -> list:
@@ -29,17 +24,6 @@ def derived(value: dict, path: str) -> list:
     return ([(f"slope_in_k.n{n}", s) for n, s in k_slopes.items()]
             + [(f"slope_in_n.k{k}", s) for k, s in n_slopes.items()]
             + [("largest_share_of_bound", largest)])
-
-
-def build(config: dict) -> pd.DataFrame:
-    """One row per (key, number): ``key, status, reason, path, value``, with the
-    numbers the verdicts derive."""
-    return group_rows(records(config), column="key", derive=derived)
-
-
-def claims(config: dict) -> list[dict]:
-    """The register's entries this result decides."""
-    return register_claims(records(config))
 
 
 def _summary(recs: dict) -> str:
@@ -60,10 +44,8 @@ def _summary(recs: dict) -> str:
                     tablefmt="github", showindex=False)
 
 
-def write(config: dict) -> list:
-    """Write ``results/<profile>/tables/mvu_graph_3_1_12.{csv,md,tex,json}``."""
-    recs = records(config)
-    return write_checks(config, NAME, KIND, SIDECAR, TITLE, recs, build(config),
-                        register_claims(recs),
-                        ["Every number of the verdicts is in the CSV (key, path, value).", "",
-                         _summary(recs)])
+RESULT = CheckGroupsResult(
+    NAME, KIND, SIDECAR, TITLE, keys, register_claims, lambda recs: [
+        "Every number of the verdicts is in the CSV (key, path, value).", "", _summary(recs)],
+    column="key", derive=derived)
+records, build, claims, write = RESULT.records, RESULT.build, RESULT.claims, RESULT.write

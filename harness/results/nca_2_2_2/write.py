@@ -6,25 +6,16 @@ the verdicts derive), the jobs table and the verdicts (:mod:`.register_claims`,
 
 from __future__ import annotations
 
-import pandas as pd
-
-from harness.results.common.write.check_groups import (
-    group_records, group_rows, jobs_table, write_checks,
-)
+from harness.results.common.write.check_groups import CheckGroupsResult, jobs_table
 from harness.results.nca_2_2_2 import KIND, NAME, SIDECAR, TITLE, keys
 from harness.results.nca_2_2_2.register_claims import gradient_slopes, register_claims
 from harness.results.solver_table.register_claims import TIMING_BAND
 
-__all__ = ["records", "derived", "build", "claims", "write"]
+__all__ = ["RESULT", "records", "derived", "build", "claims", "write"]
 
 #: what `harness compare` leaves out: the timings and what derives from them (not
 #: reproduced by a rerun; the objectives and the two forms' agreement are compared)
 COMPARE_IGNORE = r"seconds|slope|ratio"
-
-
-def records(config: dict) -> dict:
-    """``{group: record}`` of every job (a missing one as its ``missing`` stand-in)."""
-    return group_records(config, NAME, keys(config))
 
 
 def derived(value: dict, path: str) -> list:
@@ -42,21 +33,9 @@ def derived(value: dict, path: str) -> list:
     return out
 
 
-def build(config: dict) -> pd.DataFrame:
-    """One row per (group, number): ``group, status, reason, path, value``."""
-    return group_rows(records(config), derive=derived)
-
-
-def claims(config: dict) -> list[dict]:
-    """The register's entries this result decides."""
-    return register_claims(records(config))
-
-
-def write(config: dict) -> list:
-    """Write ``results/<profile>/tables/nca_2_2_2.{csv,md,tex,json}``."""
-    recs = records(config)
-    return write_checks(config, NAME, KIND, SIDECAR, TITLE, recs, build(config),
-                        register_claims(recs),
-                        ["Every number of the verdicts is in the CSV (group, path, value). "
-                         "CPU seconds, one BLAS thread, medians of repeats.", "",
-                         jobs_table(NAME, recs)])
+RESULT = CheckGroupsResult(
+    NAME, KIND, SIDECAR, TITLE, keys, register_claims, lambda recs: [
+        "Every number of the verdicts is in the CSV (group, path, value). CPU seconds, one "
+        "BLAS thread, medians of repeats.", "", jobs_table(NAME, recs)],
+    column="group", derive=derived)
+records, build, claims, write = RESULT.records, RESULT.build, RESULT.claims, RESULT.write

@@ -8,21 +8,16 @@ from __future__ import annotations
 import pandas as pd
 from tabulate import tabulate
 
-from harness.results.common.write.check_groups import group_records, group_rows, write_checks
+from harness.results.common.write.check_groups import CheckGroupsResult
 from harness.results.common.write.figure_files import gap_mark
 from harness.results.spectral_3_2_1 import KIND, NAME, SCALING, SIDECAR, TITLE, keys
 from harness.results.spectral_3_2_1.register_claims import register_claims, speed_numbers
 
-__all__ = ["records", "derived", "build", "claims", "write"]
+__all__ = ["RESULT", "records", "derived", "build", "claims", "write"]
 
 #: what `harness compare` leaves out: the CPU seconds of each method and what derives
 #: from them (ratios, slopes)
 COMPARE_IGNORE = r"seconds|slope|ratio"
-
-
-def records(config: dict) -> dict:
-    """``{key: record}`` of every job (a missing one as its ``missing`` stand-in)."""
-    return group_records(config, NAME, keys(config))
 
 
 def derived(value: dict, path: str) -> list:
@@ -30,17 +25,6 @@ def derived(value: dict, path: str) -> list:
     if path or "eigensolves" not in value:
         return []
     return [(f"derived.{k}", v) for k, v in speed_numbers(value).items()]
-
-
-def build(config: dict) -> pd.DataFrame:
-    """One row per (key, number): ``key, status, reason, path, value``, with the
-    numbers the speed verdicts derive."""
-    return group_rows(records(config), column="key", derive=derived)
-
-
-def claims(config: dict) -> list[dict]:
-    """The register's entries this result decides."""
-    return register_claims(records(config))
 
 
 def _summary(recs: dict) -> str:
@@ -85,12 +69,11 @@ def _timing(recs: dict) -> str:
                     tablefmt="github", showindex=False)
 
 
-def write(config: dict) -> list:
-    """Write ``results/<profile>/tables/spectral_3_2_1.{csv,md,tex,json}``."""
-    recs = records(config)
-    return write_checks(config, NAME, KIND, SIDECAR, TITLE, recs, build(config),
-                        register_claims(recs),
-                        ["Every number of the verdicts is in the CSV (key, path, value). "
-                         "gap: the bottom spectrum's mu_{d+1} / mu_d; est.: the position of "
-                         "the spectrum's largest gap; top-d: the top d eigenvalues' share of "
-                         "the positive spectrum.", "", _summary(recs), "", _timing(recs)])
+RESULT = CheckGroupsResult(
+    NAME, KIND, SIDECAR, TITLE, keys, register_claims, lambda recs: [
+        "Every number of the verdicts is in the CSV (key, path, value). gap: the bottom "
+        "spectrum's mu_{d+1} / mu_d; est.: the position of the spectrum's largest gap; "
+        "top-d: the top d eigenvalues' share of the positive spectrum.", "", _summary(recs),
+        "", _timing(recs)],
+    column="key", derive=derived)
+records, build, claims, write = RESULT.records, RESULT.build, RESULT.claims, RESULT.write

@@ -18,7 +18,8 @@ from harness.outputs import output_paths, write_sidecar
 from harness.records import write_csv_atomic, write_text_atomic
 from harness.results.common.write.figure_files import claim_lines, gap_mark
 
-__all__ = ["SKIP", "group_records", "flatten", "group_rows", "jobs_table", "write_checks"]
+__all__ = ["SKIP", "group_records", "flatten", "group_rows", "jobs_table", "write_checks",
+           "CheckGroupsResult"]
 
 #: record fields that are bookkeeping, not measurements
 SKIP = ("params", "provenance", "timing", "schema", "job", "key", "result", "profile",
@@ -101,3 +102,48 @@ def write_checks(config: dict, name: str, kind: str, sidecar: bool, title: str,
             write_text_atomic(out["md"], "\n".join(md) + "\n"),
             write_text_atomic(out["tex"], f"% {title}\n% see {name}.csv and {name}.md\n"),
             write_sidecar(out["json"], {"title": title, "markdown": "\n".join(body).strip()})]
+
+
+class CheckGroupsResult:
+    """The outputs of one check-groups result, bound to its declaration: its
+    ``write.py`` takes ``records``, ``build``, ``claims`` and ``write`` from one of
+    these (the table of :func:`write_checks`, the long CSV of :func:`group_rows`).
+
+    Parameters
+    ----------
+    name, kind, sidecar, title : the result's declaration
+    keys : callable
+        ``keys(config)``, its jobs.
+    register_claims : callable
+        ``register_claims({key: record}) -> list[dict]``, its verdicts.
+    tables : callable
+        ``tables({key: record}) -> list[str]``, the Markdown lines before the verdicts.
+    column : str, default "group"
+        The CSV's column of job keys.
+    derive : callable, optional
+        :func:`flatten`'s hook: the numbers the verdicts derive, as rows.
+    """
+
+    def __init__(self, name: str, kind: str, sidecar: bool, title: str, keys, register_claims,
+                 tables, column: str = "group", derive: Derive | None = None):
+        self.name, self.kind, self.sidecar, self.title = name, kind, sidecar, title
+        self.keys, self.register_claims, self.tables = keys, register_claims, tables
+        self.column, self.derive = column, derive
+
+    def records(self, config: dict) -> dict:
+        """``{key: record}`` of every job (a missing one as its ``missing`` stand-in)."""
+        return group_records(config, self.name, self.keys(config))
+
+    def build(self, config: dict) -> pd.DataFrame:
+        """One row per (job, number), with the numbers the verdicts derive."""
+        return group_rows(self.records(config), self.column, self.derive)
+
+    def claims(self, config: dict) -> list[dict]:
+        """The register's entries this result decides."""
+        return self.register_claims(self.records(config))
+
+    def write(self, config: dict) -> list[Path]:
+        """Write ``results/<profile>/tables/<name>.{csv,md,tex,json}``."""
+        recs = self.records(config)
+        return write_checks(config, self.name, self.kind, self.sidecar, self.title, recs,
+                            self.build(config), self.register_claims(recs), self.tables(recs))
