@@ -26,7 +26,10 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse
+import scipy.sparse.linalg
 from scipy.sparse.csgraph import connected_components, shortest_path
+from sklearn.neighbors import NearestNeighbors
 from threadpoolctl import threadpool_limits
 
 from harness import registry
@@ -86,10 +89,8 @@ def _spectra(X: np.ndarray, params: dict) -> dict:
         raise ExpectedFailure(f"the symmetrised {k}-NN graph is disconnected; no spectrum "
                               f"of these methods is defined")
     # LLE on each point's k nearest neighbours (directed, as LLE's step 1)
-    from sklearn.neighbors import NearestNeighbors
-
     neighbours = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)[1][:, 1:]
-    (M, lle_values, lle_vectors), lle_cpu = _timed(lambda: _lle_matrix(X, neighbours))
+    (lle_values, lle_vectors), lle_cpu = _timed(lambda: _lle_spectrum(X, neighbours))
     constant = lle_vectors[:, 0] * np.sign(lle_vectors[:, 0].sum())
     lle = {"min_over_max": float(lle_values[0] / lle_values[-1]),
            "constant_deviation": float(np.max(np.abs(constant - 1 / np.sqrt(n))) * np.sqrt(n)),
@@ -124,12 +125,10 @@ def _spectra(X: np.ndarray, params: dict) -> dict:
             "mvu": _mvu(X, params, Y_iso, count, d)}
 
 
-def _lle_matrix(X, neighbours):
-    W = lle_weights(X, neighbours)
-    IW = np.eye(len(X)) - W
-    M = IW.T @ IW
-    values, vectors = np.linalg.eigh(M)
-    return M, values, vectors
+def _lle_spectrum(X, neighbours):
+    """The eigenvalues (ascending) and eigenvectors of M = (I - W)^T (I - W)."""
+    IW = np.eye(len(X)) - lle_weights(X, neighbours)
+    return np.linalg.eigh(IW.T @ IW)
 
 
 def _mvu(X, params, Y_iso, count: int, d: int) -> dict:
@@ -162,10 +161,6 @@ def _eigensolves(X, k: int, d: int, repeats: int) -> dict:
     """CPU seconds of LLE's sparse eigensolve (the d + 1 smallest eigenpairs of the
     sparse M, shift-invert ARPACK as scikit-learn's LLE) and of Isomap's dense one
     (every eigenpair of -1/2 J G^2 J), each the median of ``repeats``."""
-    import scipy.sparse
-    import scipy.sparse.linalg
-    from sklearn.neighbors import NearestNeighbors
-
     n = len(X)
     neighbours = NearestNeighbors(n_neighbors=k + 1).fit(X).kneighbors(X)[1][:, 1:]
     W = scipy.sparse.csr_matrix(lle_weights(X, neighbours))
