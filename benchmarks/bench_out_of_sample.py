@@ -81,3 +81,25 @@ class OutOfSampleCertifiedSuite:
         return float((sol.status == "optimal").mean())
 
     track_certified_fraction.unit = "fraction"
+
+
+class OutOfSampleSDPAgainstK:
+    """The printed SDP of one point by Clarabel through cvxpy against k (thesis 3.1.10:
+    "O(r^3 + (k + r)^3)"; register entry ``s3-1-10-complexity-scaling``, decided by the
+    result ``oos_sdp_3_1_10``), r = 2, k = 5, 20, 100."""
+
+    params = [[5, 20, 100]]
+    param_names = ["k"]
+    timeout = 120
+
+    def setup(self, k):
+        self._limits = threadpool_limits(BLAS_THREADS)
+        anchors, d = _points(1, k=k)
+        self.problem = OutOfSampleProblem(anchors[0], d[0])
+
+    def teardown(self, k):
+        self._limits.restore_original_limits()
+
+    def time_one_point(self, k):
+        problem, _ = self.problem.to_cvxpy()
+        problem.solve(solver="CLARABEL")
