@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import procrustes
 
-__all__ = ["alignment_error"]
+__all__ = ["alignment_error", "align", "procrustes_residual"]
 
 
 def alignment_error(truth, embedding) -> float:
@@ -46,3 +46,30 @@ def alignment_error(truth, embedding) -> float:
         raise ValueError(f"truth and embedding must be 2-d of the same shape, got "
                          f"{truth.shape} and {embedding.shape}")
     return float(procrustes(truth, embedding)[2])
+
+
+def align(Y: np.ndarray, X: np.ndarray, scale: bool) -> tuple[np.ndarray, float]:
+    """``Y`` moved onto ``X`` by the best rotation/reflection and translation
+    (orthogonal Procrustes) and, if ``scale``, the best scale; returns the moved
+    points and the scale factor (1 without scaling)."""
+    Yc, Xc = Y - Y.mean(axis=0), X - X.mean(axis=0)
+    U, s, Vt = np.linalg.svd(Yc.T @ Xc)
+    factor = float(s.sum() / np.vdot(Yc, Yc)) if scale else 1.0
+    return factor * Yc @ (U @ Vt) + X.mean(axis=0), factor
+
+
+def procrustes_residual(Y: np.ndarray, X: np.ndarray, scale: bool = True
+                        ) -> tuple[float, float]:
+    """``(residual, s)``: ``||align(Y, X) - X||_F^2`` (:func:`align`, with or without
+    the scale ``s``) relative to ``||X - mean(X)||_F^2``.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]])
+    >>> residual, s = procrustes_residual(3.0 * X[:, ::-1] + 1.0, X)
+    >>> round(residual, 12), round(s, 12)
+    (0.0, 0.333333333333)
+    """
+    moved, factor = align(np.asarray(Y, float), np.asarray(X, float), scale)
+    Xc = X - X.mean(axis=0)
+    return float(np.sum((moved - X) ** 2) / np.sum(Xc * Xc)), factor

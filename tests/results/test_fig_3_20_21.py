@@ -17,7 +17,8 @@ from harness.errors import ConfigError
 from harness.jobs import job_params, parse_job
 from harness.reference import thesis_claim
 from harness.result_registry import get_result
-from harness.results.common.work.sensor_point import align, pack, position_errors, sensor_work, unpack
+from harness.metrics.alignment import align
+from harness.results.common.work.sensor_point import pack, position_errors, sensor_work, unpack
 from harness.results.fig_3_20 import write as fig_3_20_write
 from harness.results.fig_3_21 import write as fig_3_21_write
 from tests.results.conftest import write_point

@@ -229,7 +229,7 @@ def test_monotone_checks_and_the_locally_linear_readings():
 
 
 def test_procrustes_residual_is_zero_for_a_similar_copy_only():
-    from harness.results.mds_3_1_2.work import procrustes_residual
+    from harness.metrics.alignment import procrustes_residual
 
     rng = np.random.default_rng(5)
     A = rng.standard_normal((50, 2))

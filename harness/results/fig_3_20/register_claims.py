@@ -56,7 +56,7 @@ def geometry(Y: np.ndarray, X: np.ndarray) -> dict[str, float]:
     the median similarity-aligned error of the sensors within
     :data:`BOUNDARY_FRACTION` of the diameter from the convex hull of ``X`` and of the
     rest, and the ratios the claims compare."""
-    from harness.results.common.work.sensor_point import align
+    from harness.metrics.alignment import align
 
     errors = {}
     for name, scale in (("rigid", False), ("similarity", True)):

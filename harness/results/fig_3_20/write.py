@@ -18,7 +18,8 @@ from harness.formatting import fmt_number
 from harness.results.common.write.figure_files import (
     gap_mark, read_point, save_png, write_figure_files,
 )
-from harness.results.common.work.sensor_point import align, load_network, unpack
+from harness.metrics.alignment import align
+from harness.results.common.work.sensor_point import load_network, unpack
 from harness.results.common.write.tables import Footnotes
 from harness.results.fig_3_20 import KEYS, NAME, TITLE, _conf, keys
 from harness.results.fig_3_20.register_claims import derived_columns, geometry, register_claims

@@ -49,12 +49,13 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.datasets.swiss_roll import spiral_arc_length
 from harness.methods.pca_knn import pca_map
+from harness.metrics.alignment import procrustes_residual
 from harness.plugin import ExpectedFailure
 from harness.timelimit import cpu_clock
 
 __all__ = ["classical_mds", "gram_from_squared", "sstress", "stress_one", "spearman",
            "order_preserving_embedding", "swiss_roll_geodesics", "lbfgs_classical",
-           "lbfgs_sstress", "procrustes_residual", "work", "sources"]
+           "lbfgs_sstress", "work", "sources"]
 
 
 # ---- the formulas ---------------------------------------------------------------------
@@ -414,18 +415,6 @@ def _geodesic(params) -> dict:
             "global_median_ratio": float(np.median(ratio[far])),
             "global_fraction": params["geodesic_global_fraction"], "bins": bins,
             "bootstrap": params["geodesic_bootstrap"]}
-
-
-def procrustes_residual(Y: np.ndarray, A: np.ndarray, scale: bool = True
-                        ) -> tuple[float, float]:
-    """``(residual, s)``: the least ``||s Y R + t - A||_F^2`` over orthogonal ``R``
-    (a rotation or a reflection), shift ``t`` and, with ``scale``, the scale ``s``
-    (else ``s = 1``), relative to ``||A - mean(A)||_F^2``."""
-    Yc, Ac = Y - Y.mean(axis=0), A - A.mean(axis=0)
-    U, sigma, Vt = np.linalg.svd(Yc.T @ Ac)
-    scale = float(sigma.sum() / np.sum(Yc * Yc)) if scale else 1.0
-    E = scale * Yc @ (U @ Vt) - Ac
-    return float(np.sum(E * E) / np.sum(Ac * Ac)), scale
 
 
 def _us_cities(params) -> dict:

@@ -36,7 +36,7 @@ from harness import registry
 from harness.methods.isomap import isomap_gram
 from harness.methods.shared.manifold import knn_graph
 from harness.plugin import ExpectedFailure
-from harness.results.mds_3_1_2.work import procrustes_residual
+from harness.metrics.alignment import procrustes_residual
 from harness.timelimit import cpu_clock
 
 __all__ = ["lle_weights", "top_gap", "bottom_gap", "scaling", "work", "sources"]

@@ -37,10 +37,11 @@ from threadpoolctl import threadpool_limits
 from harness import registry
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
+from harness.metrics.alignment import align
 from harness.methods.shared.variational_graph import variational_mvu_graph
 from harness.methods.shared.variational_refine import reconstruction_loss
 
-__all__ = ["align", "position_errors",
+__all__ = ["position_errors",
            "pack", "unpack", "load_network", "sensor_work", "sensor_sources", "work", "sources"]
 
 ALIGNMENTS = ("rigid", "similarity")
@@ -48,16 +49,6 @@ ALIGNMENTS = ("rigid", "similarity")
 
 
 
-
-
-def align(Y: np.ndarray, X: np.ndarray, scale: bool) -> tuple[np.ndarray, float]:
-    """``Y`` moved onto ``X`` by the best rotation/reflection and translation
-    (orthogonal Procrustes) and, if ``scale``, the best scale; returns the moved
-    points and the scale factor (1 without scaling)."""
-    Yc, Xc = Y - Y.mean(axis=0), X - X.mean(axis=0)
-    U, s, Vt = np.linalg.svd(Yc.T @ Xc)
-    factor = float(s.sum() / np.vdot(Yc, Yc)) if scale else 1.0
-    return factor * Yc @ (U @ Vt) + X.mean(axis=0), factor
 
 
 def position_errors(Y: np.ndarray, X: np.ndarray) -> dict[str, float]:
