@@ -77,3 +77,18 @@ def test_degenerate_needs_a_certified_real_connected_case():
     assert rc.degenerate(_graph("frey", 40, 1, mvu=uncertified))["verdict"] == "not measured"
     stand_in = _graph("teapot_standin", 9, 1, "teapot", mvu=flat)
     assert rc.degenerate(stand_in)["verdict"] == "not measured"
+
+
+def test_the_constraint_order_readings_split_o_kn_from_o_nk2():
+    # a slope of 1.9 in k: O(n k^2) bounded, O(kn) not -> the readings disagree
+    split = rc.constraints_order(_counts(1.9))
+    assert split["verdict"] == "partly holds"
+    assert "as stated O(kn) (does not hold)" in split["evidence"]
+    assert "O(nk^2) as in 3.1.4 (holds)" in split["evidence"]
+    # linear in k: both bounded
+    assert rc.constraints_order(_counts(1.0))["verdict"] == "holds"
+    assert rc.constraints_order({})["verdict"] == "not measured"
+    orders = rc.order_ratios(_counts(1.0)["counts"]["counts"])
+    ks, constraints, ratios, slope = orders[1]
+    assert ks == [3, 4, 6, 8, 12] and constraints[0] == int(1000 * 0.5 * 3) + 1
+    assert abs(slope) < 0.01

@@ -8,6 +8,13 @@ counts against n within [0.9, 1.1] at each k (the register's test fixes only the
 in k, [1.5, 2.1], at each n); "disconnected on most" is more than half of the five named
 data sets (:func:`harness.claims.about_most`); a stand-in's graph is shown, never
 counted; "degenerate" needs a connected real graph with k < 3 and a certified MVU solve.
+For s3-1-8-constraints-o-kn (line 1636, "O(kn) constraints", against line 1478's
+O(nk^2)) a ratio is "bounded" as k grows when its log-log slope in k is at most
+``BOUNDED_SLOPE`` = 0.1, the tolerance the 3.1.4 entry's "linear in n" reading allows
+(``N_SLOPE``, fixed with that entry in f344dce); the constraints are the clique
+graph's edges plus the centring constraint, at the reading's n = 1000. That entry's
+counts (slope in k 1.26-1.29) were in the kept run before this criterion was written;
+it reuses the earlier tolerance rather than choosing a new one.
 """
 
 from __future__ import annotations
@@ -17,13 +24,16 @@ from harness.results.common.write.certified import certified
 from harness.results.mvu_graph_3_1_12 import COUNTS, NAME, PREFIX
 from harness.results.solver_table.register_claims import loglog_slope
 
-__all__ = ["NAMED", "count_slopes", "register_claims"]
+__all__ = ["NAMED", "count_slopes", "order_ratios", "register_claims"]
 
 #: the data sets "rarely connected" names (its register reading)
 NAMED = ("swiss_roll", "teapot", "frey", "olivetti", "mnist_fives")
 K_SLOPE = (1.5, 2.1)
 N_SLOPE = (0.9, 1.1)
 ONE_DIMENSIONAL, SHARE_TOL = 0.9, 0.01
+#: s3-1-8-constraints-o-kn: the reading's n, and the largest log-log slope in k of a
+#: "bounded" ratio (N_SLOPE's tolerance around 1)
+ORDER_N, BOUNDED_SLOPE = 1000, N_SLOPE[1] - 1
 
 
 def _not_run(key: str, record) -> str:
@@ -62,6 +72,47 @@ def constraint_count(records) -> dict:
         + ", ".join(f"{k}: {s:.3g}" for k, s in n_slopes.items())
         + f" (in [{N_SLOPE[0]:g}, {N_SLOPE[1]:g}] needed), on n^2 matrix elements")
     return make_claim(NAME, claim, checks, evidence, register=entry)
+
+
+def order_ratios(rows: list[dict]) -> dict:
+    """At the reading's n: ``{power: (ks, constraints, ratios, slope)}`` of the
+    constraints (edges + centring) over k^power n, with the ratios' log-log slope in k;
+    empty when fewer than two k were counted at that n."""
+    rows = sorted((x for x in rows if x["n"] == ORDER_N), key=lambda x: x["k"])
+    if len(rows) < 2:
+        return {}
+    ks = [x["k"] for x in rows]
+    constraints = [x["edges"] + 1 for x in rows]
+    out = {}
+    for power in (1, 2):
+        ratios = [c / (k ** power * ORDER_N) for c, k in zip(constraints, ks)]
+        out[power] = (ks, constraints, ratios, loglog_slope(ks, ratios)[0])
+    return out
+
+
+def constraints_order(records) -> dict:
+    """s3-1-8-constraints-o-kn (line 1636): two readings, O(kn) as stated and O(nk^2)
+    as 3.1.4 says."""
+    entry = "s3-1-8-constraints-o-kn"
+    claim = "The original SDP of 3.1.4 has O(kn) constraints (3.1.8)"
+    r = records.get(COUNTS)
+    if r is None or r.get("status") != "ok":
+        return make_claim(NAME, claim, [], _not_run(COUNTS, r), register=entry)
+    orders = order_ratios(r["counts"])
+    if not orders:
+        return make_claim(NAME, claim, [], f"the counts hold fewer than two k at n = "
+                          f"{ORDER_N}", register=entry)
+    readings = []
+    for name, power in (("as stated O(kn)", 1), ("O(nk^2) as in 3.1.4", 2)):
+        ks, constraints, ratios, slope = orders[power]
+        counted = ("" if readings else
+                   f"clique-graph constraints (edges + centring) on the Swiss roll, n = "
+                   f"{ORDER_N}: " + ", ".join(f"k = {k}: {c}" for k, c in zip(ks, constraints))
+                   + "; ")
+        readings.append(Reading(name, [slope <= BOUNDED_SLOPE], (
+            counted + f"constraints / (k^{power} n) from {ratios[0]:.3g} to {ratios[-1]:.3g}"
+            f", log-log slope in k {slope:.3g} (at most {BOUNDED_SLOPE:.3g} for bounded)")))
+    return readings_claim(NAME, claim, readings, register=entry)
 
 
 def _graphs(records) -> dict:
@@ -136,4 +187,5 @@ def degenerate(records) -> dict:
 
 def register_claims(records: dict) -> list[dict]:
     """Every register entry this result decides, from ``{key: record}``."""
-    return [constraint_count(records), rarely_connected(records), degenerate(records)]
+    return [constraint_count(records), constraints_order(records), rarely_connected(records),
+            degenerate(records)]

@@ -11,7 +11,8 @@ from tabulate import tabulate
 from harness.results.common.write.check_groups import CheckGroupsResult
 from harness.results.common.write.figure_files import gap_mark
 from harness.results.mvu_graph_3_1_12 import KIND, NAME, SIDECAR, TITLE, keys
-from harness.results.mvu_graph_3_1_12.register_claims import count_slopes, register_claims
+from harness.results.mvu_graph_3_1_12.register_claims import (
+    count_slopes, order_ratios, register_claims)
 
 __all__ = ["RESULT", "records", "derived", "build", "claims", "write"]
 
@@ -23,7 +24,12 @@ def derived(value: dict, path: str) -> list:
     _, _, k_slopes, n_slopes, largest = count_slopes(value["counts"])
     return ([(f"slope_in_k.n{n}", s) for n, s in k_slopes.items()]
             + [(f"slope_in_n.k{k}", s) for k, s in n_slopes.items()]
-            + [("largest_share_of_bound", largest)])
+            + [("largest_share_of_bound", largest)]
+            + [(f"order_k{power}.{name}", v)
+               for power, (ks, constraints, ratios, slope) in order_ratios(value["counts"]).items()
+               for name, v in ([(f"constraints.k{k}", c) for k, c in zip(ks, constraints)]
+                               + [("ratio_first", ratios[0]), ("ratio_last", ratios[-1]),
+                                  ("slope_in_k", slope)])])
 
 
 def _summary(recs: dict) -> str:
