@@ -221,3 +221,38 @@ def test_a_disconnected_subset_is_linked_as_the_thesis_does(profile, monkeypatch
                                "connect_components": None})
     body = fig_3_23_work.work(fig_3_23.params(config, "swiss_roll/trial0"))
     assert body["status"] == "failed" and "connected components" in body["reason"]
+
+
+def _mvu_err(config, dataset: str, err: float, scale: float | None = 1.0) -> None:
+    for t in (0, 1):
+        write_point(config, f"fig_3_23/{dataset}/trial{t}", **{
+            **_ok({"oos_sdp": 2.0, "oos_sdp_cg": 2.0, "oos_lle": 2.0}),
+            "denominator": err, **({"denominator_scale": scale} if scale else {})})
+
+
+def _consistent(config) -> dict:
+    return next(c for c in fig_3_23_write.claims(config)
+                if c["register"] == "s3-1-10-mvu-very-consistent-swiss")
+
+
+def test_mvu_very_consistent_on_the_roll_reads_its_own_relative_error(config):
+    # records without the norm predate the measure: not measured
+    assert _consistent(config)["verdict"] == "not measured"
+    _mvu_err(config, "swiss_roll", 0.02)
+    _mvu_err(config, "teapot", 0.3)
+    # below 0.05 and below the teapot, but MNIST fives and frey unmeasured
+    assert _consistent(config)["verdict"] == "not measured"
+    for d in ("mnist_fives", "frey"):
+        _mvu_err(config, d, 0.2)
+    config["results"]["fig_3_23"]["datasets"] += ["mnist_fives", "frey"]
+    made = _consistent(config)
+    assert made["verdict"] == "holds", made["evidence"]
+    assert "Swiss roll 0.02" in made["evidence"] and "teapot 0.3" in made["evidence"]
+    # a real data set more consistent than the roll is a counterexample
+    _mvu_err(config, "frey", 0.01)
+    assert _consistent(config)["verdict"] == "does not hold"
+    # above the bound decides by itself, whatever is measured
+    _mvu_err(config, "swiss_roll", 0.08)
+    _mvu_err(config, "frey", 0.2)
+    made = _consistent(config)
+    assert made["verdict"] == "does not hold" and "not below 0.05" in made["evidence"]

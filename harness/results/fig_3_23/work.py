@@ -105,7 +105,10 @@ def work(params: dict) -> dict:
             numerators[name] = numerator
             measures[name] = numerator / denominator if denominator > 0 else math.nan
             extension_info[name] = infos
-        body.update(denominator=denominator, numerators=numerators,
+        body.update(denominator=denominator,
+                    # |Y_C^AC|_F: MVU's own inconsistency relative to C's embedding size
+                    denominator_scale=float(np.linalg.norm(fits["AC"][-n_c:])),
+                    numerators=numerators,
                     measures=measures,  # ratio (3.34) per extension
                     mvu_solves=solves,
                     extension_info=extension_info, blas_during_run=blas_info(),
