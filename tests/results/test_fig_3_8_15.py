@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from harness.results.fig_3_8_15.register_claims import register_claims
+from harness.results.fig_3_8_15.register_claims import register_claims, spectrum_beyond_two
 from harness.results.fig_3_8_15.work import (
     count_above, median_tooth_cosine, parameter_spearman, procrustes_residual, ring_measures,
 )
@@ -68,7 +68,8 @@ def _frame(mvu, iso, cos=0.1, large=(2, 1e-6), top=(0.999, 1e-4), quality=0.99, 
     for t, (m, i) in enumerate(zip(mvu, iso), start=4):
         rows += [{"key": f"comb/mvu/t{t}", "part": "comb", "kind": "mvu", "teeth": t,
                   "status": "ok", "reason": "", "solve_status": status, "gap": 1e-5,
-                  "count": m, "median_cos": cos, "k": 3},
+                  "count": m, "median_cos": cos, "k": 3,
+                  **spectrum_beyond_two([1 / m if j < m else 0.0 for j in range(10)])},
                  {"key": f"comb/isomap/t{t}", "part": "comb", "kind": "isomap", "teeth": t,
                   "status": "ok", "reason": "", "solve_status": None, "gap": math.nan,
                   "count": i, "k": 5},
@@ -84,7 +85,7 @@ def _verdicts(frame):
 
 def test_claims_hold_on_a_thesis_like_frame():
     v = _verdicts(_frame([6, 6], [8, 8]))
-    assert set(v.values()) == {"holds"} and len(v) == 9
+    assert set(v.values()) == {"holds"} and len(v) == 10
 
 
 def test_claims_fail_on_a_contrary_frame():
@@ -124,3 +125,14 @@ def test_spearman_ceiling_of_an_evenly_sampled_circle():
     ceiling = spearman_ceiling(X, t, 4)
     assert ceiling == pytest.approx(np.sqrt(3) / 2, abs=1e-3)  # two tied halves
     assert parameter_spearman(X, X, t, 4) == pytest.approx(ceiling, abs=1e-3)
+
+
+def test_chapter_4s_increase_needs_one_comb_beyond_two_dimensions():
+    claims = {c["register"]: c for c in register_claims(_frame([2, 3], [8, 8]))}
+    made = claims["s4-mvu-can-increase-dimensionality"]
+    # one comb of three equal eigenvalues is enough for a claim about some example
+    assert made["verdict"] == "holds"
+    assert "T = 5: 3" in made["evidence"] and "T = 5: 0.333" in made["evidence"]
+    assert _verdicts(_frame([2, 2], [8, 8]))["s4-mvu-can-increase-dimensionality"] == "does not hold"
+    uncertified = _verdicts(_frame([6, 6], [8, 8], status="inaccurate"))
+    assert uncertified["s4-mvu-can-increase-dimensionality"] == "not measured"

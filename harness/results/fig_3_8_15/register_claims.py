@@ -10,6 +10,9 @@ by their sum; Isomap: of -1/2 J G^2 J, divided by the sum of its positive ones).
 comb's claims check one comb per tooth count of the profile (the thesis prints none):
 a claim about the comb (six dimensions, strings apart, output equal to the input) must
 hold on each, a claim that an example exists ("not guaranteed", the caption) on one.
+Chapter 4's restatement (s4-mvu-can-increase-dimensionality, line 2208) has its own
+thresholds: eigenvalues above 1e-3 of the largest (counted among the leading ten the
+records keep: ten or more reads as ten) and the trace outside the top two.
 """
 
 from __future__ import annotations
@@ -19,13 +22,16 @@ import pandas as pd
 from harness.claims import Reading, make_claim, readings_claim
 from harness.results.common.write.certified import certified, not_counted
 
-__all__ = ["register_claims", "counted", "THRESHOLDS"]
+__all__ = ["register_claims", "counted", "spectrum_beyond_two", "THRESHOLDS"]
 
 NAME = "fig_3_8_15"
 #: the register's thresholds (chapter_3.yaml; fixed before any number was computed)
 THRESHOLDS = {"mvu_dims": 6, "isomap_dims": 8, "input_dims": 2, "strings_cos": 0.3,
               "procrustes": 0.01, "top_two": 0.95, "tail": 0.01, "quality": 0.9,
-              "spearman": 0.9, "radius_cv": 0.3, "circular": 0.9}
+              "spearman": 0.9, "radius_cv": 0.3, "circular": 0.9,
+              # s4-mvu-can-increase-dimensionality (chapter_4.yaml)
+              "relative_to_largest": 1e-3, "beyond_two": 0.05}
+LEADING = 10  # the normalised eigenvalues a record keeps (ev1 .. ev10)
 
 
 def counted(frame: pd.DataFrame) -> pd.DataFrame:
@@ -116,6 +122,41 @@ def _comb_claims(frame: pd.DataFrame) -> list[dict]:
     ]
 
 
+def spectrum_beyond_two(shares) -> dict:
+    """The chapter-4 entry's two measures of a kernel's normalised eigenvalues (the
+    leading ten a record keeps): ``above_1e-3_of_largest``, the count above 1e-3 of the
+    largest (ten or more reads as ten), and ``trace_beyond_two``, 1 - the top two."""
+    shares = [x for x in shares if x == x]
+    if len(shares) < 2:
+        return {"above_1e-3_of_largest": float("nan"), "trace_beyond_two": float("nan")}
+    return {"above_1e-3_of_largest": sum(
+                x > THRESHOLDS["relative_to_largest"] * shares[0] for x in shares),
+            "trace_beyond_two": 1 - shares[0] - shares[1]}
+
+
+def increases_dimensionality(frame: pd.DataFrame) -> dict:
+    """s4-mvu-can-increase-dimensionality (chapter 4, line 2208): on some comb, MVU's
+    (k = 3) kernel has more than two eigenvalues above 1e-3 of its largest, and more than
+    5 % of its trace outside the top two (two readings; :func:`spectrum_beyond_two`)."""
+    t = THRESHOLDS
+    mvu = _comb(frame, "mvu")
+    counts, beyond = list(mvu["above_1e-3_of_largest"]), list(mvu["trace_beyond_two"])
+    left = _left_out(frame, "comb", ["mvu"])
+    per = list(zip(mvu["teeth"], counts, beyond))
+    return readings_claim(
+        NAME, "On a pathological example MVU increases the dimensionality: on the comb "
+              "(k = 3) its kernel has more than two dimensions (chapter 4)",
+        [Reading("more than two dimensions", [c > t["input_dims"] for c in counts],
+                 "eigenvalues above 1e-3 of the largest (of the leading ten): "
+                 + (", ".join(f"T = {int(T)}: {int(c)}" for T, c, _ in per) or "none counted")
+                 + f"; more than {t['input_dims']} on some comb{left}"),
+         Reading("variance beyond two", [b > t["beyond_two"] for b in beyond],
+                 "trace outside the top two: "
+                 + (", ".join(f"T = {int(T)}: {b:.3g}" for T, _, b in per) or "none counted")
+                 + f"; above {t['beyond_two']:g} on some comb")],
+        register="s4-mvu-can-increase-dimensionality")
+
+
 def _trefoil_claims(frame: pd.DataFrame) -> list[dict]:
     t = THRESHOLDS
     rows = counted(frame)
@@ -173,5 +214,5 @@ def _spearman_reading(rows: pd.DataFrame, say) -> Reading:
 
 
 def register_claims(frame: pd.DataFrame) -> list[dict]:
-    """The nine register entries' claims (one per entry) from the result's frame."""
-    return [*_trefoil_claims(frame), *_comb_claims(frame)]
+    """The ten register entries' claims (one per entry) from the result's frame."""
+    return [*_trefoil_claims(frame), *_comb_claims(frame), increases_dimensionality(frame)]

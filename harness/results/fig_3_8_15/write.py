@@ -15,7 +15,7 @@ from harness.results.common.write.certified import certified
 from harness.results.common.write.figure_files import gap_mark, read_point, save_png, write_figure_files
 from harness.results.common.write.tables import Footnotes
 from harness.results.fig_3_8_15 import NAME, TITLE, TREFOIL, _conf, keys, params
-from harness.results.fig_3_8_15.register_claims import register_claims
+from harness.results.fig_3_8_15.register_claims import register_claims, spectrum_beyond_two
 
 __all__ = ["build", "claims", "write"]
 
@@ -45,6 +45,7 @@ def _row(config: dict, key: str) -> dict:
            "local_trust": (record.get("measures") or {}).get("local_trust", math.nan)}
     row.update({f: record.get(f, math.nan) for f in FIELDS})
     row.update({f"ev{i + 1}": shares[i] if i < len(shares) else math.nan for i in range(10)})
+    row.update(spectrum_beyond_two(shares[:10]))
     row["certified"] = record["status"] == "ok" and certified(row["solve_status"])
     return row
 
