@@ -204,3 +204,33 @@ def test_the_edge_compression_verdicts():
     assert inaccurate["verdict"] == "not measured" and "not certified" in inaccurate["evidence"]
     assert rc.collapses_edges({rc.VARIATIONAL: {"status": "failed", "reason": "x"}})["verdict"] \
         == "not measured"
+
+
+def test_the_local_minima_job_compares_both_bases_final_embeddings():
+    out = w.local_minima({"dataset": "swiss_roll", "seed": 0, "n_samples": 400, "noise": 0.1,
+                          "n_neighbors": 10, "n_basis": 6})
+    assert out["status"] == "ok" and set(out["runs"]) == {"laplacian", "lle"}
+    lap, lle = out["runs"]["laplacian"]["objective"], out["runs"]["lle"]["objective"]
+    assert out["objective_relative_difference"] == pytest.approx(
+        abs(lap - lle) / max(abs(lap), abs(lle)))
+    assert 0 <= out["procrustes_residual"] <= 1  # the best scale is at most the variance
+    assert all(r["loss_3_26"] > 0 for r in out["runs"].values())
+
+
+def _minima(difference, residual, status="optimal"):
+    runs = {b: {"sdp_status": status, "objective": 1.0, "loss_3_26": 2.0}
+            for b in ("laplacian", "lle")}
+    return {"fig_3_17_local_minima": {
+        "status": "ok", "n_samples": 10000, "noise": 0.1, "n_neighbors": 15, "n_basis": 10,
+        "runs": runs, "objective_relative_difference": difference,
+        "procrustes_residual": residual}}
+
+
+def test_different_local_minima_by_both_readings():
+    assert rc.different_local_minima(_minima(0.05, 0.2))["verdict"] == "holds"
+    same = rc.different_local_minima(_minima(0.001, 0.01))
+    assert same["verdict"] == "does not hold"
+    split = rc.different_local_minima(_minima(0.05, 0.01))
+    assert split["verdict"] == "partly holds"
+    assert rc.different_local_minima(_minima(0.05, 0.2, "inaccurate"))["verdict"] == "not measured"
+    assert rc.different_local_minima({})["verdict"] == "not measured"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from harness.errors import ConfigError
 
 __all__ = ["NAME", "TITLE", "THESIS_SECTION", "KIND", "SIDECAR", "NODAL", "EIGENMAP",
-           "VARIATIONAL", "NETWORK", "REGIONS", "region_key", "keys", "params"]
+           "VARIATIONAL", "LOCAL_MINIMA", "NETWORK", "REGIONS", "region_key", "keys", "params"]
 
 NAME = "graph_laplacian_3_1_8"
 TITLE = ("Section 3.1.8: the graph Laplacian's bottom eigenvectors -- nodal domains (Fig. "
@@ -29,6 +29,8 @@ SIDECAR = True
 NODAL = "nodal_domains"
 #: the jobs of the Swiss roll's edges: the 2-D Laplacian eigenmap, variational MVU
 EIGENMAP, VARIATIONAL = "eigenmap_edges", "variational_edges"
+#: the job of Fig. 3.17's two final embeddings (variational MVU (CG), both bases)
+LOCAL_MINIMA = "fig_3_17_local_minima"
 #: prefix of a data set network's job (``network_us_cities_network``)
 NETWORK = "network_"
 #: the regions of the generated networks: convex and not
@@ -42,10 +44,10 @@ def region_key(region: str, seed: int) -> str:
 
 def keys(config: dict) -> list[str]:
     """``nodal_domains``, one job per (region, seed), one per network data set, and the
-    two Swiss-roll embeddings."""
+    two Swiss-roll embeddings, and Fig. 3.17's two final embeddings."""
     conf = config["results"][NAME]
     return ([NODAL] + [region_key(r, s) for r in REGIONS for s in conf["region_seeds"]]
-            + [NETWORK + d for d in conf["networks"]] + [EIGENMAP, VARIATIONAL])
+            + [NETWORK + d for d in conf["networks"]] + [EIGENMAP, VARIATIONAL, LOCAL_MINIMA])
 
 
 def params(config: dict, key: str) -> dict:
@@ -62,6 +64,9 @@ def params(config: dict, key: str) -> dict:
         return {**out, "kind": key, "seed": config["seed"], "dataset": "swiss_roll",
                 "boundary_fraction": conf["boundary_fraction"],
                 **conf["eigenmap" if key == EIGENMAP else "variational"]}
+    if key == LOCAL_MINIMA:  # Fig. 3.17's roll: the variational job's
+        return {**out, "kind": key, "seed": config["seed"], "dataset": "swiss_roll",
+                **conf["variational"]}
     basis = {"max_basis": conf["max_basis"]}
     if key.startswith(NETWORK):
         dataset = key[len(NETWORK):]

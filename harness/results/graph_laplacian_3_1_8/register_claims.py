@@ -39,17 +39,22 @@ from __future__ import annotations
 
 from harness.claims import Reading, about_every, about_most, beyond_noise, make_claim, readings_claim
 from harness.results.common.write.certified import certified
-from harness.results.graph_laplacian_3_1_8 import EIGENMAP, NAME, NETWORK, NODAL, VARIATIONAL
+from harness.results.graph_laplacian_3_1_8 import (
+    EIGENMAP, LOCAL_MINIMA, NAME, NETWORK, NODAL, VARIATIONAL,
+)
 
 __all__ = ["RHO_MIN", "CHECK_M", "RESIDUAL_MAX", "NONCONVEX_TOL", "COMPRESSION_MAX",
-           "residual_at", "thresholds", "fig_3_16_smoothness", "smooth_functions",
-           "nonconvex_boundaries", "bad_at_edges", "collapses_edges", "register_claims"]
+           "OBJECTIVE_DIFFERS", "EMBEDDING_DIFFERS", "residual_at", "thresholds",
+           "fig_3_16_smoothness", "smooth_functions", "nonconvex_boundaries", "bad_at_edges",
+           "collapses_edges", "different_local_minima", "register_claims"]
 
 RHO_MIN = 0.9
 CHECK_M = 10
 RESIDUAL_MAX = 0.1
 NONCONVEX_TOL = 0.01
 COMPRESSION_MAX = 0.8
+#: s3-1-8-fig-3-17-different-local-minima: the register's thresholds
+OBJECTIVE_DIFFERS, EMBEDDING_DIFFERS = 0.01, 0.05
 #: the real network the smooth-functions entry names (its stand-in is shown only)
 CITIES = "us_cities_network"
 SQUARE, L_SHAPE = "square", "l_shape"
@@ -65,6 +70,9 @@ def thresholds(value: dict) -> list[tuple[str, float]]:
                 ("threshold.nonconvex_difference", NONCONVEX_TOL)]
     if "ratio_of_medians" in value:
         return [("threshold.ratio_of_medians", COMPRESSION_MAX)]
+    if "procrustes_residual" in value:
+        return [("threshold.objective_relative_difference", OBJECTIVE_DIFFERS),
+                ("threshold.procrustes_residual", EMBEDDING_DIFFERS)]
     return []
 
 
@@ -239,7 +247,40 @@ def collapses_edges(records) -> dict:
                       _compression_text(r, what), register=entry)
 
 
+def different_local_minima(records) -> dict:
+    """s3-1-8-fig-3-17-different-local-minima (line 1705): two readings on the one
+    roll; a run whose SDP is not certified leaves the claim not measured."""
+    entry = "s3-1-8-fig-3-17-different-local-minima"
+    claim = ("Variational MVU (CG) from the Laplacian eigenmaps' and from LLE's basis "
+             "vectors reaches different local minima (3.1.8, Fig. 3.17)")
+    r = records.get(LOCAL_MINIMA)
+    if not _ok(r):
+        return make_claim(NAME, claim, [], _not_run(LOCAL_MINIMA, r), register=entry)
+    runs = r["runs"]
+    what = (f"noisy Swiss roll n = {r['n_samples']} (noise {r['noise']:g}, k = "
+            f"{r['n_neighbors']}, m = {r['n_basis']}): final CG objective Laplacian "
+            f"{runs['laplacian']['objective']:.6g}, LLE {runs['lle']['objective']:.6g} "
+            f"(loss (3.26) {runs['laplacian']['loss_3_26']:.4g} and "
+            f"{runs['lle']['loss_3_26']:.4g})")
+    loose = [b for b, x in runs.items() if not certified(x["sdp_status"])]
+    if loose:
+        return make_claim(NAME, claim, [], what + "; SDP not certified for "
+                          + ", ".join(f"{b} ({runs[b]['sdp_status']})" for b in loose)
+                          + ": not counted", register=entry)
+    return readings_claim(NAME, claim, [
+        Reading("loss differs", [r["objective_relative_difference"] > OBJECTIVE_DIFFERS],
+                what + f"; relative difference {r['objective_relative_difference']:.3g} "
+                f"(above {OBJECTIVE_DIFFERS:g} needed)"),
+        Reading("embedding differs", [r["procrustes_residual"] > EMBEDDING_DIFFERS],
+                f"Procrustes residual (rotation and scale) of the Laplacian run's embedding "
+                f"on LLE's, over its variance: {r['procrustes_residual']:.3g} (above "
+                f"{EMBEDDING_DIFFERS:g} needed)"
+                + (f"; the aligning scale {r['procrustes_scale']:.4g}" if "procrustes_scale" in r
+                   else ""))], register=entry)
+
+
 def register_claims(records: dict) -> list[dict]:
     """Every register entry this result decides, from ``{key: record}``."""
     return [fig_3_16_smoothness(records), smooth_functions(records),
-            nonconvex_boundaries(records), bad_at_edges(records), collapses_edges(records)]
+            nonconvex_boundaries(records), bad_at_edges(records), collapses_edges(records),
+            different_local_minima(records)]

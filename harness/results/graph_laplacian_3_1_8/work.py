@@ -31,6 +31,9 @@
   ``boundary_fraction`` of the sample's range from either end (the generating
   parameters; the noisy roll's from the noise-free roll of the same seed, which
   draws the same t and height).
+* ``fig_3_17_local_minima`` (line 1705): variational MVU (CG) from both bases on the
+  variational job's roll, the final objectives and the Procrustes residual between the
+  two final embeddings (:func:`local_minima`).
 """
 
 from __future__ import annotations
@@ -51,7 +54,10 @@ from harness.methods.shared.variational_graph import (
     check_graph, graph_laplacian, laplacian_factor,
 )
 from harness.methods.shared.variational_mvu import bottom_eigenvectors, laplacian
+from harness.methods.shared.variational_refine import reconstruction_loss, refine_objective
+from harness.metrics.alignment import procrustes_residual
 from harness.plugin import ExpectedFailure
+from harness.results.graph_laplacian_3_1_8 import LOCAL_MINIMA
 from harness.timelimit import cpu_clock
 
 __all__ = ["nodal_domains", "relative_residuals", "l_shape_points", "laplacian_basis",
@@ -242,6 +248,44 @@ def roll_edges(params: dict) -> dict:
             **edge_compression(data.X, np.asarray(Y), boundary, k)}
 
 
+def local_minima(params: dict) -> dict:
+    """Fig. 3.17 (line 1705): variational MVU (CG) from the Laplacian and from the LLE
+    basis (the ``var_mvu_cg_lap`` and ``var_mvu_cg_lle`` plugins, m = ``n_basis``) on
+    the variational job's noisy roll: each run's final CG objective (on the distances
+    normalised by their mean, as the CG step sees them), loss (3.26), SDP status, and
+    the Procrustes residual (rotation and scale) of one final embedding on the other,
+    relative to the other's variance."""
+    data = registry.get_dataset(params["dataset"])().load(
+        n_samples=int(params["n_samples"]), noise=float(params["noise"]),
+        seed=int(params["seed"]))
+    runs, final = {}, {}
+    for basis, plugin in (("laplacian", "var_mvu_cg_lap"), ("lle", "var_mvu_cg_lle")):
+        method = registry.get_method(plugin)(
+            n_neighbors=int(params["n_neighbors"]), n_components=2,
+            n_basis=int(params["n_basis"]), random_state=int(params["seed"]))
+        cpu = cpu_clock()
+        try:
+            Y = np.asarray(method.fit_transform(data.X))
+        except ExpectedFailure as exc:
+            return {"status": exc.status, "reason": f"{plugin}: {exc}",
+                    "error_type": type(exc).__name__}
+        edges, b = np.asarray(method.edges_), np.asarray(method.sq_lengths_, float)
+        scale = float(b.mean())
+        value = -refine_objective((Y / np.sqrt(scale)).ravel(), len(Y), 2, edges,
+                                  b / scale, method.omega)[0]
+        runs[basis] = {"sdp_status": method.sdp_status_, "cg_iterations": method.cg_iterations_,
+                       "objective": float(value), "loss_3_26": reconstruction_loss(Y, edges, b),
+                       "fit_cpu_seconds": cpu_clock() - cpu}
+        final[basis] = Y
+    lap, lle = runs["laplacian"]["objective"], runs["lle"]["objective"]
+    residual, factor = procrustes_residual(final["laplacian"], final["lle"], scale=True)
+    return {"status": "ok", "reason": "", "seed": int(params["seed"]),
+            "n_samples": int(params["n_samples"]), "noise": float(params["noise"]),
+            "n_neighbors": int(params["n_neighbors"]), "n_basis": int(params["n_basis"]),
+            "runs": runs, "objective_relative_difference": abs(lap - lle) / max(abs(lap), abs(lle)),
+            "procrustes_residual": residual, "procrustes_scale": factor}
+
+
 def work(params: dict) -> dict:
     """The child's work for one job; returns the record body."""
     with threadpool_limits(limits=params["blas_threads"]):
@@ -252,6 +296,8 @@ def work(params: dict) -> dict:
             return region(params)
         if kind == "network":
             return network(params)
+        if kind == LOCAL_MINIMA:
+            return local_minima(params)
         return roll_edges(params)
 
 
@@ -262,6 +308,9 @@ def sources(params: dict) -> list:
                 registry.get_method("laplacian_eigenmaps")]
     if params["kind"] == "variational_edges":
         return [registry.get_dataset(params["dataset"]), registry.get_method("var_mvu_lap")]
+    if params["kind"] == LOCAL_MINIMA:
+        return [registry.get_dataset(params["dataset"]), registry.get_method("var_mvu_cg_lap"),
+                registry.get_method("var_mvu_cg_lle")]
     if params["kind"] in ("region", "network"):
         return [registry.get_dataset(params["dataset"])]
     return []

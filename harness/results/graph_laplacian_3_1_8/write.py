@@ -40,6 +40,14 @@ def _row(key: str, r: dict) -> dict:
                 "measured": f"residual {r['residuals'][0]:.3g} (m = {r['basis_sizes'][0]}), "
                             f"{residual_at(r):.3g} (m = {CHECK_M}), {r['residuals'][-1]:.3g} "
                             f"(m = {r['basis_sizes'][-1]})"}
+    if "procrustes_residual" in r:
+        runs = r["runs"]
+        return {"n": r["n_samples"], "graph": f"{r['n_neighbors']}-NN, noise {r['noise']:g}, "
+                f"m = {r['n_basis']}, SDP {runs['laplacian']['sdp_status']} / "
+                f"{runs['lle']['sdp_status']}",
+                "measured": f"final CG objective Laplacian {runs['laplacian']['objective']:.6g}, "
+                            f"LLE {runs['lle']['objective']:.6g}; Procrustes residual "
+                            f"{r['procrustes_residual']:.3g}"}
     sdp = f", SDP {r['sdp_status']}" if "sdp_status" in r else ""
     return {"n": r["n_samples"], "graph": f"{r['n_neighbors']}-NN, noise {r['noise']:g}{sdp}",
             "measured": f"median ratio boundary {r['median_boundary']:.3g}, interior "
