@@ -67,6 +67,11 @@ def _sample(r: dict) -> str:
     return f"all n = {r['n']} twos and threes"
 
 
+def _on(measured: dict) -> str:
+    """``"on <the images>: "`` of the measured LLE jobs (one sample for every k)."""
+    return f"on {_sample(next(iter(measured.values())))}: " if measured else ""
+
+
 def _lle_jobs(records: dict) -> tuple[list[str], dict]:
     """``(every LLE job's k label, {k label: record} of the measured ones)``."""
     named = [key[len(PREFIX):] for key in records if key.startswith(PREFIX)]
@@ -131,8 +136,8 @@ def lle_clusters(records: dict) -> dict:
         checks = [measured[k]["lle"][field] >= CLUSTER_MIN for k in measured]
         checks, note = about_every(checks, [f"k = {k}" for k in named],
                                    [f"k = {k}" for k in measured], what="each of")
-        text = ("; ".join(f"k = {r['k']}: {what} {r['lle'][field]:.3f} on {_sample(r)}"
-                          for r in measured.values()) or "no LLE job measured")
+        text = (_on(measured) + "; ".join(f"k = {r['k']}: {what} {r['lle'][field]:.3f}"
+                                          for r in measured.values()) or "no LLE job measured")
         text += (f" (at least {CLUSTER_MIN:g} at every k needed)"
                  + _unmeasured(records, named) + (f"; {note}" if note else ""))
         readings.append(Reading(name, checks, text))
@@ -160,9 +165,8 @@ def variational_preserves_more(records: dict) -> dict:
         checks = [beyond_noise(gains(r)[gain], tol) for r in measured.values()]
         checks, note = about_every(checks, [f"k = {k}" for k in named],
                                    [f"k = {k}" for k in measured], what="each of")
-        text = "; ".join(f"k = {r['k']}, m = {r['m']}, {_sample(r)}: "
-                         + text_of(r, gains(r)[gain]) for r in measured.values()) \
-            or "no LLE job measured"
+        text = (_on(measured) + "; ".join(f"k = {r['k']}, m = {r['m']}: " + text_of(r, gains(r)[gain])
+                                          for r in measured.values()) or "no LLE job measured")
         band = f"{tol:g}" if gain == "continuity_gain" else f"{100 * tol:g} %"
         text += (f" (above +{band} at every k needed, within {band} undecided)"
                  + _unmeasured(records, named) + (f"; {note}" if note else ""))
