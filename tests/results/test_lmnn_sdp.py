@@ -9,6 +9,7 @@ import pytest
 
 from harness.metrics.knn_error import same_class_neighbors
 from harness.results.lmnn_sdp.register_claims import counted, register_claims
+from harness.results.lmnn_sdp.write import _start_spread
 from harness.results.lmnn_sdp.sdp import (
     fixed_step_subgradient, loss_at_margin, psd_factor, solve_sdp, triplets,
 )
@@ -103,9 +104,17 @@ def _frame(good: bool) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _with_spread(frame: pd.DataFrame) -> pd.DataFrame:
+    """The start_spread rows write.build adds (its _start_spread over the solve rows)."""
+    rows = []
+    for ds, g in frame[frame["what"].isin(["sdp", "special"])].groupby("dataset", sort=False):
+        rows += _start_spread(ds, g.to_dict("records"))
+    return pd.concat([frame, pd.DataFrame(rows)], ignore_index=True)
+
+
 def test_register_claims_hold_and_fail():
-    good = {c["register"]: c["verdict"] for c in register_claims(_frame(True))}
-    bad = {c["register"]: c["verdict"] for c in register_claims(_frame(False))}
+    good = {c["register"]: c["verdict"] for c in register_claims(_with_spread(_frame(True)))}
+    bad = {c["register"]: c["verdict"] for c in register_claims(_with_spread(_frame(False)))}
     assert good["s2-1-3-margin-c-scaling"] == "partly holds"  # the literal reading fails
     assert bad["s2-1-3-margin-c-scaling"] == "does not hold"
     for entry in ("s2-1-3-margin-arbitrary", "s2-1-1-convex-global-minimum",
@@ -114,6 +123,20 @@ def test_register_claims_hold_and_fail():
                   "s2-1-7-subgradient-converges", "s2-1-2-margin-improves-generalisation"):
         assert good[entry] == "holds", entry
         assert bad[entry] == "does not hold", entry
+    assert good["s4-lmnn-convex-reliable"] == "holds"
+    # objectives 0.02 apart, test errors equal: the two readings disagree
+    assert bad["s4-lmnn-convex-reliable"] == "partly holds"
+
+
+def test_convex_reliable_counts_one_test_point_as_the_same_error():
+    frame = _frame(True)
+    lbfgs = (frame["what"] == "special") & (frame["solver"] == "lbfgs")
+    frame.loc[lbfgs & (frame["start"] == "random1"), "knn_test_error"] = 3.0  # one point of 100
+    made = {c["register"]: c for c in register_claims(_with_spread(frame))}["s4-lmnn-convex-reliable"]
+    assert made["verdict"] == "holds", made["evidence"]
+    frame.loc[lbfgs & (frame["start"] == "random1"), "knn_test_error"] = 4.0  # two points
+    made = {c["register"]: c for c in register_claims(_with_spread(frame))}["s4-lmnn-convex-reliable"]
+    assert made["verdict"] == "partly holds" and "one test point 1 %" in made["evidence"]
 
 
 def test_register_claims_on_an_empty_frame():

@@ -212,6 +212,40 @@ def convex_global_minimum(frame: pd.DataFrame) -> dict:
                           register="s2-1-1-convex-global-minimum")
 
 
+def convex_reliable(frame: pd.DataFrame) -> dict:
+    """s4-lmnn-convex-reliable (chapter 4, line 2204): from every start (M = I, the
+    random PSD starts, LDA's directions) L-BFGS ends at the same objective (spread at
+    most ``OBJECTIVE_TOL`` relative to the smallest) and the same kNN test error
+    (within one test point, 100 / n_test %), on every small data set (the frame's
+    ``start_spread`` rows); the thesis' Algorithm 3 is not counted (its stalls are
+    2.1.7's entries)."""
+    spread = _rows(frame, "start_spread")
+    lbfgs = _special(frame, "lbfgs")
+    said, same_obj, same_err = [], [], []
+    for r in spread.itertuples():
+        g = lbfgs[lbfgs["dataset"] == r.dataset]
+        same_obj.append(bool(r.objective_spread <= OBJECTIVE_TOL))
+        same_err.append(bool(r.error_spread <= r.test_point * (1 + 1e-9)))
+        said.append(f"{r.dataset}: {int(r.n_runs)} starts ({', '.join(g['start'])}), "
+                    f"objectives {_g(g['objective'].min(), '.6g')} to "
+                    f"{_g(g['objective'].max(), '.6g')} (spread {_g(r.objective_spread)}), kNN "
+                    f"test error {_g(g['knn_test_error'].min())} to "
+                    f"{_g(g['knn_test_error'].max())} % (spread {_g(r.error_spread)}, one test "
+                    f"point {_g(r.test_point)} %)")
+    measured = list(spread["dataset"]) if len(spread) else []
+    obj, why = about_every(same_obj, SMALL, measured)
+    err, why_err = about_every(same_err, SMALL, measured)
+    return readings_claim(
+        NAME, "LMNN is based on convex optimization, which makes it reliable: the same "
+              "optimum and test error from any start (chapter 4)",
+        [Reading("same optimum from any start", obj,
+                 f"L-BFGS on the small subsets: {'; '.join(said) or 'not measured'} (spread "
+                 f"at most {OBJECTIVE_TOL:g} needed)" + (f"; {why}" if why else "")),
+         Reading("same test error", err, "within one test point on every data set"
+                 + (f"; {why_err}" if why_err else ""))],
+        register="s4-lmnn-convex-reliable")
+
+
 # ---- 2.1.3 / 2.1.7: speed ---------------------------------------------------------------
 def scaling_poorly(frame: pd.DataFrame) -> dict:
     """s2-1-3-generic-solvers-scale-poorly: log-log slopes of CPU time against the
@@ -371,9 +405,11 @@ def register_claims(frame: pd.DataFrame) -> list[dict]:
               "converged", "cpu_seconds", "tail_change", "n_iter", "iterations",
               "n_triplets", "ratio_reference", "ratio_lbfgs", "reference_rel_gap",
               "lbfgs_rel_gap", "slope", "slope_noise", "reading", "mean_diff", "se",
-              "p_claimed", "p_other", "n_runs")
+              "p_claimed", "p_other", "n_runs", "objective_spread", "error_spread",
+              "test_point")
     frame = frame.reindex(columns=[*frame.columns, *[c for c in needed if c not in frame]])
     return [margin_scaling(frame), margin_arbitrary(frame), convex_global_minimum(frame),
+            convex_reliable(frame),
             scaling_poorly(frame), much_faster(frame), hinge_faster(frame),
             alternating_projection(frame), subgradient_converges(frame),
             margin_generalisation(frame)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import statistics
 
 import numpy as np
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from threadpoolctl import threadpool_limits
 
 from harness import registry
@@ -93,10 +94,22 @@ def run_special(p: Problem, params, solver: str, L0) -> dict:
             "converged": bool(res.converged), "tail_change": tail}
 
 
-def _starts(d: int, count: int, seed) -> list[tuple[str, np.ndarray]]:
+def lda_start(X: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """L0 of an LDA start: the d discriminant directions of scikit-learn's eigen-solver
+    LDA (Ledoit-Wolf shrinkage), as rows, scaled to the identity's Frobenius norm."""
+    lda = LinearDiscriminantAnalysis(solver="eigen", shrinkage="auto").fit(X, codes)
+    L0 = np.asarray(lda.scalings_, float).T
+    return L0 * np.sqrt(X.shape[1]) / np.linalg.norm(L0)
+
+
+def _starts(p: Problem, count: int, seed) -> list[tuple[str, np.ndarray]]:
+    """M = I, ``count`` random PSD starts, and LDA's directions (the starts chapter 4's
+    "reliable" entry names)."""
+    d = p.X.shape[1]
     rng = np.random.default_rng([*np.atleast_1d(seed), 7])
     return [("identity", np.eye(d))] + [
-        (f"random{s}", rng.standard_normal((d, d)) / np.sqrt(d)) for s in range(count)]
+        (f"random{s}", rng.standard_normal((d, d)) / np.sqrt(d)) for s in range(count)
+    ] + [("lda", lda_start(p.X, p.codes))]
 
 
 def _solve_job(p: Problem, params) -> dict:
@@ -127,7 +140,7 @@ def _solve_job(p: Problem, params) -> dict:
             "knn_test_error": 100.0 * float(np.mean(s["predictions"] != p.codes_test)),
             "M": s["M"].tolist()})
     for solver in ("lbfgs", "reference"):
-        for name, L0 in _starts(p.X.shape[1], params["n_random_starts"], params["seed"]):
+        for name, L0 in _starts(p, params["n_random_starts"], params["seed"]):
             fit = run_special(p, params, solver, L0)
             _, min_eig = psd_factor(fit["M"])
             rows.append({"what": "special", "solver": solver, "start": name,

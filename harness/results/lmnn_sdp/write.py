@@ -31,7 +31,7 @@ _COLUMNS = ("what", "dataset", "margin", "solver", "start", "step", "objective",
             "n_test", "knn_test_error", "converged", "cpu_seconds", "tail_change", "n_iter",
             "iterations", "n_triplets", "ratio_reference", "ratio_lbfgs", "reference_rel_gap",
             "lbfgs_rel_gap", "slope", "slope_noise", "reading", "mean_diff", "se",
-            "p_claimed", "p_other", "n_runs")
+            "p_claimed", "p_other", "n_runs", "objective_spread", "error_spread", "test_point")
 
 
 def _gap(value, optimum):
@@ -48,7 +48,23 @@ def _solve_rows(ds: str, record: dict) -> list[dict]:
     for r in rows:
         if r["what"] in ("special", "step"):
             r["rel_gap"] = _gap(r["objective"], optimum)
-    return rows
+    return rows + _start_spread(ds, rows)
+
+
+def _start_spread(ds: str, rows: list[dict]) -> list[dict]:
+    """L-BFGS over its starts: the objectives' spread relative to the smallest, the kNN
+    test errors' spread and one test point (100 / n_test, in %): chapter 4's
+    "reliable" entry reads them."""
+    fits = [r for r in rows if r["what"] == "special" and r["solver"] == "lbfgs"]
+    n_test = next((r["n_test"] for r in rows if r["what"] == "sdp"), None)
+    if not fits:
+        return []
+    objectives = [r["objective"] for r in fits]
+    errors = [r["knn_test_error"] for r in fits]
+    return [{"what": "start_spread", "dataset": ds, "solver": "lbfgs", "n_runs": len(fits),
+             "objective_spread": (max(objectives) - min(objectives)) / abs(min(objectives)),
+             "error_spread": max(errors) - min(errors),
+             "test_point": 100.0 / n_test if n_test else math.nan}]
 
 
 def _scaling_rows(ds: str, record: dict) -> list[dict]:
