@@ -20,12 +20,10 @@ Ambiguities, read literally: "after Procrustes" without "similarity" is the rigi
 solution" and "before CG" are the SDP's 2-D solution (the ``sdp`` estimate); the
 lecture's "extent of the sensor field" is the network's diameter.
 
-Left "not yet built" (the records lack what they need): ``s3-1-8-init-in-basin-of-
-global-minimum`` (10 unit-square networks, 20 random restarts each),
-``s3-1-8-two-step-most-robust`` (one-step CG runs), ``s3-1-8-second-step-corrects-
-patches`` (positions after the first CG stage, before the 2-D one) and
-``s3-1-8-m10-rapid-cg-convergence`` (CG from the largest-m initialisation; the loss
-per line search).
+Decided elsewhere (these records lack what they need): ``s3-1-8-init-in-basin-of-
+global-minimum``, ``s3-1-8-two-step-most-robust``, ``s3-1-8-second-step-corrects-
+patches`` and ``s3-1-8-m10-rapid-cg-convergence`` are ``sensor_cg_3_1_8``'s (its
+networks, random restarts, one- and two-step CG and loss traces).
 """
 
 from __future__ import annotations
