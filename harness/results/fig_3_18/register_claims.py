@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 
 from harness.claims import Reading, about_every, beyond_noise, make_claim, readings_claim
+from harness.results.common.write.check_groups import not_run, record_ok
 from harness.results.fig_3_18 import COUNT, NAME, PCA, PREFIX
 
 __all__ = ["THESIS_COUNT", "INK_MIN", "CLUSTER_MIN", "CONTINUITY_TOL", "LOSS_TOL", "gains",
@@ -49,13 +50,6 @@ THESIS_COUNT = 12089
 INK_MIN, CLUSTER_MIN, CONTINUITY_TOL, LOSS_TOL = 0.8, 0.8, 0.01, 0.01
 
 
-def _not_run(key: str, record) -> str:
-    status = "no record" if record is None else f"{record.get('status')}: {record.get('reason', '')}"
-    return f"job {NAME}/{key} not measured ({status[:160]}; run `harness job {NAME}/{key}`)"
-
-
-def _ok(record) -> bool:
-    return record is not None and record.get("status") == "ok"
 
 
 def _sample(r: dict) -> str:
@@ -75,12 +69,12 @@ def _on(measured: dict) -> str:
 def _lle_jobs(records: dict) -> tuple[list[str], dict]:
     """``(every LLE job's k label, {k label: record} of the measured ones)``."""
     named = [key[len(PREFIX):] for key in records if key.startswith(PREFIX)]
-    return named, {k: records[PREFIX + k] for k in named if _ok(records[PREFIX + k])}
+    return named, {k: records[PREFIX + k] for k in named if record_ok(records[PREFIX + k])}
 
 
 def _unmeasured(records: dict, named: list[str]) -> str:
-    gone = [_not_run(PREFIX + k, records.get(PREFIX + k)) for k in named
-            if not _ok(records.get(PREFIX + k))]
+    gone = [not_run(NAME, PREFIX + k, records.get(PREFIX + k)) for k in named
+            if not record_ok(records.get(PREFIX + k))]
     return ("; " + "; ".join(gone)) if gone else ""
 
 
@@ -98,8 +92,8 @@ def mnist_count(records: dict) -> dict:
     entry = "s3-1-8-mnist-twos-threes-count"
     claim = "MNIST's training set has n = 12089 handwritten twos and threes (3.1.8, Fig. 3.18)"
     r = records.get(COUNT)
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run(COUNT, r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, COUNT, r), register=entry)
     per = r["per_digit"]
     evidence = (f"labels of MNIST's {r['n_train']} training images: "
                 + " + ".join(f"{v} {'twos' if d == '2' else 'threes'}" for d, v in per.items())
@@ -113,8 +107,8 @@ def pca_ink(records: dict) -> dict:
     claim = ("The first principal component of the twos and threes is the direction with "
              "maximum variance in ink (3.1.8, Fig. 3.18)")
     r = records.get(PCA)
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run(PCA, r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, PCA, r), register=entry)
     first = r["first_score_ink_pearson"]
     evidence = (f"PCA of {_sample(r)}, {r['n_features']} raw pixels: Pearson r between the "
                 f"first principal score and an image's total ink {first:.3f} (|r| at least "

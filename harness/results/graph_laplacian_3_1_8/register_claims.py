@@ -38,6 +38,7 @@ Choices where a reading leaves room (fixed before any number was measured):
 from __future__ import annotations
 
 from harness.claims import Reading, about_every, about_most, beyond_noise, make_claim, readings_claim
+from harness.results.common.write.check_groups import not_run, record_ok
 from harness.results.common.write.certified import certified
 from harness.results.graph_laplacian_3_1_8 import (
     EIGENMAP, LOCAL_MINIMA, NAME, NETWORK, NODAL, VARIATIONAL,
@@ -76,13 +77,6 @@ def thresholds(value: dict) -> list[tuple[str, float]]:
     return []
 
 
-def _ok(r) -> bool:
-    return r is not None and r.get("status") == "ok"
-
-
-def _not_run(key: str, record) -> str:
-    status = "no record" if record is None else f"{record.get('status')}: {record.get('reason', '')}"
-    return f"job {NAME}/{key} not measured ({status[:160]}; run `harness job {NAME}/{key}`)"
 
 
 def residual_at(r: dict, m: int = CHECK_M) -> float:
@@ -97,8 +91,8 @@ def fig_3_16_smoothness(records) -> dict:
     claim = ("The eigenvectors of the graph Laplacian become less smooth as the eigenvalue "
              "increases (3.1.8, Fig. 3.16)")
     r = records.get(NODAL)
-    if not _ok(r):
-        gone = _not_run(NODAL, r)
+    if not record_ok(r):
+        gone = not_run(NAME, NODAL, r)
         return readings_claim(NAME, claim, [Reading("nodal domains", [], gone),
                                             Reading("Dirichlet energy", [], gone)], register=entry)
     rows = r["eigenvectors"]
@@ -128,7 +122,7 @@ def fig_3_16_smoothness(records) -> dict:
 def _regions(records, region: str) -> dict:
     """``{seed: record or None}`` of one region's jobs (None: not measured)."""
     prefix = region + "_s"
-    return {int(k[len(prefix):]): (r if _ok(r) else None)
+    return {int(k[len(prefix):]): (r if record_ok(r) else None)
             for k, r in records.items() if k.startswith(prefix) and k[len(prefix):].isdigit()}
 
 
@@ -156,7 +150,7 @@ def smooth_functions(records) -> dict:
         increases.append(r["largest_increase"])
     networks = {k[len(NETWORK):]: r for k, r in records.items() if k.startswith(NETWORK)}
     for d, r in networks.items():
-        if not _ok(r):
+        if not record_ok(r):
             said.append(f"{d}: {(r or {}).get('status', 'no record')}")
         elif r.get("stand_in_for"):
             said.append(_residual_text(f"{d} (stand-in, not counted)", r))
@@ -165,7 +159,7 @@ def smooth_functions(records) -> dict:
             checks.append(residual_at(r) < RESIDUAL_MAX)
             increases.append(r["largest_increase"])
     measured = (["unit square"] if squares and all(v is not None for v in squares.values()) else []) \
-        + ([CITIES] if _ok(networks.get(CITIES)) else [])
+        + ([CITIES] if record_ok(networks.get(CITIES)) else [])
     checks, note = about_every(checks, ["unit square", CITIES], measured)
     text = ("relative residual |P - Q Q^T P| / |P| of the centred true coordinates on the m "
             "bottom non-constant Laplacian eigenvectors: " + "; ".join(said)
@@ -222,8 +216,8 @@ def bad_at_edges(records) -> dict:
     claim = ("The Laplacian eigenvectors are a bad representation along the edges of a "
              "graph: the Laplacian eigenmap compresses the Swiss roll's edges (3.1.8)")
     r = records.get(EIGENMAP)
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run(EIGENMAP, r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, EIGENMAP, r), register=entry)
     return make_claim(NAME, claim, [r["ratio_of_medians"] < COMPRESSION_MAX],
                       _compression_text(r, "2-D Laplacian eigenmap of the Swiss roll"),
                       register=entry)
@@ -235,8 +229,8 @@ def collapses_edges(records) -> dict:
     claim = ("Variational MVU on the Laplacian eigenmaps' eigenvectors collapses the Swiss "
              "roll's points along its edges (3.1.8, Fig. 3.17's middle row)")
     r = records.get(VARIATIONAL)
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run(VARIATIONAL, r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, VARIATIONAL, r), register=entry)
     what = (f"variational MVU, Laplacian basis m = {r['n_basis']}, without CG (the SDP's "
             f"top two principal coordinates), of the noisy Swiss roll")
     if not certified(r.get("sdp_status")):
@@ -254,8 +248,8 @@ def different_local_minima(records) -> dict:
     claim = ("Variational MVU (CG) from the Laplacian eigenmaps' and from LLE's basis "
              "vectors reaches different local minima (3.1.8, Fig. 3.17)")
     r = records.get(LOCAL_MINIMA)
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run(LOCAL_MINIMA, r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, LOCAL_MINIMA, r), register=entry)
     runs = r["runs"]
     what = (f"noisy Swiss roll n = {r['n_samples']} (noise {r['noise']:g}, k = "
             f"{r['n_neighbors']}, m = {r['n_basis']}): final CG objective Laplacian "

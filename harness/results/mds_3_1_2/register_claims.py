@@ -28,6 +28,7 @@ import math
 from harness.claims import (
     Reading, about_every, about_most, about_some, beyond_noise, make_claim, readings_claim,
 )
+from harness.results.common.write.check_groups import not_run, record_ok
 from harness.results.mds_3_1_2 import NAME
 
 __all__ = ["NAMED", "monotone_checks", "register_claims"]
@@ -54,13 +55,6 @@ def _label(name: str) -> str:
     return LABEL.get(name, name)
 
 
-def _not_run(group: str, record) -> str:
-    status = "no record" if record is None else f"{record.get('status')}: {record.get('reason', '')}"
-    return f"job {NAME}/{group} not measured ({status}; run `harness job {NAME}/{group}`)"
-
-
-def _ok(record) -> bool:
-    return record is not None and record.get("status") == "ok"
 
 
 def _cases(record, named) -> dict:
@@ -86,8 +80,8 @@ def global_minimum(records) -> dict:
     claim = ("The global minima of S' (3.3) can be computed as the eigenvectors of G "
              "(3.1.2)")
     r = records.get("classical")
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run("classical", r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "classical", r), register=entry)
     named = NAMED[entry]
     cases = _cases(r, named)
     checks = [o["advantage"] >= -EXACT for c in cases.values() for o in c["optima"]]
@@ -107,8 +101,8 @@ def residual(records) -> dict:
     entry = "s3-1-2-classical-mds-residual"
     claim = "Classical MDS' residual is S'(Y) = sum_{i>r} lambda_i^2 (3.1.2)"
     r = records.get("classical")
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run("classical", r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "classical", r), register=entry)
     cases = _cases(r, NAMED[entry])
     shown = "; ".join(
         f"{_label(d)}: " + ", ".join(
@@ -125,8 +119,8 @@ def identical_to_pca(records) -> dict:
     entry = "s3-1-2-mds-identical-to-pca"
     claim = "The embedding of classical MDS is identical to that of PCA (3.1.2)"
     r = records.get("classical")
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run("classical", r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "classical", r), register=entry)
     named = NAMED[entry]
     cases = _cases(r, named)
     checks, note = about_every([c["pca_max_deviation"] < EXACT for c in cases.values()],
@@ -146,8 +140,8 @@ def same_rank_eigenvalues(records) -> dict:
     claim = ("PCA's covariance and MDS' inner-product matrix have the same rank and "
              "eigenvalues up to a constant factor (3.1.2)")
     r = records.get("classical")
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run("classical", r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "classical", r), register=entry)
     named = NAMED[entry]
     cases = _cases(r, named)
     checks, note = about_every(
@@ -169,8 +163,8 @@ def subspace_dimension(records) -> dict:
     claim = ("For inputs in a linear subspace the eigenvalues reveal its dimensionality "
              "(3.1.2)")
     r = records.get("subspace")
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run("subspace", r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "subspace", r), register=entry)
     checks = [count == row["d"] for row in r["dimensions"] for count in row["counts"]]
     evidence = (f"PCA eigenvalues above {r['share']:g} of the trace, n = {r['n']} points in a "
                 f"random d-dimensional subspace of R^{r['ambient']} plus noise at "
@@ -186,8 +180,8 @@ def metric_local_minima(records) -> dict:
     entry = "s3-1-2-metric-mds-local-minima"
     claim = "The loss (3.2) [metric MDS] suffers from local minima (3.1.2)"
     r = records.get("metric")
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run("metric", r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "metric", r), register=entry)
     named = NAMED[entry]
     cases = {d: c for d, c in _cases(r, named).items() if c["converged"] >= 2}
     checks, note = about_some({d: c["distinct_values"] >= 2 for d, c in cases.items()}, named)
@@ -206,8 +200,8 @@ def nonmetric_initialisation(records) -> dict:
     entry = "s3-1-2-nonmetric-mds-depends-on-initialisation"
     claim = "Non-metric MDS is non-convex and depends on its initialisation (3.1.2)"
     r = records.get("nonmetric")
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run("nonmetric", r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "nonmetric", r), register=entry)
     named = NAMED[entry]
     cases = _cases(r, named)
     checks, note = about_some({d: c["random_spread"] > RELATIVE for d, c in cases.items()}, named)
@@ -227,8 +221,8 @@ def classical_initialisation(records) -> dict:
     claim = ("Initialising non-metric MDS with classical MDS is a good choice in practice "
              "(3.1.2)")
     r = records.get("nonmetric")
-    if not _ok(r):
-        gone = _not_run("nonmetric", r)
+    if not record_ok(r):
+        gone = not_run(NAME, "nonmetric", r)
         return readings_claim(NAME, claim, [Reading("vs median random", [], gone),
                                             Reading("vs best random", [], gone)], register=entry)
     named = NAMED[entry]
@@ -254,8 +248,8 @@ def more_effective(records) -> dict:
     entry = "s3-1-2-nonmetric-mds-more-effective-low-dim"
     claim = "Non-metric MDS in low dimensions can be more effective than classical MDS (3.1.2)"
     r = records.get("nonmetric")
-    if not _ok(r):
-        gone = _not_run("nonmetric", r)
+    if not record_ok(r):
+        gone = not_run(NAME, "nonmetric", r)
         return readings_claim(NAME, claim, [Reading("stress-1", [], gone),
                                             Reading("rank preservation", [], gone)],
                               register=entry)
@@ -286,8 +280,8 @@ def order_preserving(records) -> dict:
     claim = ("For any symmetric dissimilarity matrix there is a Euclidean embedding that "
              "strictly preserves the order of all dissimilarities (3.1.2)")
     r = records.get("order")
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run("order", r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "order", r), register=entry)
     checks = [ok for row in r["sizes"] for ok in
               [True] * (row["matrices"] - row["matrices_with_violation"])
               + [False] * row["matrices_with_violation"]]
@@ -306,8 +300,8 @@ def us_cities_map(records) -> dict:
     claim = ("Classical MDS of the flight distances of n = 1097 US cities recovers their "
              "map in its first two dimensions (Fig. 3.3)")
     r = records.get("us_cities")
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run("us_cities", r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "us_cities", r), register=entry)
     return make_claim(
         NAME, claim, [r["relative_residual"] < RELATIVE],
         f"the {r['n']} most populous continental-US cities of GeoNames (at least "
@@ -345,8 +339,8 @@ def monotone_checks(bins: list[dict]) -> list:
 
 def _max_ratio(records, entry: str, claim: str, word: str) -> dict:
     r = records.get("geodesic")
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _not_run("geodesic", r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "geodesic", r), register=entry)
     return make_claim(NAME, claim, [r["max_ratio"] >= 2.0],
                       f"noise-free Swiss roll, n = {r['n']}: largest geodesic / Euclidean ratio "
                       f"over all pairs {r['max_ratio']:.4g} ('{word}' read as at least 2)",
@@ -358,8 +352,8 @@ def locally_linear(records) -> dict:
     entry = "s3-1-3-only-locally-linear"
     claim = "Manifolds are only locally linear but not globally (3.1.3, Fig. 3.4)"
     r = records.get("geodesic")
-    if not _ok(r):
-        gone = _not_run("geodesic", r)
+    if not record_ok(r):
+        gone = not_run(NAME, "geodesic", r)
         return readings_claim(NAME, claim, [Reading("local vs global", [], gone),
                                             Reading("monotone", [], gone)], register=entry)
     local = Reading(

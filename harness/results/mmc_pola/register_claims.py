@@ -18,6 +18,7 @@ from harness.claims import (
     FAILS, HOLDS, WITHIN_NOISE, Reading, about_every, about_most, beyond_noise, make_claim,
     readings_claim, significant, verdict_of,
 )
+from harness.results.common.write.check_groups import not_run, record_ok
 from harness.results.mmc_pola import NAME
 from harness.results.solver_table.register_claims import (
     TIMING_BAND, loglog_fit, loglog_slope, timing_ratio_check,
@@ -71,10 +72,6 @@ def _summary_text(s: dict, what: str) -> str:
             f"p greater {s['p_greater']:.3g}, p less {s['p_less']:.3g}, n = {s['n']})")
 
 
-def _ok(record) -> bool:
-    return bool(record) and record.get("status") == "ok"
-
-
 def pola_pass_slope(rec: dict):
     """``(slope, noise)`` of log CPU seconds of one POLA pass against log pairs (the
     scaling job's record), or None when its sizes do not span the reading's 10^3 to
@@ -96,20 +93,16 @@ def pola_pass_slope(rec: dict):
     return loglog_slope(n, [s["seconds"] for s in rec["sizes"]])
 
 
-def _not_run(key: str, record) -> str:
-    status = "no record" if not record else f"{record.get('status')}: {record.get('reason', '')}"
-    return f"job {NAME}/{key} not measured ({status}; run `harness job {NAME}/{key}`)"
-
 
 def _splits(records: dict) -> dict:
     """``{dataset: split record}`` of the measured split jobs."""
     return {k.removeprefix("split_"): r for k, r in records.items()
-            if k.startswith("split_") and _ok(r)}
+            if k.startswith("split_") and record_ok(r)}
 
 
 def _split_gaps(records: dict, named) -> str:
-    gone = [f"{_label(d)} ({_not_run('split_' + d, records.get('split_' + d))})"
-            for d in named if not _ok(records.get(f"split_{d}"))]
+    gone = [f"{_label(d)} ({not_run(NAME, 'split_' + d, records.get('split_' + d))})"
+            for d in named if not record_ok(records.get(f"split_{d}"))]
     return ("; not measured: " + ", ".join(gone)) if gone else ""
 
 
@@ -172,8 +165,8 @@ def _clustering(records) -> list[dict]:
 
 def _multimodal(records) -> list[dict]:
     rec = records.get("multimodal")
-    if not _ok(rec):
-        text = _not_run("multimodal", rec)
+    if not record_ok(rec):
+        text = not_run(NAME, "multimodal", rec)
         return [readings_claim(NAME, "MMC does not work if the input data is sampled from "
                                "multimodal distributions (2.2.2)",
                                [Reading("knn worse", [], text), Reading("collapse", [], text)],
@@ -231,8 +224,8 @@ def _exact(records) -> list[dict]:
     rec = records.get("exact")
     ids = ("s2-2-2-mmc-sqrt-essential", "s2-2-2-mmc-not-scale-invariant",
            "s2-2-2-mmc-bound-positive-factor", "s2-2-2-mmc-diagonal-lp")
-    if not _ok(rec):
-        text = _not_run("exact", rec)
+    if not record_ok(rec):
+        text = not_run(NAME, "exact", rec)
         names = (("no sqrt is lda-like", "with sqrt differs"), ("input dimensions", "scale of M"),
                  None, ("objective affine", "lp solves it"))
         out = []
@@ -319,9 +312,9 @@ def _exact(records) -> list[dict]:
 
 def _timing(records) -> dict:
     rec = records.get("timing")
-    if not _ok(rec):
+    if not record_ok(rec):
         return make_claim(NAME, "MMC is significantly slower than PCA, RCA and LDA (2.2.2)",
-                          [], _not_run("timing", rec), register="s2-2-2-mmc-slower")
+                          [], not_run(NAME, "timing", rec), register="s2-2-2-mmc-slower")
     sets = rec["datasets"]
     checks = [timing_ratio_check(s["ratio"], SLOWER) for s in sets.values()]
     text = "; ".join(f"{_label(d)}: MMC {s['mmc_seconds']:.3g} s, PCA {s['pca_seconds']:.3g} s, "
@@ -337,8 +330,8 @@ def _timing(records) -> dict:
 
 def _feasibility(records) -> list[dict]:
     rec = records.get("feasibility")
-    if not _ok(rec):
-        text = _not_run("feasibility", rec)
+    if not record_ok(rec):
+        text = not_run(NAME, "feasibility", rec)
         return [make_claim(NAME, "The number of POLA's passes can be bounded (2.2.2)", [],
                            text, register="s2-2-2-pola-iterations-bounded"),
                 make_claim(NAME, "Maintaining POLA's margin is not always possible (2.2.2)",
@@ -371,8 +364,8 @@ def _feasibility(records) -> list[dict]:
 
 def _scaling(records) -> dict:
     rec = records.get("scaling")
-    if not _ok(rec):
-        text = _not_run("scaling", rec)
+    if not record_ok(rec):
+        text = not_run(NAME, "scaling", rec)
         return readings_claim(NAME, "POLA is a very fast online algorithm and can be applied "
                               "to very large data sets (2.2.2)",
                               [Reading("linear in pairs", [], text),

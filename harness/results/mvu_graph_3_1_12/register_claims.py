@@ -20,6 +20,7 @@ it reuses the earlier tolerance rather than choosing a new one.
 from __future__ import annotations
 
 from harness.claims import Reading, about_most, beyond_noise, make_claim, readings_claim
+from harness.results.common.write.check_groups import not_run
 from harness.results.common.write.certified import certified
 from harness.results.mvu_graph_3_1_12 import COUNTS, NAME, PREFIX
 from harness.results.solver_table.register_claims import loglog_slope
@@ -35,10 +36,6 @@ ONE_DIMENSIONAL, SHARE_TOL = 0.9, 0.01
 #: "bounded" ratio (N_SLOPE's tolerance around 1)
 ORDER_N, BOUNDED_SLOPE = 1000, N_SLOPE[1] - 1
 
-
-def _not_run(key: str, record) -> str:
-    status = "no record" if record is None else f"{record.get('status')}: {record.get('reason', '')}"
-    return f"job {NAME}/{key} not measured ({status[:160]}; run `harness job {NAME}/{key}`)"
 
 
 def count_slopes(rows: list[dict]):
@@ -57,7 +54,7 @@ def constraint_count(records) -> dict:
     claim = "MVU's SDP has O(n k^2) distance constraints on O(n^2) matrix elements (3.1.4)"
     r = records.get(COUNTS)
     if r is None or r.get("status") != "ok":
-        return make_claim(NAME, claim, [], _not_run(COUNTS, r), register=entry)
+        return make_claim(NAME, claim, [], not_run(NAME, COUNTS, r), register=entry)
     rows = r["counts"]
     ns, ks, k_slopes, n_slopes, largest = count_slopes(rows)
     bound = [x["edges"] <= x["bound"] for x in rows]
@@ -97,7 +94,7 @@ def constraints_order(records) -> dict:
     claim = "The original SDP of 3.1.4 has O(kn) constraints (3.1.8)"
     r = records.get(COUNTS)
     if r is None or r.get("status") != "ok":
-        return make_claim(NAME, claim, [], _not_run(COUNTS, r), register=entry)
+        return make_claim(NAME, claim, [], not_run(NAME, COUNTS, r), register=entry)
     orders = order_ratios(r["counts"])
     if not orders:
         return make_claim(NAME, claim, [], f"the counts hold fewer than two k at n = "

@@ -12,6 +12,7 @@ is undecided).
 from __future__ import annotations
 
 from harness.claims import Reading, about_some, make_claim, readings_claim
+from harness.results.common.write.check_groups import not_run
 from harness.results.nca_2_2_2 import NAME
 from harness.results.solver_table.register_claims import (
     TIMING_BAND, loglog_slope, timing_ratio_check,
@@ -24,10 +25,6 @@ SLOPE = (1.6, 2.4)
 #: the data sets "some data set with d >= 13" names
 DIAGONAL_NAMED = ("wine", "isolet")
 
-
-def _not_run(group: str, record) -> str:
-    status = "no record" if record is None else f"{record.get('status')}: {record.get('reason', '')}"
-    return f"job {NAME}/{group} not measured ({status[:200]}; run `harness job {NAME}/{group}`)"
 
 
 def gradient_slopes(record: dict) -> dict:
@@ -48,7 +45,7 @@ def gradient(records) -> dict:
     claim = "NCA's gradient computation scales as O(n^2 d^2) (2.2.2)"
     r = records.get("gradient")
     if r is None or r.get("status") != "ok":
-        gone = _not_run("gradient", r)
+        gone = not_run(NAME, "gradient", r)
         return readings_claim(NAME, claim, [Reading("naive formula", [], gone),
                                             Reading("efficient implementation", [], gone)],
                               register=entry)
@@ -78,7 +75,7 @@ def diagonal(records) -> dict:
     claim = "Restricting NCA's A to a diagonal speeds up the optimisation significantly (2.2.2)"
     r = records.get("diagonal")
     if r is None or r.get("status") != "ok":
-        return make_claim(NAME, claim, [], _not_run("diagonal", r), register=entry)
+        return make_claim(NAME, claim, [], not_run(NAME, "diagonal", r), register=entry)
     passed = {c["dataset"]: timing_ratio_check(c["full"]["seconds"] / c["diagonal"]["seconds"], 2.0)
               for c in r["cases"]}
     checks, note = about_some(passed, DIAGONAL_NAMED)
@@ -99,7 +96,7 @@ def rectangular(records) -> dict:
     claim = "A rectangular NCA projection speeds up the post-projection kNN classification (2.2.2)"
     r = records.get("rectangular")
     if r is None or r.get("status") != "ok":
-        return make_claim(NAME, claim, [], _not_run("rectangular", r), register=entry)
+        return make_claim(NAME, claim, [], not_run(NAME, "rectangular", r), register=entry)
     ratio = r["projected_seconds"] / r["input_seconds"]
     return make_claim(NAME, claim, [timing_ratio_check(ratio, 0.0, 0.5)],
                       f"MNIST subsample ({r['n_train']} training, {r['n_test']} test images, "

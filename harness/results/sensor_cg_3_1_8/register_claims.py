@@ -67,6 +67,7 @@ import numpy as np
 from harness.claims import (
     Reading, about_every, about_most, beyond_noise, make_claim, readings_claim,
 )
+from harness.results.common.write.check_groups import record_ok
 from harness.results.common.write.certified import certified
 from harness.results.sensor_cg_3_1_8 import FIG_3_20, NAME, NETWORK, THESIS_FIG_3_20_N, WITHIN
 
@@ -103,19 +104,16 @@ def iqr(values) -> float:
     return float(q3 - q1)
 
 
-def _ok(r) -> bool:
-    return r is not None and r.get("status") == "ok"
-
 
 def _counted(r, large: bool = False) -> bool:
     """Measured, real data, a certified m = 10 SDP (and largest-m SDP if ``large``)."""
-    if not _ok(r) or r.get("stand_in_for") or not certified(r["sdp"]["status"]):
+    if not record_ok(r) or r.get("stand_in_for") or not certified(r["sdp"]["status"]):
         return False
     return not large or ("large" in r and certified(r["large"]["sdp"]["status"]))
 
 
 def _label(key: str, r=None) -> str:
-    n = f" (n = {r['n_samples']})" if _ok(r) else ""
+    n = f" (n = {r['n_samples']})" if record_ok(r) else ""
     if key.startswith(SQUARE):
         return f"square s{key[len(SQUARE):]}{n}"
     if key.startswith(L_SHAPE):
@@ -123,7 +121,7 @@ def _label(key: str, r=None) -> str:
     if key == FIG_3_20:
         return f"Fig. 3.20's network{n}"
     name = key[len(NETWORK):] if key.startswith(NETWORK) else key
-    stand_in = " (stand-in, not counted)" if _ok(r) and r.get("stand_in_for") else ""
+    stand_in = " (stand-in, not counted)" if record_ok(r) and r.get("stand_in_for") else ""
     return f"{name}{n}{stand_in}"
 
 
@@ -131,7 +129,7 @@ def _gap(key: str, r) -> str:
     """Why a network is not counted (a gap or an uncertified SDP)."""
     if r is None:
         return f"{_label(key)}: no record (run `harness job {NAME}/{key}`)"
-    if not _ok(r):
+    if not record_ok(r):
         return f"{_label(key)}: {r.get('status')} ({str(r.get('reason', ''))[:120]})"
     return f"{_label(key, r)}: SDP {r['sdp']['status']} (m = {r['sdp']['m']}, not certified, not counted)"
 
@@ -223,17 +221,17 @@ def scale_note(records, keys, restarts: bool = False) -> str:
     restarts) measured below the register's sizes is no reproduction (empty at the
     register's sizes)."""
     said = []
-    regions = [records[k] for k in keys if _ok(records.get(k)) and k.startswith((SQUARE, L_SHAPE))]
+    regions = [records[k] for k in keys if record_ok(records.get(k)) and k.startswith((SQUARE, L_SHAPE))]
     if regions and max(r["n_samples"] for r in regions) < REGISTER_REGION_N[1]:
         sizes = sorted({r["n_samples"] for r in regions})
         said.append(f"the generated networks at n = {', '.join(map(str, sizes))} (the "
                     f"register's {REGISTER_REGION_N[0]}-{REGISTER_REGION_N[1]})")
     fig = records.get(FIG_3_20)
-    if FIG_3_20 in keys and _ok(fig) and fig["n_samples"] < THESIS_FIG_3_20_N:
+    if FIG_3_20 in keys and record_ok(fig) and fig["n_samples"] < THESIS_FIG_3_20_N:
         said.append(f"Fig. 3.20's network at n = {fig['n_samples']} (the thesis' "
                     f"{THESIS_FIG_3_20_N})")
     counts = {len(records[k]["restarts"]) for k in keys
-              if restarts and _ok(records.get(k)) and records[k].get("restarts")}
+              if restarts and record_ok(records.get(k)) and records[k].get("restarts")}
     if counts and max(counts) < REGISTER_RESTARTS:
         said.append(f"{max(counts)} random restarts per network (the register's "
                     f"{REGISTER_RESTARTS})")
@@ -245,7 +243,7 @@ def scale_note(records, keys, restarts: bool = False) -> str:
 
 def _stages(records, keys) -> str:
     """The two-step process as run: its line searches in m dimensions, then 2-D."""
-    r = next((records[k] for k in keys if _ok(records.get(k))), None)
+    r = next((records[k] for k in keys if record_ok(records.get(k))), None)
     if r is None:
         return "CG in m dimensions, then in 2-D to convergence"
     cap = (r.get("params") or {}).get("first_stage_maxiter")
@@ -267,8 +265,8 @@ def init_in_basin(records) -> dict:
     best, noise, said = {}, {}, []
     for key in named + shown:
         r = records.get(key)
-        if not _ok(r) or not r.get("restarts"):
-            said.append(_gap(key, r) if not _ok(r) else f"{_label(key, r)}: no random restarts")
+        if not record_ok(r) or not r.get("restarts"):
+            said.append(_gap(key, r) if not record_ok(r) else f"{_label(key, r)}: no random restarts")
             continue
         ratio = r["one_step"]["loss"] / _best_random(r)
         over_noise = r["one_step"]["rms_rigid"] / r["noise"]["rms_distance_error"]
@@ -283,8 +281,8 @@ def init_in_basin(records) -> dict:
         if key in named and _counted(r):
             best[key] = ratio <= 1 + BEST_WITHIN
             noise[key] = over_noise < 1
-    seeds = sorted({x["seed"] for k in named if _ok(records.get(k)) for x in records[k].get("restarts", [])})
-    m = next((records[k]["sdp"]["m"] for k in named if _ok(records.get(k))), None)
+    seeds = sorted({x["seed"] for k in named if record_ok(records.get(k)) for x in records[k].get("restarts", [])})
+    m = next((records[k]["sdp"]["m"] for k in named if record_ok(records.get(k))), None)
     head = (f"CG in 2-D from the variational SDP's top two coordinates (m = {m}) and from "
             f"random starts (seeds {seeds[0] if seeds else '-'}-{seeds[-1] if seeds else '-'}), "
             f"each to convergence, loss (3.26): " + "; ".join(said))
@@ -363,7 +361,7 @@ def first_step_nonconvex(records) -> dict:
         checks, why = list(passed.values()), ""
     cities = records.get(CITIES)
     shown = (f"; the US cities (shown, not counted): {_gain(cities):+.1%}"
-             + ("" if _counted(cities) else f", SDP {cities['sdp']['status']}")) if _ok(cities) else ""
+             + ("" if _counted(cities) else f", SDP {cities['sdp']['status']}")) if record_ok(cities) else ""
     wins = sum(v is True for v in passed.values())
     losses = sum(v is False for v in passed.values())
     text = ("relative loss reduction of the two-step over the one-step CG, (one - two) / one, "
@@ -385,8 +383,8 @@ def second_step_patches(records) -> dict:
     checks, measured, said = [], [], []
     for key in named + [k for k in records if k.startswith(NETWORK) and k != CITIES]:
         r = records.get(key)
-        if not _ok(r) or (not _counted(r) and not r.get("stand_in_for")):
-            said.append(_gap(key, r) + (f" -- shown: {_patch_text(r)}" if _ok(r) else ""))
+        if not record_ok(r) or (not _counted(r) and not r.get("stand_in_for")):
+            said.append(_gap(key, r) + (f" -- shown: {_patch_text(r)}" if record_ok(r) else ""))
             continue
         said.append(f"{_label(key, r)}: {_patch_text(r)}")
         if key in named:
@@ -394,7 +392,7 @@ def second_step_patches(records) -> dict:
             checks.append(1 - p["rms_after"] / p["rms_before"] > PATCH_DECREASE)
             measured.append(key)
     checks, why = about_every(checks, named, measured)
-    frac = next((records[k]["patches"]["fraction"] for k in named if _ok(records.get(k))), 0.1)
+    frac = next((records[k]["patches"]["fraction"] for k in named if record_ok(records.get(k))), 0.1)
     text = (f"RMS similarity-aligned error of the {frac:.0%} worst-placed nodes before the 2-D "
             f"CG step (the two-step's projection: {_stages(records, named)}), "
             f"then of the same nodes after it: " + "; ".join(said)
@@ -421,8 +419,8 @@ def m10_rapid(records) -> dict:
     quality, speed, q_said, s_said = {}, {}, [], []
     for key in named + [k for k in records if k.startswith(NETWORK) and k != CITIES]:
         r = records.get(key)
-        if not _ok(r) or "large" not in r or "speed" not in r:
-            q_said.append(_gap(key, r) if not _ok(r) else f"{_label(key, r)}: not measured here")
+        if not record_ok(r) or "large" not in r or "speed" not in r:
+            q_said.append(_gap(key, r) if not record_ok(r) else f"{_label(key, r)}: not measured here")
             continue
         label = _label(key, r)
         m, big = r["sdp"], r["large"]["sdp"]

@@ -18,6 +18,7 @@ entries are shown, not counted.
 from __future__ import annotations
 
 from harness.claims import Reading, about_most, beyond_noise, make_claim, readings_claim
+from harness.results.common.write.check_groups import record_ok
 from harness.results.common.write.certified import certified
 from harness.results.solver_table.register_claims import (
     TIMING_BAND, loglog_slope, timing_ratio_check,
@@ -35,16 +36,13 @@ ISOMAP_SHARE, SHARE_NOISE = 0.95, 0.01
 SAME = 0.1
 
 
-def _ok(r) -> bool:
-    return r is not None and r.get("status") == "ok"
-
 
 def _mvu_ok(r) -> bool:
-    return _ok(r) and certified((r.get("mvu") or {}).get("status"))
+    return record_ok(r) and certified((r.get("mvu") or {}).get("status"))
 
 
 def _real(records) -> dict:
-    return {k: r for k, r in records.items() if _ok(r) and not r.get("stand_in_for")}
+    return {k: r for k, r in records.items() if record_ok(r) and not r.get("stand_in_for")}
 
 
 def _shown(records) -> str:
@@ -52,8 +50,8 @@ def _shown(records) -> str:
     out = [f"{k}: stand-in, not counted (LLE gap {r['lle']['gap_at_dimension']:.3g}, Lap gap "
            f"{r['laplacian']['gap_at_dimension']:.3g}, Isomap top-d share "
            f"{r['isomap']['top_share']:.3g})" for k, r in records.items()
-           if _ok(r) and r.get("stand_in_for")]
-    out += [f"{k}: {r.get('status', 'no record')}" for k, r in records.items() if not _ok(r)]
+           if record_ok(r) and r.get("stand_in_for")]
+    out += [f"{k}: {r.get('status', 'no record')}" for k, r in records.items() if not record_ok(r)]
     return ("; " + "; ".join(out)) if out else ""
 
 
@@ -128,7 +126,7 @@ def _roll_only(records, claim: str, entry: str, parts) -> dict:
     for part, check in parts:
         for roll, label in ROLLS.items():
             r = records.get(roll)
-            if not _ok(r):
+            if not record_ok(r):
                 readings.append(Reading(f"{part}, {label}", [], f"{roll}: "
                                         f"{(r or {}).get('status', 'no record')}"))
             elif not _mvu_ok(r):
@@ -211,7 +209,7 @@ def sparse_efficient(records) -> dict:
     claim = ("LLE's sparse M makes its eigenvector computation much more efficient than "
              "Isomap's dense one (3.2.1)")
     r = records.get(SCALING)
-    if not _ok(r):
+    if not record_ok(r):
         gone = f"job {NAME}/{SCALING}: {(r or {}).get('status', 'no record')}"
         return readings_claim(NAME, claim, [Reading("faster", [], gone),
                                             Reading("scales better", [], gone)], register=entry)
@@ -237,7 +235,7 @@ def sparse_scale_better(records) -> dict:
     claim = ("LLE and Laplacian eigenmaps construct sparse matrices and are easier to scale "
              "to large data sets than Isomap and MVU (3.2.1)")
     r = records.get(SCALING)
-    if not _ok(r):
+    if not record_ok(r):
         gone = f"job {NAME}/{SCALING}: {(r or {}).get('status', 'no record')}"
         return readings_claim(NAME, claim, [Reading("slope", [], gone),
                                             Reading("largest n", [], gone)], register=entry)
@@ -269,7 +267,7 @@ def sparse_scale_better(records) -> dict:
 
 def _by_construction(records, entry: str, claim: str, what) -> dict:
     shown = "; ".join(f"{k}{' (stand-in)' if r.get('stand_in_for') else ''}: {what(r)}"
-                      for k, r in records.items() if _ok(r))
+                      for k, r in records.items() if record_ok(r))
     return make_claim(NAME, claim, [], (shown or "no job measured") + "; true by construction "
                       "(shown, not counted)", register=entry)
 

@@ -63,6 +63,19 @@ def flatten(value, path: str = "", derive: Derive | None = None) -> Iterator[tup
         yield path, float(value)
 
 
+def record_ok(record) -> bool:
+    """Whether a job's record exists and is measured (status ``ok``)."""
+    return record is not None and record.get("status") == "ok"
+
+
+def not_run(name: str, key: str, record, limit: int = 160) -> str:
+    """The evidence of a check whose job ``name/key`` is not measured: its status and
+    reason (the reason cut at ``limit`` characters) and the command that runs it."""
+    status = ("no record" if not record
+              else f"{record.get('status')}: {record.get('reason', '')}"[:limit])
+    return f"job {name}/{key} not measured ({status}; run `harness job {name}/{key}`)"
+
+
 def group_rows(recs: dict, column: str = "group", derive: Derive | None = None) -> pd.DataFrame:
     """One row per (job, number): ``<column>, status, reason, path, value``; a job
     without a measured record is one row with its status and reason."""
@@ -122,17 +135,22 @@ class CheckGroupsResult:
         The CSV's column of job keys.
     derive : callable, optional
         :func:`flatten`'s hook: the numbers the verdicts derive, as rows.
+    extra : callable, optional
+        ``extra(config) -> {key: record}``: records of other results the verdicts read
+        (the result's ``reads``), beside its own jobs' (shown in the CSV and the gaps).
     """
 
     def __init__(self, name: str, kind: str, sidecar: bool, title: str, keys, register_claims,
-                 tables, column: str = "group", derive: Derive | None = None):
+                 tables, column: str = "group", derive: Derive | None = None, extra=None):
         self.name, self.kind, self.sidecar, self.title = name, kind, sidecar, title
         self.keys, self.register_claims, self.tables = keys, register_claims, tables
-        self.column, self.derive = column, derive
+        self.column, self.derive, self.extra = column, derive, extra
 
     def records(self, config: dict) -> dict:
-        """``{key: record}`` of every job (a missing one as its ``missing`` stand-in)."""
-        return group_records(config, self.name, self.keys(config))
+        """``{key: record}`` of every job (a missing one as its ``missing`` stand-in),
+        and the other results' records ``extra`` reads."""
+        recs = group_records(config, self.name, self.keys(config))
+        return {**recs, **self.extra(config)} if self.extra else recs
 
     def build(self, config: dict) -> pd.DataFrame:
         """One row per (job, number), with the numbers the verdicts derive."""
