@@ -58,7 +58,7 @@ def test_full_profile_dry_run_lists_every_job(repo_root, tmp_path, monkeypatch):
         "linear_methods_2_2_1", "lmnn_mu_sweep", "mds_3_1_2", "mvu_graph_3_1_12", "fig_3_18", "fig_3_1_3_7", "graph_laplacian_3_1_8", "spectral_3_2_1", "nca_2_2_2", "oos_sdp_3_1_10", "lmnn_rescale", "lmnn_sdp",
         "lmnn_solver_profile", "mm_lmnn_properties", "mmc_pola", "mvu_feasibility",
         "nca_local_minima", "table_2_1_statistics", "table_3_2_l5",
-        "sensor_cg_3_1_8"}
+        "sensor_cg_3_1_8", "hlle_noise_3_1_9"}
     # the thesis' Table 2.1 and 3.2 data sets are all there (gaps or not)
     for cell in ("table_2_1/mnist/pca_lmnn", "table_2_1/letter/mm_lmnn", "table_3_2/teapot/mvu/native",
                  "table_3_3/usps/8vs9/draw9", "fig_3_37/usps/mvu"):
