@@ -5,11 +5,14 @@ hand-made records (a passing and a failing case); MNIST missing is a marked gap.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from harness.datasets.mnist import MNIST
 from harness.config import ConfigError
+from harness.jobs import parse_job, record_path
 from harness.result_registry import get_result
 from harness.results.fig_2_17.work import square_reductions
 from harness.results.fig_2_17 import work as fig_2_17_work
@@ -141,6 +144,15 @@ def test_every_job_on_a_fake_mnist_matches_a_naive_3nn(profile, fake_mnist):
         assert sq[r]["pca_of_Lx"] == pytest.approx(_naive_knn_error(Xtr @ P.T, ytr, Xte @ P.T, yte))
     assert records["lmnn_sq"]["full_error_pct"] == pytest.approx(
         _naive_knn_error(Xtr @ L.T, ytr, Xte @ L.T, yte))
+    # the ball-tree query timed on every reduction's r-D data, the naive one in 784-D
+    assert records["baseline"]["naive784"]["work"] > 0
+    for r in (2, 4):
+        for key in (f"pca/r{r}", f"lmnn_rec/r{r}"):
+            tree = records[key]["balltree"]
+            assert tree["seconds"] > 0 and tree["work"] % r == 0 and tree["work"] > 0
+    trees = {row["n_components"]: row for row in records["lmnn_sq"]["balltree_by_dimension"]}
+    assert sorted(trees) == [2, 4] and all(
+        trees[r][p]["work"] % r == 0 for r in (2, 4) for p in fig_2_17_work.PROJECTIONS)
 
 
 def _write_all(config, base, pca, rec, sq, n=(60000, 10000)):
@@ -269,3 +281,85 @@ def test_ball_tree_speedups_on_top_come_from_fig_2_13(profile):
 def test_no_speedups_without_fig_2_13(profile):
     config = profile(fig_2_17=SECTION)
     assert fig.reads(config) == [] and fig_2_17_write.ball_tree_speedups(config) == {}
+
+
+def _naive_early_abandon_work(train, test, k=3):
+    """Coordinates the thesis' naive search sums (pure Python): per test point, each
+    training point's squared distance summed dimension by dimension, abandoned once
+    above the current k-th smallest."""
+    total = 0
+    for q in test:
+        best = [np.inf] * k
+        for x in train:
+            s, used = 0.0, len(q)
+            for c in range(len(q)):
+                s += (x[c] - q[c]) ** 2
+                if s > best[-1]:
+                    used = c + 1
+                    break
+            total += used
+            if s < best[-1]:
+                best = sorted(best[:-1] + [s])
+    return total
+
+
+def test_tree_and_naive_searches_on_a_tiny_input():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 6)) * np.array([5.0, 3.0, 2.0, 1.0, 0.5, 0.1])
+    train, test = X[:50], X[50:]
+    tree = fig_2_17_work.tree_search(train[:, :4], test[:, :4], 3, rounds=2)
+    assert tree["seconds"] > 0 and tree["spread"] >= 0 and tree["build_seconds"] >= 0
+    # a 3-NN query evaluates at least the three neighbours' distances, each of r = 4 coords
+    assert tree["work"] % 4 == 0 and tree["work"] >= 10 * 3 * 4
+    naive = fig_2_17_work.naive_search(train, test, 3, rounds=1)
+    mean = train.mean(axis=0)
+    _, V = np.linalg.eigh(np.cov(train - mean, rowvar=False, bias=True))
+    V = V[:, ::-1]
+    assert naive["work"] == _naive_early_abandon_work((train - mean) @ V, (test - mean) @ V)
+    assert naive["seconds"] > 0 and naive["clock"] and naive["work_unit"]
+
+
+def _write_trees(config, seconds: dict, works: dict, naive=(1.0, 1e9)):
+    """Ball-tree entries on the records _write_all wrote: ``seconds`` / ``works``
+    method -> r -> value (LMNN (sq): its figure projection; the other one 10x slower)."""
+    def entry(s, w):
+        return {"seconds": s, "spread": 0.01, "work": w, "calls": 1}
+
+    def update(key, **body):
+        path = record_path(config, parse_job(f"fig_2_17/{key}"))
+        record = json.loads(path.read_text())
+        record.update(body)
+        path.write_text(json.dumps(record))
+
+    update("baseline", naive784=entry(*naive))
+    for m in ("pca", "lmnn_rec"):
+        for r in seconds[m]:
+            update(f"{m}/r{r}", balltree=entry(seconds[m][r], works[m][r]))
+    update("lmnn_sq", balltree_by_dimension=[
+        {"n_components": r, "metric_eigenvectors": entry(s, works["lmnn_sq"][r]),
+         "pca_of_Lx": entry(10 * s, 10 * works["lmnn_sq"][r])}
+        for r, s in seconds["lmnn_sq"].items()])
+
+
+def test_ball_tree_speedups_of_the_three_reductions(profile):
+    config = profile(fig_2_17=SECTION)
+    _write_all(config, base=2.30, pca={15: 3.0, 25: 2.5, 35: 1.7},
+               rec={15: 2.45, 25: 1.80, 35: 1.0}, sq={15: 3.2, 25: 2.4, 35: 1.5})
+    entry = "s2-1-9-speedup-depends-only-on-dim"
+    claim = {c.get("register"): c for c in fig_2_17_write.claims(config)}[entry]
+    assert claim["verdict"] == "not measured"  # records without ball-tree timings
+    same = {m: {15: 0.1, 25: 0.2, 35: 0.4} for m in ("pca", "lmnn_rec", "lmnn_sq")}
+    works = {m: {15: 1e8, 25: 2e8, 35: 4e8} for m in same}
+    _write_trees(config, same, works)
+    frame = fig_2_17_write.build(config)
+    sq = frame[frame["method"] == "lmnn_sq"].set_index("n_components")
+    assert sq.loc[25, "speedup"] == pytest.approx(5.0) and sq.loc[25, "work_speedup"] == 5.0
+    assert sq.loc[25, "alt_search_seconds"] == pytest.approx(2.0)  # shown, not counted
+    claim = {c.get("register"): c for c in fig_2_17_write.claims(config, frame)}[entry]
+    assert claim["verdict"] == "holds", claim["evidence"]
+    assert "5x / 5x" in claim["evidence"]
+    # LMNN (rec)'s tree 3x slower and 3x the work at every r: no agreement
+    _write_trees(config, {**same, "lmnn_rec": {r: 3 * s for r, s in same["pca"].items()}},
+                 {**works, "lmnn_rec": {r: 3 * w for r, w in works["pca"].items()}})
+    claim = {c.get("register"): c for c in fig_2_17_write.claims(config)}[entry]
+    assert claim["verdict"] == "does not hold", claim["evidence"]

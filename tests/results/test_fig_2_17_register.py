@@ -80,3 +80,56 @@ def test_thesis_numbers_and_speed_ups_only_at_their_sizes():
     gap = register_claims(CONFIG, CONF, {"lmnn_rec": {}, "pca": {}, "lmnn_sq": {}}, None,
                           None, False, "the baseline is a gap", {}, [])
     assert {c["verdict"] for c in gap} == {"not measured"} and len(gap) == 9
+
+
+def _tree(seconds, work, spread=0.01):
+    return {"seconds": seconds, "spread": spread, "work": work}
+
+
+def _speedup_claim(trees, naive=None, alt=None):
+    from harness.results.fig_2_17.register_claims import speedup_depends_only_on_dim
+    return speedup_depends_only_on_dim(trees, naive, alt or {}, "n_train = 10000, n_test = 2000")
+
+
+def _by_r(factors, seconds=(0.1, 0.3, 0.8), work=(1e8, 3e8, 8e8), spread=0.01):
+    """method -> r -> tree entry; ``factors`` method -> (CPU factor, work factor)."""
+    return {m: {r: _tree(s * fs, w * fw, spread) for r, s, w in zip((15, 25, 50), seconds, work)}
+            for m, (fs, fw) in factors.items()}
+
+
+def test_speedup_depends_only_on_dim_holds_fails_noise_unmeasured():
+    entry = "s2-1-9-speedup-depends-only-on-dim"
+    same = _by_r({"pca": (1, 1), "lmnn_rec": (1.3, 1.1), "lmnn_sq": (1.1, 1.2)})
+    got = _speedup_claim(same, naive={"seconds": 1.0, "work": 2.4e9},
+                         alt={15: _tree(9.0, 9e9)})
+    assert got["register"] == entry and got["verdict"] == "holds", got["evidence"]
+    assert "max / min 1.3 (CPU), 1.2 (ops)" in got["evidence"]
+    assert "(shown, not counted)" in got["evidence"] and "10x / 24x" in got["evidence"]
+    # LMNN's trees 2x slower and 1.5x the work at every r: no agreement in either
+    apart = _by_r({"pca": (1, 1), "lmnn_rec": (2, 1.5), "lmnn_sq": (1, 1)})
+    assert _speedup_claim(apart)["verdict"] == "does not hold"
+    # CPU times 1.6x apart with 10 % round spreads: inside the noise; the counts agree
+    noisy = _by_r({"pca": (1, 1), "lmnn_rec": (1.6, 1.1), "lmnn_sq": (1, 1)}, spread=0.1)
+    got = _speedup_claim(noisy)
+    assert got["verdict"] == "partly holds", got["evidence"]
+    assert "reading cpu time (undecided (within noise))" in got["evidence"]
+    assert "reading coordinate operations (holds)" in got["evidence"]
+    # agreement at only one of three r: the "most" quantifier fails
+    one = _by_r({"pca": (1, 1), "lmnn_rec": (1, 1), "lmnn_sq": (1, 1)})
+    for r in (25, 50):
+        one["lmnn_sq"][r] = _tree(3 * one["pca"][r]["seconds"], 3 * one["pca"][r]["work"])
+    assert _speedup_claim(one)["verdict"] == "does not hold"
+    # no records with trees, or a reduction missing: not measured (shown, not counted)
+    assert _speedup_claim({})["verdict"] == "not measured"
+    partial = _by_r({"pca": (1, 1), "lmnn_rec": (1, 1)})
+    got = _speedup_claim(partial)
+    assert got["verdict"] == "not measured" and "LMNN (sq) not measured" in got["evidence"]
+
+
+def test_speedup_entry_needs_no_baseline():
+    trees = {"trees": _by_r({"pca": (1, 1), "lmnn_rec": (1, 1), "lmnn_sq": (1, 1)}),
+             "naive": None, "alt": {}, "sizes": "n_train = 10000"}
+    out = register_claims(CONFIG, CONF, {"lmnn_rec": {}, "pca": {}, "lmnn_sq": {}}, None,
+                          None, False, "no baseline", {}, [], trees)
+    got = {c["register"]: c for c in out}["s2-1-9-speedup-depends-only-on-dim"]
+    assert got["verdict"] == "holds" and "naive 784-D search not measured" in got["evidence"]

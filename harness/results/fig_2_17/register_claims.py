@@ -14,8 +14,11 @@ Conventions shared with the figure's own claims (:mod:`.write`):
   register's tolerance, as the figure's own number claims are.
 - McNemar tests need each test digit's prediction, which the records do not keep: where
   a reading names McNemar "or 2 binomial standard errors", the latter is used.
-- The ball-tree speed-ups are Fig. 2.13's (PCA to r; the thesis: the speed-up "mostly
-  only depends on the dimensionality"), judged only on its 60000 training digits.
+- The ball-tree speed-ups of s2-1-9-lmnn-effective-preprocessing are Fig. 2.13's (PCA
+  to r), judged only on its 60000 training digits.
+- s2-1-9-speedup-depends-only-on-dim compares the ball-tree speed-ups Fig. 2.17's own
+  jobs measure on each reduction's projected data (:func:`speedup_depends_only_on_dim`):
+  the same search on the same digits, decided at any size.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ def binomial_noise(e1: float, e2: float, n_test: int, z: float) -> float:
     return 100.0 * z * math.sqrt((p1 * (1 - p1) + p2 * (1 - p2)) / n_test)
 
 
-__all__ = ["binomial_noise", "register_claims"]
+__all__ = ["binomial_noise", "speedup_depends_only_on_dim", "register_claims"]
 
 #: the register's tolerances (percentage points) and factors
 LITTLE_IMPACT_PP, NO_LOSS_PP, VERY_CLOSE_PP, ENERGY_CLOSE_PP = 0.3, 0.1, 0.2, 0.4
@@ -265,6 +268,86 @@ def _pca_improves_knn(c: _Curves) -> dict:
         register="s2-2-1-pca-improves-knn")
 
 
+#: s2-1-9-speedup-depends-only-on-dim's readings: the speed-ups agree when max / min is
+#: below these (CPU time: the timing band 1 + 0.65; coordinate operations: exact counts)
+AGREE_CPU, AGREE_WORK = 1.65, 1.25
+#: the three reductions of Fig. 2.17 the entry compares, with their labels
+REDUCTIONS = {"pca": "PCA", "lmnn_rec": "LMNN (rec)", "lmnn_sq": "LMNN (sq)"}
+SPEEDUP_ENTRY = "s2-1-9-speedup-depends-only-on-dim"
+
+
+def _ratio_check(costs: list[tuple[float, float]], limit: float):
+    """Whether the costs ``(value, spread)`` agree: max / min below ``limit``, beyond
+    the noise of the two extremes' timing rounds (log(1 + the larger of their spreads);
+    0 for exact counts). Inside it :data:`WITHIN_NOISE`."""
+    values = [v for v, _ in costs]
+    if min(values) <= 0:
+        return WITHIN_NOISE
+    hi, lo = costs[values.index(max(values))], costs[values.index(min(values))]
+    noise = math.log1p(max(hi[1], lo[1]))
+    return beyond_noise(math.log(limit) - math.log(hi[0] / lo[0]), noise)
+
+
+def speedup_depends_only_on_dim(trees: dict, naive: dict | None, alt: dict,
+                                sizes: str) -> dict:
+    """s2-1-9-speedup-depends-only-on-dim (line 1047): at each r, the ball-tree speed-ups
+    of PCA, LMNN (rec) and LMNN (sq) agree -- max / min below 1.65 in CPU time (beyond
+    the timing rounds' spread) and below 1.25 in counted coordinate operations -- at more
+    than half of the r values.
+
+    ``trees``: method -> r -> ``{"seconds", "spread", "work"}`` of the ball-tree query on
+    that reduction's r-D data (LMNN (sq): the figure's projection); ``naive``: the naive
+    784-D search's ``{"seconds", "work"}`` (or None). The speed-up is Fig. 2.13's, naive
+    784-D over ball tree r-D; the baseline is the same for the three reductions, so max /
+    min of their speed-ups is max / min of their tree costs (decided without it).
+    ``alt``: LMNN (sq)'s other projection by r, shown, never counted; an r missing a
+    reduction is shown, not counted."""
+    rs = sorted({r for m in REDUCTIONS for r in trees.get(m, {})})
+    counted = [r for r in rs if all(r in trees.get(m, {}) for m in REDUCTIONS)]
+    cpu, work, parts = [], [], []
+    for r in rs:
+        have = {m: trees[m][r] for m in REDUCTIONS if r in trees.get(m, {})}
+        shown = []
+        for m, t in have.items():
+            speed = (f", {naive['seconds'] / t['seconds']:.3g}x / "
+                     f"{naive['work'] / t['work']:.3g}x" if naive else "")
+            shown.append(f"{REDUCTIONS[m]} {t['seconds']:.3g} s (spread {t['spread']:.2f}), "
+                         f"{t['work']:.4g} ops{speed}")
+        text = f"r={r}: " + "; ".join(shown)
+        if r in counted:
+            c = [(t["seconds"], t["spread"]) for t in have.values()]
+            w = [(float(t["work"]), 0.0) for t in have.values()]
+            cpu.append(_ratio_check(c, AGREE_CPU))
+            work.append(_ratio_check(w, AGREE_WORK))
+            text += (f"; max / min {max(v for v, _ in c) / min(v for v, _ in c):.3g} (CPU), "
+                     f"{max(v for v, _ in w) / min(v for v, _ in w):.3g} (ops)")
+        else:
+            text += " (not counted: " + ", ".join(REDUCTIONS[m] for m in REDUCTIONS
+                                                 if m not in have) + " not measured)"
+        if r in alt:
+            text += (f"; LMNN (sq)'s other projection {alt[r]['seconds']:.3g} s, "
+                     f"{alt[r]['work']:.4g} ops (shown, not counted)")
+        parts.append(text)
+    base = (f"naive 784-D search {naive['seconds']:.3g} s, {naive['work']:.4g} ops; "
+            if naive else "naive 784-D search not measured (the ratios need only the trees); ")
+    evidence = (f"{base}ball-tree 3-NN query per reduction, CPU s and coordinate operations"
+                + (", speed-up in CPU time / ops" if naive else "") + ": "
+                + (" | ".join(parts) or "no ball-tree timing in the records")
+                + f". Measured at {sizes}.")
+    claim = readings_claim(
+        "fig_2_17", "The ball-tree speed-up mostly only depends on the dimensionality, "
+                    "independent of the method of reduction: at most r the speed-ups of PCA, "
+                    f"LMNN (rec) and LMNN (sq) agree (max / min below {AGREE_CPU:g} in CPU "
+                    f"time, {AGREE_WORK:g} in coordinate operations) (2.1.9, Fig. 2.17)",
+        [Reading("cpu time", cpu, f"{sum(c is True for c in cpu)} of {len(cpu)} r agree "
+                                  f"beyond the timing rounds' spread"),
+         Reading("coordinate operations", work,
+                 f"{sum(c is True for c in work)} of {len(work)} r agree")],
+        register=SPEEDUP_ENTRY)
+    claim["evidence"] = f"{claim['evidence']}. {evidence}"
+    return claim
+
+
 ENTRIES = ("s2-1-8-rectangular-good-local-minima", "s2-1-9-drastic-reduction-little-impact",
            "s2-1-9-fig-2-17-caption", "s2-1-9-projection-can-hurt",
            "s2-1-9-rec-15-only-slightly-higher", "s2-1-9-lmnn-effective-preprocessing",
@@ -274,13 +357,16 @@ ENTRIES = ("s2-1-8-rectangular-good-local-minima", "s2-1-9-drastic-reduction-lit
 
 def register_claims(config: dict, conf: dict, series: dict, base: float | None,
                     n_test: int | None, at_size: bool, why: str, speedups: dict,
-                    speedup_sizes: list) -> list[dict]:
+                    speedup_sizes: list, trees: dict | None = None) -> list[dict]:
     """The register entries Fig. 2.17 decides beyond its own claims; without a baseline
-    each is "not measured" with ``why``. ``speedups``: Fig. 2.13's ball-tree speed-ups
-    by r, measured at ``speedup_sizes`` (training, test digits)."""
+    each is "not measured" with ``why`` (but the ball-tree entry, which needs none).
+    ``speedups``: Fig. 2.13's ball-tree speed-ups by r, measured at ``speedup_sizes``
+    (training, test digits). ``trees``: the keyword arguments of
+    :func:`speedup_depends_only_on_dim` (its entry is left out without them)."""
+    tree_claim = [speedup_depends_only_on_dim(**trees)] if trees is not None else []
     if base is None:
         return [make_claim("fig_2_17", f"(register entry {entry})", [], why, register=entry)
-                for entry in ENTRIES]
+                for entry in ENTRIES] + tree_claim
     c = _Curves(series, base, n_test, conf["difference_z"])
     gate = size_gate([a for a, _ in speedup_sizes]) if speedup_sizes else \
         "Fig. 2.13's speed-ups not measured"
@@ -289,4 +375,4 @@ def register_claims(config: dict, conf: dict, series: dict, base: float | None,
             _projection_can_hurt(c), _rec_15_slightly_higher(c),
             _effective_preprocessing(c, speedups, gate, band),
             _rec_25_close(config, c, at_size, why), _few_dims_state_of_art(config, c, at_size, why),
-            _pca_improves_knn(c)]
+            _pca_improves_knn(c)] + tree_claim

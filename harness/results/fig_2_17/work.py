@@ -19,6 +19,16 @@ Kinds of job (``params["method"]``):
     ``dimensions`` the 3-NN error after both readings of "project the data onto the
     r leading eigenvectors of the output matrix L" (:func:`square_reductions`).
 
+The ball-tree speed-up on top of the thesis' figure (2.1.9: "It mostly only depends on
+the dimensionality, independent of the method of reduction"), measured on each
+reduction's own projected data, the same training and test digits for all three:
+every ``pca``, ``lmnn_rec`` job and, per r and projection, the ``lmnn_sq`` job time the
+3-NN query of scikit-learn's ball tree on their r-D training / test data
+(:func:`tree_search`: Fig. 2.13's tree, leaf size and CPU-time rounds, and its count of
+coordinate operations); the ``baseline`` job times the thesis' naive search in the
+784 deskewed pixels (:func:`naive_search`, Fig. 2.13's baseline), so that a speed-up
+is Fig. 2.13's: naive 784-D time over ball-tree r-D time.
+
 Every LMNN and PCA point uses the input the thesis describes: deskewed MNIST, PCA to
 ``d = 350`` dimensions fitted on the training images (2.1.9: "pre-processed with PCA
 (see Section 2.1.6)", "r x 350"). Data unavailable offline is a marked record naming
@@ -32,6 +42,7 @@ import warnings
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.neighbors import BallTree
 from threadpoolctl import threadpool_limits
 
 from harness import registry
@@ -39,16 +50,64 @@ from harness.metrics.knn_error import knn_test_error
 from harness.plugin import ExpectedFailure
 from harness.provenance import blas_info
 from harness.methods.lmnn import LMNN
+from harness.methods.shared.lmnn_impostors import LEAF_SIZE
+from harness.results.common.work.balltree_point import (
+    CLOCK, WORK, cpu_timings, naive_knn, pca_rotation,
+)
 from harness.methods.pca_knn import pca_map
 from harness.timelimit import cpu_clock
 
-__all__ = ["KINDS", "PROJECTIONS", "BASELINE_INPUTS", "square_reductions", "work", "sources"]
+__all__ = ["KINDS", "PROJECTIONS", "BASELINE_INPUTS", "TIMING_ROUNDS", "square_reductions",
+           "tree_search", "naive_search", "work", "sources"]
 
 KINDS = ("baseline", "pca", "lmnn_rec", "lmnn_sq")
 #: the two readings of LMNN (sq)'s projection (see :func:`square_reductions`)
 PROJECTIONS = ("metric_eigenvectors", "pca_of_Lx")
 #: the two candidate baselines: 784 deskewed pixels, 784 pixels as published
 BASELINE_INPUTS = {"deskewed": True, "pixels": False}
+#: interleaved CPU-time rounds of every timed search (Fig. 2.13's quick and full profiles)
+TIMING_ROUNDS = 3
+
+
+def _timed(name: str, search, rounds: int) -> tuple[dict, object]:
+    """``search`` timed by :func:`cpu_timings` (one search, ``rounds`` rounds): its
+    timing entry with ``contention``, ``clock`` and ``work_unit``, and its last output."""
+    timings, outputs, contention = cpu_timings({name: search}, rounds)
+    return ({**timings[name], "contention": contention, "clock": CLOCK, "work_unit": WORK},
+            outputs[name])
+
+
+def tree_search(Z_train: np.ndarray, Z_test: np.ndarray, k: int,
+                rounds: int = TIMING_ROUNDS) -> dict:
+    """Time the k-NN query of the test points in scikit-learn's ball tree of the training
+    points (both already reduced to r dimensions), as Fig. 2.13 times its ``balltree``
+    (leaf size ``LEAF_SIZE``, the tree built once and untimed, process CPU time, best of
+    ``rounds`` rounds): ``seconds``, ``spread`` (the rounds' max / min - 1), ``work``
+    (``get_n_calls()`` x r coordinate operations of one query, :data:`WORK`),
+    ``build_seconds``, ``contention``."""
+    train = np.ascontiguousarray(Z_train, dtype=np.float64)
+    test = np.ascontiguousarray(Z_test, dtype=np.float64)
+    start = cpu_clock()
+    tree = BallTree(train, leaf_size=LEAF_SIZE)
+    build = cpu_clock() - start
+    tree.reset_n_calls()
+    tree.query(test, k=k)
+    work = int(tree.get_n_calls()) * train.shape[1]
+    entry, _ = _timed("balltree", lambda: tree.query(test, k=k), rounds)
+    return {**entry, "work": work, "build_seconds": build}
+
+
+def naive_search(X_train: np.ndarray, X_test: np.ndarray, k: int,
+                 rounds: int = TIMING_ROUNDS) -> dict:
+    """Time the thesis' naive k-NN search in all dimensions of the inputs (rotated by
+    their PCA so that the dimensions are sorted, Fig. 2.13's 784-D baseline), as
+    :func:`tree_search` does; ``work``: the coordinates it sums (:data:`WORK`)."""
+    mean, V = pca_rotation(np.asarray(X_train, dtype=np.float64))
+    train = np.ascontiguousarray((X_train - mean) @ V)
+    test = np.ascontiguousarray((X_test - mean) @ V)
+    naive_knn(train[:2], test[:1], 1)  # compile outside the timing
+    entry, (_, _, work) = _timed("naive", lambda: naive_knn(train, test, k), rounds)
+    return {**entry, "work": int(work)}
 
 
 def square_reductions(L: np.ndarray, X_train: np.ndarray, dimensions
@@ -100,12 +159,14 @@ def _fit_lmnn(X, y, params: dict, n_components) -> tuple[LMNN, dict]:
 
 
 def _baseline(params: dict) -> dict:
-    errors, sizes = {}, {}
+    errors, sizes, naive = {}, {}, None
     for name, deskew in BASELINE_INPUTS.items():
         X_train, y_train, X_test, y_test, _ = _load(params, deskew=deskew, n_components=None)
         errors[name] = _error_pct((X_train, y_train, X_test, y_test), params["n_neighbors"])
         sizes = {"n_train": len(y_train), "n_test": len(y_test), "n_features": X_train.shape[1]}
-    return {"errors": errors, **sizes}
+        if deskew:  # the 784 deskewed pixels the reductions start from (Fig. 2.13's)
+            naive = naive_search(X_train, X_test, params["n_neighbors"])
+    return {"errors": errors, **sizes, "naive784": naive}
 
 
 def _reduced(params: dict) -> dict:
@@ -119,19 +180,27 @@ def _reduced(params: dict) -> dict:
         L, _ = pca_map(X_train, r)
         body["fit_cpu_seconds"] = cpu_clock() - start
         body["error_pct"] = _error_pct(parts, k, L)
+        body["balltree"] = tree_search(X_train @ L.T, X_test @ L.T, k)
         return body
     model, fit = _fit_lmnn(X_train, y_train, params, r)
     body.update(fit)
     start = time.perf_counter()
     if params["method"] == "lmnn_rec":
         body["error_pct"] = _error_pct(parts, k, model.components_)
-    else:
-        body["full_error_pct"] = _error_pct(parts, k, model.components_)
-        maps = square_reductions(model.components_, X_train, params["dimensions"])
-        body["errors_by_dimension"] = [
-            {"n_components": dim, **{name: _error_pct(parts, k, m) for name, m in by.items()}}
-            for dim, by in maps.items()]
+        L = model.components_
+        body["eval_seconds"] = time.perf_counter() - start
+        body["balltree"] = tree_search(X_train @ L.T, X_test @ L.T, k)
+        return body
+    body["full_error_pct"] = _error_pct(parts, k, model.components_)
+    maps = square_reductions(model.components_, X_train, params["dimensions"])
+    body["errors_by_dimension"] = [
+        {"n_components": dim, **{name: _error_pct(parts, k, m) for name, m in by.items()}}
+        for dim, by in maps.items()]
     body["eval_seconds"] = time.perf_counter() - start
+    body["balltree_by_dimension"] = [
+        {"n_components": dim, **{name: tree_search(X_train @ m.T, X_test @ m.T, k)
+                                 for name, m in by.items()}}
+        for dim, by in maps.items()]
     return body
 
 

@@ -21,8 +21,8 @@ from harness.results.common.write.figure_files import read_point
 from harness.results.fig_2_17 import NAME, SPEEDUPS_FROM, TITLE, _conf, keys
 from harness.results.fig_2_17.register_claims import binomial_noise, register_claims
 
-__all__ = ["METHODS", "LABELS", "INPUT_LABELS", "THESIS_IDS", "COLUMNS",
-           "thesis_points", "build", "claims", "ball_tree_sizes", "ball_tree_speedups",
+__all__ = ["METHODS", "LABELS", "INPUT_LABELS", "THESIS_IDS", "COLUMNS", "SEARCH_FIELDS",
+           "thesis_points", "build", "tree_inputs", "claims", "ball_tree_sizes", "ball_tree_speedups",
            "write"]
 
 METHODS = ("pca", "lmnn_rec", "lmnn_sq")
@@ -34,7 +34,10 @@ THESIS_IDS = {15: "lmnn_rec15_mnist_knn", 25: "lmnn_rec25_mnist_knn"}
 COLUMNS = ["method", "label", "n_components", "status", "reason", "error_pct",
            "alt_error_pct", "thesis_error_pct", "fit_cpu_seconds", "n_iter", "converged",
            "loss", "n_train", "n_test", "sq_minus_rec_pp", "mean_sq_minus_rec_pp",
-           "gap_spearman_rho"]
+           "gap_spearman_rho", "search_seconds", "search_spread", "search_work",
+           "alt_search_seconds", "alt_search_work", "speedup", "work_speedup"]
+#: a timed search's record fields -> the frame's columns (:func:`_search_columns`)
+SEARCH_FIELDS = {"seconds": "search_seconds", "spread": "search_spread", "work": "search_work"}
 
 
 def thesis_points(config: dict) -> dict:
@@ -61,6 +64,15 @@ def _fit_columns(record: dict) -> dict:
                                        "n_train", "n_test")}
 
 
+def _search_columns(entry: dict | None, prefix: str = "") -> dict:
+    """A timed search's record entry (``work.tree_search``, ``work.naive_search``) as
+    the frame's ``search_*`` columns (``alt_search_*`` with ``prefix="alt_"``)."""
+    if not entry:
+        return {}
+    out = {prefix + col: entry[field] for field, col in SEARCH_FIELDS.items()}
+    return {k: v for k, v in out.items() if k in COLUMNS}
+
+
 def build(config: dict) -> pd.DataFrame:
     """One row per (method, r) with ``error_pct`` (and, for LMNN (sq), the other
     projection's error in ``alt_error_pct``), the thesis' number where it gives one,
@@ -75,12 +87,14 @@ def build(config: dict) -> pd.DataFrame:
     if record["status"] == "ok":
         rows[0].update(error_pct=record["errors"][conf["baseline_input"]],
                        alt_error_pct=record["errors"][other], n_train=record["n_train"],
-                       n_test=record["n_test"])
+                       n_test=record["n_test"], **_search_columns(record.get("naive784")))
     rows[0]["thesis_error_pct"] = thesis["baseline"]
     alt = next(p for p in point.PROJECTIONS if p != conf["sq_projection"])
     for method in conf["methods"]:
         sq = read_point(config, NAME, "lmnn_sq") if method == "lmnn_sq" else None
         by_r = {row["n_components"]: row for row in (sq or {}).get("errors_by_dimension", [])}
+        trees_r = {row["n_components"]: row
+                   for row in (sq or {}).get("balltree_by_dimension", [])}
         for r in conf["dimensions"]:
             record = sq or read_point(config, NAME, f"{method}/r{r}")
             row = _gap_row(method, r, record)
@@ -88,9 +102,13 @@ def build(config: dict) -> pd.DataFrame:
                 row.update(_fit_columns(record))
                 if sq is None:
                     row["error_pct"] = record["error_pct"]
+                    row.update(_search_columns(record.get("balltree")))
                 elif r in by_r:
                     row.update(error_pct=by_r[r][conf["sq_projection"]],
                                alt_error_pct=by_r[r][alt])
+                    tree = trees_r.get(r, {})
+                    row.update(_search_columns(tree.get(conf["sq_projection"])),
+                               **_search_columns(tree.get(alt), "alt_"))
                 else:
                     row.update(status="missing", reason=f"the lmnn_sq record has no r = {r}; "
                                f"rerun `harness job {NAME}/lmnn_sq`")
@@ -105,10 +123,37 @@ def build(config: dict) -> pd.DataFrame:
             row["sq_minus_rec_pp"] = row["error_pct"] - rec[row["n_components"]]
             gaps[row["n_components"]] = row["sq_minus_rec_pp"]
     mean_gap, rho = gap_statistics(gaps)
+    naive = rows[0].get("search_seconds"), rows[0].get("search_work")
     for row in rows:
         if row["method"] == "lmnn_sq":
             row.update(mean_sq_minus_rec_pp=mean_gap, gap_spearman_rho=rho)
+        if row["method"] != "baseline" and row.get("search_seconds") and naive[0]:
+            # Fig. 2.13's speed-up: the naive 784-D search over the ball tree in r dims
+            row.update(speedup=naive[0] / row["search_seconds"],
+                       work_speedup=naive[1] / row["search_work"])
     return pd.DataFrame(rows).reindex(columns=COLUMNS)
+
+
+def tree_inputs(frame: pd.DataFrame) -> dict:
+    """The ball-tree timings of the frame as the arguments of
+    :func:`~harness.results.fig_2_17.register_claims.speedup_depends_only_on_dim`."""
+    def entry(row, prefix=""):
+        return {"seconds": float(row[prefix + "search_seconds"]),
+                "spread": float(row.get(prefix + "search_spread", 0.0) or 0.0),
+                "work": float(row[prefix + "search_work"])}
+
+    ok = frame[(frame["status"] == "ok") & frame["search_seconds"].notna()]
+    trees, alt, naive = {}, {}, None
+    for _, row in ok.iterrows():
+        if row["method"] == "baseline":
+            naive = entry(row)
+            continue
+        r = int(row["n_components"])
+        trees.setdefault(row["method"], {})[r] = entry(row)
+        if row["method"] == "lmnn_sq" and pd.notna(row["alt_search_seconds"]):
+            alt[r] = {"seconds": float(row["alt_search_seconds"]), "spread": 0.0,
+                      "work": float(row["alt_search_work"])}
+    return {"trees": trees, "naive": naive, "alt": alt, "sizes": _size_text(frame)}
 
 
 def gap_statistics(gaps: dict[int, float]) -> tuple[float, float]:
@@ -193,13 +238,14 @@ def claims(config: dict, frame: pd.DataFrame | None = None) -> list[dict]:
         for text, entry in _CURVE_CLAIMS:
             out.append(make_claim(NAME, text, [], reason, register=entry))
         return out + register_claims(config, conf, series, None, None, at_size, reason,
-                                     {}, [])
+                                     {}, [], tree_inputs(frame))
     n_test = int(frame.loc[frame["status"] == "ok", "n_test"].dropna().min())
     note = f" Measured at {size}" + ("." if at_size else
                                      " (the direction of the claim, not the thesis' numbers).")
     out += _curve_claims(conf, series, base, n_test, note)
     return out + register_claims(config, conf, series, base, n_test, at_size, why,
-                                 ball_tree_speedups(config), ball_tree_sizes(config))
+                                 ball_tree_speedups(config), ball_tree_sizes(config),
+                                 tree_inputs(frame))
 
 
 _CURVE_CLAIMS = (
