@@ -119,3 +119,26 @@ def test_fig_3_7_verdicts_need_every_roll():
     assert rc.variance_vs_dimensionality({})["verdict"] == "not measured"
     shown = rc.truncation(_fig_3_7(a=_roll()))
     assert shown["verdict"] == "not measured" and "by construction" in shown["evidence"]
+
+
+def test_a_plane_separates_what_stripes_do_not():
+    from harness.results.fig_3_1_3_7.work import linear_training_error
+    rng = np.random.default_rng(3)
+    Z = rng.standard_normal((200, 2))
+    assert linear_training_error(Z, (Z[:, 0] > 0).astype(int), 1000.0) == 0.0
+    stripes = (np.sin(3 * Z[:, 0]) > 0).astype(int)
+    assert linear_training_error(Z, stripes, 1000.0) > 0.1
+
+
+def _fig_3_36(input_error=0.0, unfolded=0.3, status="optimal"):
+    return {"fig_3_36": {"status": "ok", "n_samples": 800, "n_features": 8, "positive": 400,
+                         "k": 6, "mvu": {"status": status}, "input_error": input_error,
+                         "unfolded_error": unfolded}}
+
+
+def test_fig_3_36_verdicts():
+    assert rc.boundary_simpler_in_input(_fig_3_36())["verdict"] == "holds"
+    assert rc.boundary_simpler_in_input(_fig_3_36(unfolded=0.02))["verdict"] == "does not hold"
+    assert rc.boundary_simpler_in_input(_fig_3_36(input_error=0.01))["verdict"] == "does not hold"
+    assert rc.boundary_simpler_in_input(_fig_3_36(status="inaccurate"))["verdict"] == "not measured"
+    assert rc.boundary_simpler_in_input({})["verdict"] == "not measured"

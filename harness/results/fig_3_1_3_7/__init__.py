@@ -1,7 +1,8 @@
 """Figs. 3.1 and 3.7 (thesis 3.1 line 1285, 3.1.4 lines 1492 and 1516): on a Swiss roll,
 Euclidean distances against geodesic ones in the input and in MVU's unfolding (Fig.
-3.1), the share of variance in two dimensions as the variance grows (Fig. 3.7), and
-the loss of truncating MVU's kernel to r dimensions. One job per figure.
+3.1), the share of variance in two dimensions as the variance grows (Fig. 3.7), the
+loss of truncating MVU's kernel to r dimensions, and a labelling linearly separable in
+the input but not on MVU's unfolding (Fig. 3.36, 3.2.2). One job per figure.
 
 The declaration: the profile section is ``schema.yaml``, a job runs :mod:`.work`, the
 table and the verdicts are written by :mod:`.write` (:mod:`.register_claims`).
@@ -20,11 +21,11 @@ TITLE = ("Figs. 3.1 and 3.7: Euclidean against geodesic order on the Swiss roll 
 THESIS_SECTION = "3.1.4"
 KIND = "table"
 SIDECAR = True
-KEYS = ("fig_3_1", "fig_3_7")
+KEYS = ("fig_3_1", "fig_3_7", "fig_3_36")
 
 
 def keys(config: dict) -> list[str]:
-    """``fig_3_1`` and ``fig_3_7``."""
+    """``fig_3_1``, ``fig_3_7`` and ``fig_3_36``."""
     return list(KEYS)
 
 

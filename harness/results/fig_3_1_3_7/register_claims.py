@@ -19,6 +19,10 @@ Choices where a reading leaves room, fixed with the code:
   the reading is not measured on that roll.
 * Start against end: the optimum's top-two share must exceed the input's by more than
   0.01 (within 0.01: undecided).
+* Fig. 3.36 (line 2170, "some"): one constructed labelling -- the sign of the first
+  input coordinate of 3.1.5's roll (t cos t: a plane in the input, stripes across the
+  unrolled sheet) -- with a linear SVM's training error 0 in the input and at least
+  10 % on MVU's 2-D unfolding (only a certified MVU solve counts).
 * The truncation loss is monotone in r and in the truncated mass for any feasible
   kernel (each added dimension adds a non-negative term to every squared distance, up
   to the constraint's value): shown, not counted.
@@ -27,23 +31,17 @@ Choices where a reading leaves room, fixed with the code:
 from __future__ import annotations
 
 from harness.claims import Reading, beyond_noise, make_claim, readings_claim
+from harness.results.common.write.check_groups import not_run, record_ok
 from harness.results.common.write.certified import certified
 from harness.results.fig_3_1_3_7 import NAME
 
-__all__ = ["SPEARMAN_TIE", "TREND", "START_END", "register_claims"]
+__all__ = ["SPEARMAN_TIE", "TREND", "START_END", "UNFOLDED_ERROR", "register_claims"]
 
 SPEARMAN_TIE = 0.01   # Fig. 3.1: a difference in Spearman rho below this is undecided
 TREND = 0.9           # Fig. 3.7: Spearman rho between trace and top-two share
 START_END = 0.01      # Fig. 3.7: start against end, within this undecided
 
 
-def _missing(key: str, record) -> str:
-    status = "no record" if record is None else f"{record.get('status')}: {record.get('reason', '')}"
-    return f"job {NAME}/{key} not measured ({status[:160]}; run `harness job {NAME}/{key}`)"
-
-
-def _ok(record) -> bool:
-    return record is not None and record.get("status") == "ok"
 
 
 def euclid_disagrees(records) -> dict:
@@ -52,8 +50,8 @@ def euclid_disagrees(records) -> dict:
     claim = ("On the Swiss roll a point A can be closer to C than to B in Euclidean "
              "distance while closer to B along the manifold (Fig. 3.1)")
     r = records.get("fig_3_1")
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _missing("fig_3_1", r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "fig_3_1", r), register=entry)
     f = r["flips"]
     text = (f"noise-free 3-D Swiss roll, n = {r['n_samples']}: {f['flips']} of "
             f"{f['n_triples']} random triples have both orders flipped by more than "
@@ -72,8 +70,8 @@ def representation_agrees(records) -> dict:
     claim = ("In the unfolded representation (MVU, k = 6) Euclidean distances agree more "
              "with the geodesic distances than in the input (Fig. 3.1)")
     r = records.get("fig_3_1")
-    if not _ok(r):
-        return make_claim(NAME, claim, [], _missing("fig_3_1", r), register=entry)
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "fig_3_1", r), register=entry)
     s, mvu = r["spearman"], r["mvu"]
     shown = (f"; the true unrolled sheet's rho {s['sheet']:.3g} holds by construction (the "
              f"geodesics are its distances): shown, not counted")
@@ -91,7 +89,7 @@ def representation_agrees(records) -> dict:
 
 def _rolls(records) -> dict:
     r = records.get("fig_3_7")
-    return r["rolls"] if _ok(r) else {}
+    return r["rolls"] if record_ok(r) else {}
 
 
 def variance_vs_dimensionality(records) -> dict:
@@ -102,7 +100,7 @@ def variance_vs_dimensionality(records) -> dict:
              "and the top-two share rise together (Fig. 3.7)")
     rolls = _rolls(records)
     if not rolls:
-        return make_claim(NAME, claim, [], _missing("fig_3_7", records.get("fig_3_7")),
+        return make_claim(NAME, claim, [], not_run(NAME, "fig_3_7", records.get("fig_3_7")),
                           register=entry)
     iterates, said_iter, ends, said_end = [], [], [], []
     for name, roll in rolls.items():
@@ -151,14 +149,38 @@ def truncation(records) -> dict:
         + f" for r = 1..{len(roll['truncation']['losses'])}, Spearman rho with r "
         f"{roll['truncation']['spearman_r']:.3g}, with the truncated mass "
         f"{roll['truncation']['spearman_mass']:.3g}" for name, roll in rolls.items())
-    return make_claim(NAME, claim, [], (shown or _missing("fig_3_7", records.get("fig_3_7")))
+    return make_claim(NAME, claim, [], (shown or not_run(NAME, "fig_3_7", records.get("fig_3_7")))
                       + "; monotone by construction for a feasible kernel (each added "
                       "dimension adds a non-negative term to every squared distance): "
                       "shown, not counted; the teapot and digits are not run",
                       register=entry)
 
 
+#: Fig. 3.36: the unfolding's least training error for "not linearly separable there"
+UNFOLDED_ERROR = 0.10
+
+
+def boundary_simpler_in_input(records) -> dict:
+    """s3-2-2-fig-3-36-boundary-simpler-in-input (line 2170): one constructed example."""
+    entry = "s3-2-2-fig-3-36-boundary-simpler-in-input"
+    claim = ("A binary labelling of the Swiss roll exists whose decision boundary is much "
+             "simpler in the input space than on the unfolded manifold (3.2.2, Fig. 3.36)")
+    r = records.get("fig_3_36")
+    if not record_ok(r):
+        return make_claim(NAME, claim, [], not_run(NAME, "fig_3_36", r), register=entry)
+    text = (f"3.1.5's roll (n = {r['n_samples']}, {r['n_features']}-D) labelled by the sign "
+            f"of its first coordinate ({r['positive']} positive): linear SVM training error "
+            f"{r['input_error']:.3g} in the input, {r['unfolded_error']:.3g} on MVU's 2-D "
+            f"unfolding (k = {r['k']}; 0 and at least {UNFOLDED_ERROR:g} needed)")
+    if not certified(r["mvu"].get("status")):
+        return make_claim(NAME, claim, [], text + f"; MVU {r['mvu'].get('status')}: not "
+                          "counted", register=entry)
+    return make_claim(NAME, claim, [r["input_error"] == 0 and r["unfolded_error"] >= UNFOLDED_ERROR],
+                      text, register=entry)
+
+
 def register_claims(records: dict) -> list[dict]:
     """Every register entry this result decides, from ``{key: record}``."""
     return [euclid_disagrees(records), representation_agrees(records),
-            variance_vs_dimensionality(records), truncation(records)]
+            variance_vs_dimensionality(records), truncation(records),
+            boundary_simpler_in_input(records)]

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 from scipy.stats import spearmanr
+from sklearn.svm import SVC
 from threadpoolctl import threadpool_limits
 
 from harness import registry
@@ -33,7 +34,7 @@ from harness.timelimit import cpu_clock_with_children
 __all__ = ["arc_length", "unrolled_sheet", "order_flips", "pair_correlations",
            "top_two_share", "penalty_objective", "penalty_ascent", "feasible_ascent",
            "truncation_losses",
-           "work", "sources"]
+           "linear_training_error", "fig_3_36", "work", "sources"]
 
 
 def arc_length(t: np.ndarray) -> np.ndarray:
@@ -223,11 +224,34 @@ def fig_3_7(params: dict) -> dict:
     return {"status": "ok", "reason": "", "k": params["k"], "rolls": rolls}
 
 
+def linear_training_error(Z: np.ndarray, labels: np.ndarray, C: float) -> float:
+    """The training error of a linear SVM (scikit-learn's SVC, linear kernel, inputs
+    standardised) on ``Z``."""
+    Z = (Z - Z.mean(axis=0)) / Z.std(axis=0)
+    svm = SVC(kernel="linear", C=C).fit(Z, labels)
+    return float(np.mean(svm.predict(Z) != labels))
+
+
+def fig_3_36(params: dict) -> dict:
+    """3.1.5's roll labelled by the sign of its first coordinate: the linear SVM's
+    training error in the input and on MVU's 2-D unfolding."""
+    X, _ = _roll(params, int(params["extra_noise_dims"]))
+    labels = (X[:, 0] > 0).astype(int)
+    _, Y, solve = _mvu(X, params)
+    return {"status": "ok", "reason": "", "n_samples": len(X), "k": params["k"],
+            "n_features": int(X.shape[1]), "positive": int(labels.sum()), "mvu": solve,
+            "input_error": linear_training_error(X, labels, params["C"]),
+            "unfolded_error": linear_training_error(np.asarray(Y), labels, params["C"])}
+
+
+JOBS = {"fig_3_1": fig_3_1, "fig_3_7": fig_3_7, "fig_3_36": fig_3_36}
+
+
 def work(params: dict) -> dict:
     """The child's work for one job; returns the record body."""
     with threadpool_limits(limits=params["blas_threads"]):
         try:
-            return fig_3_1(params) if params["kind"] == "fig_3_1" else fig_3_7(params)
+            return JOBS[params["kind"]](params)
         except ExpectedFailure as exc:
             return {"status": exc.status, "reason": str(exc), "error_type": type(exc).__name__}
 
