@@ -142,3 +142,27 @@ def test_convex_reliable_counts_one_test_point_as_the_same_error():
 def test_register_claims_on_an_empty_frame():
     verdicts = {c["verdict"] for c in register_claims(pd.DataFrame())}
     assert verdicts == {"not measured"}
+
+
+def test_impostor_free_points_are_counted_and_never_misclassified(problem):
+    from harness.results.lmnn_sdp.sdp import loss_at_margin
+    from harness.results.lmnn_sdp.work import Problem, impostor_free
+    X, codes, _, _ = problem
+    problem = Problem(X, codes, X[:3], codes[:3], 2)
+    M = np.eye(X.shape[1])
+    hinges = loss_at_margin(M, problem.X, problem.targets, problem.triples, 0.5)["hinges"]
+    out = impostor_free(problem, M, hinges)
+    anchors_active = set(problem.triples[hinges > 0, 0])
+    assert out["impostor_free"] == len(problem.X) - len(anchors_active)
+    assert out["impostor_free_wrong"] == 0
+    # a metric that collapses every point to one location leaves no point impostor-free
+    collapsed = loss_at_margin(0 * M, problem.X, problem.targets, problem.triples, 0.5)["hinges"]
+    assert impostor_free(problem, 0 * M, collapsed)["impostor_free"] == 0
+
+
+def test_the_empty_neighbourhood_entry_is_shown_not_counted():
+    frame = _frame(True)
+    frame["impostor_free"], frame["impostor_free_wrong"] = 12.0, 0.0
+    made = {c["register"]: c for c in register_claims(frame)}["s2-1-2-empty-neighbourhood-correct"]
+    assert made["verdict"] == "not measured" and "by construction" in made["evidence"]
+    assert "iris: 12 training points without an active triplet, 0 of them" in made["evidence"]

@@ -67,6 +67,24 @@ def _error(p: Problem, M, X_test=None) -> float:
     return 100.0 * float(np.mean(_knn(p, M, X_test) != p.codes_test))
 
 
+def impostor_free(p: Problem, M, hinges: np.ndarray) -> dict:
+    """2.1.2's "all local neighbourhoods contain nothing but the target neighbours": the
+    training points with no active triplet under ``M`` (every hinge of (2.11) with them
+    as anchor is zero), and how many of them kNN leave-one-out (k = the target
+    neighbours, strict majority; a tie counts as wrong) misclassifies."""
+    active = np.zeros(len(p.X), bool)
+    active[p.triples[hinges > 0, 0]] = True
+    L, _ = psd_factor(M)
+    Z = p.X @ L.T
+    sq = (Z * Z).sum(axis=1)
+    D = sq[:, None] + sq[None, :] - 2 * Z @ Z.T
+    np.fill_diagonal(D, np.inf)
+    nearest = np.argsort(D, axis=1)[:, :p.k]
+    correct = 2 * (p.codes[nearest] == p.codes[:, None]).sum(axis=1) > p.k
+    free = ~active
+    return {"impostor_free": int(free.sum()), "impostor_free_wrong": int((free & ~correct).sum())}
+
+
 def _sdp(p: Problem, params, margin: float, trace=None) -> dict:
     out = solve_sdp(p.X, p.targets, p.triples, params["mu"], margin,
                     params["generic_solver"], trace)
@@ -143,9 +161,10 @@ def _solve_job(p: Problem, params) -> dict:
         for name, L0 in _starts(p, params["n_random_starts"], params["seed"]):
             fit = run_special(p, params, solver, L0)
             _, min_eig = psd_factor(fit["M"])
+            dense = loss_at_margin(fit["M"], p.X, p.targets, p.triples, mu)
             rows.append({"what": "special", "solver": solver, "start": name,
-                         "objective": loss_at_margin(fit["M"], p.X, p.targets, p.triples,
-                                                     mu)["loss"],
+                         "objective": dense["loss"],
+                         **impostor_free(p, fit["M"], dense["hinges"]),
                          "objective_core": exact_loss(p, fit["M"], mu),
                          "min_eig_rel": min_eig, "knn_test_error": _error(p, fit["M"]),
                          **{k: v for k, v in fit.items() if k != "M"}})

@@ -31,7 +31,8 @@ _COLUMNS = ("what", "dataset", "margin", "solver", "start", "step", "objective",
             "n_test", "knn_test_error", "converged", "cpu_seconds", "tail_change", "n_iter",
             "iterations", "n_triplets", "ratio_reference", "ratio_lbfgs", "reference_rel_gap",
             "lbfgs_rel_gap", "slope", "slope_noise", "reading", "mean_diff", "se",
-            "p_claimed", "p_other", "n_runs", "objective_spread", "error_spread", "test_point")
+            "p_claimed", "p_other", "n_runs", "objective_spread", "error_spread", "test_point",
+            "impostor_free", "impostor_free_wrong")
 
 
 def _gap(value, optimum):
