@@ -19,7 +19,9 @@ from harness.result_registry import get_result, write_module
 from harness.results.fig_2_17.outputs import write_outputs
 from harness.results.common.write.figure_files import read_point
 from harness.results.fig_2_17 import NAME, SPEEDUPS_FROM, TITLE, _conf, keys
-from harness.results.fig_2_17.register_claims import binomial_noise, register_claims
+from harness.results.fig_2_17.register_claims import (
+    AGREE_CPU, AGREE_WORK, binomial_noise, register_claims,
+)
 
 __all__ = ["METHODS", "LABELS", "INPUT_LABELS", "THESIS_IDS", "COLUMNS", "SEARCH_FIELDS",
            "thesis_points", "build", "tree_inputs", "claims", "ball_tree_sizes", "ball_tree_speedups",
@@ -35,7 +37,8 @@ COLUMNS = ["method", "label", "n_components", "status", "reason", "error_pct",
            "alt_error_pct", "thesis_error_pct", "fit_cpu_seconds", "n_iter", "converged",
            "loss", "n_train", "n_test", "sq_minus_rec_pp", "mean_sq_minus_rec_pp",
            "gap_spearman_rho", "search_seconds", "search_spread", "search_work",
-           "alt_search_seconds", "alt_search_work", "speedup", "work_speedup"]
+           "alt_search_seconds", "alt_search_work", "speedup", "work_speedup",
+           "reduction_cpu_ratio", "reduction_work_ratio", "agree_cpu_limit", "agree_work_limit"]
 #: a timed search's record fields -> the frame's columns (:func:`_search_columns`)
 SEARCH_FIELDS = {"seconds": "search_seconds", "spread": "search_spread", "work": "search_work"}
 
@@ -131,7 +134,26 @@ def build(config: dict) -> pd.DataFrame:
             # Fig. 2.13's speed-up: the naive 784-D search over the ball tree in r dims
             row.update(speedup=naive[0] / row["search_seconds"],
                        work_speedup=naive[1] / row["search_work"])
+    _reduction_ratios(rows)
     return pd.DataFrame(rows).reindex(columns=COLUMNS)
+
+
+def _reduction_ratios(rows: list[dict]) -> None:
+    """At each r where PCA, LMNN (rec) and LMNN (sq) all timed their ball tree: max /
+    min of the three tree costs (CPU s, coordinate operations) and the limits the
+    s2-1-9 entry compares them with, on those rows (the numbers its verdict prints)."""
+    timed = [r for r in rows if r["method"] in METHODS and r["status"] == "ok"
+             and r.get("search_seconds") and r.get("search_work")]
+    for n in {r["n_components"] for r in timed}:
+        at = [r for r in timed if r["n_components"] == n]
+        if {r["method"] for r in at} != set(METHODS):
+            continue
+        cpu = [r["search_seconds"] for r in at]
+        work = [float(r["search_work"]) for r in at]
+        for r in at:
+            r.update(reduction_cpu_ratio=max(cpu) / min(cpu),
+                     reduction_work_ratio=max(work) / min(work),
+                     agree_cpu_limit=AGREE_CPU, agree_work_limit=AGREE_WORK)
 
 
 def tree_inputs(frame: pd.DataFrame) -> dict:
