@@ -73,7 +73,9 @@ def not_run(name: str, key: str, record, limit: int = 160) -> str:
     reason (the reason cut at ``limit`` characters) and the command that runs it."""
     status = ("no record" if not record
               else f"{record.get('status')}: {record.get('reason', '')}"[:limit])
-    return f"job {name}/{key} not measured ({status}; run `harness job {name}/{key}`)"
+    command = f"`harness job {name}/{key}`"
+    run = "" if command in status else f"; run {command}"  # a missing record names it
+    return f"job {name}/{key} not measured ({status}{run})"
 
 
 def group_rows(recs: dict, column: str = "group", derive: Derive | None = None) -> pd.DataFrame:
