@@ -55,7 +55,7 @@ def test_full_profile_dry_run_lists_every_job(repo_root, tmp_path, monkeypatch):
         "table_3_3",
         # issues 54 and 55 (fig_2_5 and fig_3_25_27 read others' records: no jobs)
         "faces_identities", "fig_2_15", "fig_3_2", "fig_3_5_14", "fig_3_8_15",
-        "linear_methods_2_2_1", "lmnn_mu_sweep", "mds_3_1_2", "mvu_graph_3_1_12", "fig_3_13", "teapot_3_1_5", "fig_3_18", "fig_3_1_3_7", "graph_laplacian_3_1_8", "spectral_3_2_1", "nca_2_2_2", "oos_sdp_3_1_10", "lmnn_rescale", "lmnn_sdp",
+        "linear_methods_2_2_1", "lmnn_mu_sweep", "mds_3_1_2", "mvu_graph_3_1_12", "mvu_steps_3_1_4", "fig_3_13", "teapot_3_1_5", "fig_3_18", "fig_3_1_3_7", "graph_laplacian_3_1_8", "spectral_3_2_1", "nca_2_2_2", "oos_sdp_3_1_10", "lmnn_rescale", "lmnn_sdp",
         "lmnn_solver_profile", "mm_lmnn_properties", "mmc_pola", "mvu_feasibility",
         "nca_local_minima", "table_2_1_statistics", "table_3_2_l5",
         "sensor_cg_3_1_8", "hlle_noise_3_1_9"}
