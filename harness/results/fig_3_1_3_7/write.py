@@ -5,35 +5,25 @@ number of each record: key, path, value), the jobs table and the verdicts
 
 from __future__ import annotations
 
-import pandas as pd
-from tabulate import tabulate
-
-from harness.results.common.write.check_groups import CheckGroupsResult
-from harness.results.common.write.figure_files import gap_mark
+from harness.results.common.write.check_groups import CheckGroupsResult, jobs_summary
 from harness.results.fig_3_1_3_7 import KIND, NAME, SIDECAR, TITLE, keys
 from harness.results.fig_3_1_3_7.register_claims import register_claims
 
 __all__ = ["RESULT", "records", "build", "claims", "write"]
 
 
+def _describe(key: str, r: dict) -> dict:
+    if key == "fig_3_36":
+        return {"rolls": f"3.1.5's, n = {r['n_samples']}", "MVU": r["mvu"]["status"]}
+    if key == "fig_3_1":
+        return {"rolls": f"3-D, n = {r['n_samples']}", "MVU": r["mvu"]["status"]}
+    return {"rolls": ", ".join(f"{name} (n = {x['n_samples']}, {x['n_features']}-D)"
+                               for name, x in r["rolls"].items()),
+            "MVU": ", ".join(x["mvu"]["status"] for x in r["rolls"].values())}
+
+
 def _summary(recs: dict) -> str:
-    rows = []
-    for key, r in recs.items():
-        if r.get("status") != "ok":
-            rows.append({"job": f"{NAME}/{key}", "status": gap_mark(r.get("status", "missing"))})
-        elif key == "fig_3_36":
-            rows.append({"job": f"{NAME}/{key}", "status": "ok",
-                         "rolls": f"3.1.5's, n = {r['n_samples']}", "MVU": r["mvu"]["status"]})
-        elif key == "fig_3_1":
-            rows.append({"job": f"{NAME}/{key}", "status": "ok", "rolls": f"3-D, n = {r['n_samples']}",
-                         "MVU": r["mvu"]["status"]})
-        else:
-            rows.append({"job": f"{NAME}/{key}", "status": "ok",
-                         "rolls": ", ".join(f"{name} (n = {x['n_samples']}, {x['n_features']}-D)"
-                                            for name, x in r["rolls"].items()),
-                         "MVU": ", ".join(x["mvu"]["status"] for x in r["rolls"].values())})
-    return tabulate(pd.DataFrame(rows).astype(object).fillna(""), headers="keys",
-                    tablefmt="github", showindex=False)
+    return jobs_summary(NAME, recs, _describe)
 
 
 RESULT = CheckGroupsResult(

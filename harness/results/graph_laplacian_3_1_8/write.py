@@ -5,11 +5,7 @@ verdicts (:mod:`.register_claims`, :mod:`harness.results.common.write.check_grou
 
 from __future__ import annotations
 
-import pandas as pd
-from tabulate import tabulate
-
-from harness.results.common.write.check_groups import CheckGroupsResult
-from harness.results.common.write.figure_files import gap_mark
+from harness.results.common.write.check_groups import CheckGroupsResult, jobs_summary
 from harness.results.graph_laplacian_3_1_8 import KIND, NAME, SIDECAR, TITLE, keys
 from harness.results.graph_laplacian_3_1_8.register_claims import (
     CHECK_M, register_claims, residual_at, thresholds,
@@ -55,14 +51,7 @@ def _row(key: str, r: dict) -> dict:
 
 
 def _summary(recs: dict) -> str:
-    rows = []
-    for key, r in recs.items():
-        if r.get("status") != "ok":
-            rows.append({"job": f"{NAME}/{key}", "status": gap_mark(r.get("status", "missing"))})
-        else:
-            rows.append({"job": f"{NAME}/{key}", "status": "ok", **_row(key, r)})
-    return tabulate(pd.DataFrame(rows).astype(object).fillna(""), headers="keys",
-                    tablefmt="github", showindex=False)
+    return jobs_summary(NAME, recs, _row)
 
 
 RESULT = CheckGroupsResult(

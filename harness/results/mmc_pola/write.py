@@ -6,10 +6,10 @@ print), a per-data-set summary table and the verdicts (:mod:`.register_claims`).
 from __future__ import annotations
 
 import pandas as pd
-from tabulate import tabulate
 
-from harness.results.common.write.check_groups import group_records, group_rows, write_checks
-from harness.results.common.write.figure_files import gap_mark
+from harness.results.common.write.check_groups import (
+    group_records, group_rows, jobs_summary, write_checks,
+)
 from harness.results.mmc_pola import KIND, NAME, SIDECAR, TITLE, keys
 from harness.results.mmc_pola.register_claims import pola_pass_slope, register_claims
 
@@ -55,20 +55,17 @@ def _means(rows: list, what: str) -> dict:
     return {m: sum(r[what][m] for r in rows) / len(rows) for m in METHODS if m in rows[0][what]}
 
 
+def _describe(key: str, r: dict) -> dict:
+    row = {"CPU s": f"{r['group_cpu_seconds']:.1f}"}
+    if key.startswith("split_"):
+        ari, knn = _means(r["splits"], "ari"), _means(r["splits"], "knn")
+        row.update({f"ARI {m}": f"{v:.3f}" for m, v in ari.items()})
+        row.update({f"kNN % {m}": f"{v:.2f}" for m, v in knn.items()})
+    return row
+
+
 def _summary(recs: dict) -> str:
-    table = []
-    for key, r in recs.items():
-        if r.get("status") != "ok":
-            table.append({"job": f"{NAME}/{key}", "status": gap_mark(r.get("status", "missing"))})
-            continue
-        row = {"job": f"{NAME}/{key}", "status": "ok", "CPU s": f"{r['group_cpu_seconds']:.1f}"}
-        if key.startswith("split_"):
-            ari, knn = _means(r["splits"], "ari"), _means(r["splits"], "knn")
-            row.update({f"ARI {m}": f"{v:.3f}" for m, v in ari.items()})
-            row.update({f"kNN % {m}": f"{v:.2f}" for m, v in knn.items()})
-        table.append(row)
-    return tabulate(pd.DataFrame(table).astype(object).fillna(""), headers="keys",
-                    tablefmt="github", showindex=False)
+    return jobs_summary(NAME, recs, _describe)
 
 
 def write(config: dict) -> list:

@@ -5,11 +5,7 @@ verdicts (:mod:`.register_claims`, :mod:`harness.results.common.write.check_grou
 
 from __future__ import annotations
 
-import pandas as pd
-from tabulate import tabulate
-
-from harness.results.common.write.check_groups import CheckGroupsResult
-from harness.results.common.write.figure_files import gap_mark
+from harness.results.common.write.check_groups import CheckGroupsResult, jobs_summary
 from harness.results.mvu_graph_3_1_12 import KIND, NAME, SIDECAR, TITLE, keys
 from harness.results.mvu_graph_3_1_12.register_claims import (
     count_slopes, order_ratios, register_claims)
@@ -32,22 +28,17 @@ def derived(value: dict, path: str) -> list:
                                   ("slope_in_k", slope)])])
 
 
+def _describe(key: str, r: dict) -> dict:
+    if "counts" in r:
+        return {"n": ", ".join(str(n) for n in sorted({x["n"] for x in r["counts"]})),
+                "graph": f"{len(r['counts'])} (n, k) clique graphs counted"}
+    return {"n": r["n_samples"], "graph": ", ".join(
+        f"k = {g['k']}: {g['components']} components"
+        + (f", MVU {g['mvu']['status']}" if "mvu" in g else "") for g in r["graphs"])}
+
+
 def _summary(recs: dict) -> str:
-    rows = []
-    for key, r in recs.items():
-        if r.get("status") != "ok":
-            rows.append({"job": f"{NAME}/{key}", "status": gap_mark(r.get("status", "missing"))})
-        elif "counts" in r:
-            rows.append({"job": f"{NAME}/{key}", "status": "ok", "n": ", ".join(str(n) for n in sorted({x["n"] for x in r["counts"]})),
-                         "graph": f"{len(r['counts'])} (n, k) clique graphs counted"})
-        else:
-            rows.append({"job": f"{NAME}/{key}", "status": "ok", "n": r["n_samples"],
-                         "graph": ", ".join(
-                             f"k = {g['k']}: {g['components']} components"
-                             + (f", MVU {g['mvu']['status']}" if "mvu" in g else "")
-                             for g in r["graphs"])})
-    return tabulate(pd.DataFrame(rows).astype(object).fillna(""), headers="keys",
-                    tablefmt="github", showindex=False)
+    return jobs_summary(NAME, recs, _describe)
 
 
 RESULT = CheckGroupsResult(

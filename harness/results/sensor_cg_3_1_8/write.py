@@ -7,10 +7,8 @@ verdicts derive under key ``summary``), the networks table and the verdicts
 from __future__ import annotations
 
 import pandas as pd
-from tabulate import tabulate
 
-from harness.results.common.write.check_groups import CheckGroupsResult
-from harness.results.common.write.figure_files import gap_mark
+from harness.results.common.write.check_groups import CheckGroupsResult, jobs_summary
 from harness.results.sensor_cg_3_1_8 import KIND, NAME, SIDECAR, TITLE, keys
 from harness.results.sensor_cg_3_1_8.register_claims import (
     derived, register_claims, summary,
@@ -43,14 +41,7 @@ def _row(r: dict) -> dict:
 
 
 def _summary(recs: dict) -> str:
-    rows = []
-    for key, r in recs.items():
-        if r.get("status") != "ok":
-            rows.append({"job": f"{NAME}/{key}", "status": gap_mark(r.get("status", "missing"))})
-        else:
-            rows.append({"job": f"{NAME}/{key}", "status": "ok", **_row(r)})
-    return tabulate(pd.DataFrame(rows).astype(object).fillna(""), headers="keys",
-                    tablefmt="github", showindex=False)
+    return jobs_summary(NAME, recs, lambda key, r: _row(r))
 
 
 def _tables(recs: dict) -> list[str]:

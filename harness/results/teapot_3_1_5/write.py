@@ -5,30 +5,22 @@ number of each record: key, path, value), the jobs table and the verdicts
 
 from __future__ import annotations
 
-import pandas as pd
-from tabulate import tabulate
-
-from harness.results.common.write.check_groups import CheckGroupsResult
-from harness.results.common.write.figure_files import gap_mark
+from harness.results.common.write.check_groups import CheckGroupsResult, jobs_summary
 from harness.results.teapot_3_1_5 import KIND, NAME, SIDECAR, TITLE, keys
 from harness.results.teapot_3_1_5.register_claims import register_claims
 
 __all__ = ["RESULT", "records", "build", "claims", "write"]
 
 
+def _describe(key: str, r: dict) -> dict:
+    return {"data": f"n = {r['n_samples']}, p = {r['n_features']}"
+                    + (" (stand-in)" if r.get("stand_in_for") else ""),
+            "MVU": f"half turn {r['half_turn'].get('status')}, all frames "
+                   f"{r['isomap_vs_mvu']['mvu'].get('status')}"}
+
+
 def _summary(recs: dict) -> str:
-    rows = []
-    for key, r in recs.items():
-        if r.get("status") != "ok":
-            rows.append({"job": f"{NAME}/{key}", "status": gap_mark(r.get("status", "missing"))})
-        else:
-            rows.append({"job": f"{NAME}/{key}", "status": "ok",
-                         "data": f"n = {r['n_samples']}, p = {r['n_features']}"
-                                 + (" (stand-in)" if r.get("stand_in_for") else ""),
-                         "MVU": f"half turn {r['half_turn'].get('status')}, all frames "
-                                f"{r['isomap_vs_mvu']['mvu'].get('status')}"})
-    return tabulate(pd.DataFrame(rows).astype(object).fillna(""), headers="keys",
-                    tablefmt="github", showindex=False)
+    return jobs_summary(NAME, recs, _describe)
 
 
 RESULT = CheckGroupsResult(

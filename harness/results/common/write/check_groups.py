@@ -102,6 +102,22 @@ def jobs_table(name: str, recs: dict) -> str:
     return tabulate(pd.DataFrame(rows), headers="keys", tablefmt="github", showindex=False)
 
 
+def jobs_summary(name: str, recs: dict, describe, skip=()) -> str:
+    """The jobs as a GitHub table: each job's id and status (a gap's mark), and for a
+    measured record the columns ``describe(key, record)`` gives; keys in ``skip`` are
+    left out."""
+    rows = []
+    for key, r in recs.items():
+        if key in skip:
+            continue
+        if r.get("status") != "ok":
+            rows.append({"job": f"{name}/{key}", "status": gap_mark(r.get("status", "missing"))})
+        else:
+            rows.append({"job": f"{name}/{key}", "status": "ok", **describe(key, r)})
+    return tabulate(pd.DataFrame(rows).astype(object).fillna(""), headers="keys",
+                    tablefmt="github", showindex=False)
+
+
 def write_checks(config: dict, name: str, kind: str, sidecar: bool, title: str,
                  recs: dict, frame: pd.DataFrame, claims: list[dict],
                  tables: list[str]) -> list[Path]:
