@@ -54,3 +54,34 @@ def test_the_low_rank_method_counts_cpu_seconds(monkeypatch, frozen):
         monkeypatch.setattr(timelimit, "cpu_clock", lambda: float(next(clock)))
     res = solve_lowrank(_problem(), time_limit=50.0)
     assert (res.status == "timeout") is not frozen
+
+
+def test_a_stalled_interior_point_hands_the_low_rank_method_a_bounded_share(monkeypatch):
+    """After an inaccurate interior point the low-rank fallback gets at most
+    FALLBACK_FACTOR x the interior point's CPU seconds (at least the floor), not the
+    whole time left (it spent ~480 of 541 CPU-s for nothing on two quick cells)."""
+    from harness.solvers.mvu_sdp import native_solver
+
+    clock = iter([0.0] + [90.0] * 100)  # the deadline starts at 0; the IPM used 90 s
+    monkeypatch.setattr(timelimit, "cpu_clock", lambda: float(next(clock)))
+    given = {}
+
+    class Stalled:
+        status, details = "inaccurate", {}
+
+    def fake_ipm(problem, **kw):
+        return Stalled()
+
+    def fake_lowrank(problem, time_limit, **kw):
+        given["time_limit"] = time_limit
+        return Stalled()
+
+    monkeypatch.setattr(native_solver, "solve_ipm", fake_ipm)
+    monkeypatch.setattr(native_solver, "solve_lowrank", fake_lowrank)
+    monkeypatch.setattr(native_solver, "_better_result", lambda a, b, *args: False)
+    problem = _problem()
+    native_solver.solve_native(problem, time_limit=600.0, facial="off")
+    used = 90.0
+    assert given["time_limit"] == pytest.approx(
+        max(native_solver.FALLBACK_MIN_SECONDS, native_solver.FALLBACK_FACTOR * used))
+    assert given["time_limit"] < 600.0 - used
