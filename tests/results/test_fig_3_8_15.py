@@ -43,7 +43,9 @@ def test_ring_measures_circle_vs_blob():
     t = 2 * np.pi * np.arange(200) / 200
     circle = np.column_stack([np.cos(-t + 1), np.sin(-t + 1)])  # reflected and turned
     m = ring_measures(circle, t)
-    assert m["radius_cv"] < 1e-12 and abs(m["circular_corr"]) > 0.999
+    assert m["radius_cv"] < 1e-12 and m["circular_corr"] > 0.999
+    mirrored = ring_measures(circle * [1, -1], t)  # a reflection reads the same
+    assert mirrored["circular_corr"] == pytest.approx(m["circular_corr"])
     blob = np.random.default_rng(1).standard_normal((200, 2))
     m = ring_measures(blob, t)
     assert m["radius_cv"] > 0.3 and abs(m["circular_corr"]) < 0.3

@@ -66,7 +66,9 @@ def ring_measures(Y2, t) -> dict:
     """Coefficient of variation of the distance to the centroid, and the circular
     correlation of the output angle with the parameter ``t``: Fisher and Lee's (1983)
     rho_T = sum_{i<j} sin(a_i - a_j) sin(t_i - t_j) / sqrt(sum sin^2(a_i - a_j)
-    sum sin^2(t_i - t_j)), invariant to rotations of either angle, -1 for a reflection."""
+    sum sin^2(t_i - t_j)), invariant to rotations of either angle, -1 for a reflection;
+    recorded as its absolute value, since an embedding's reflection is arbitrary (the
+    solver's eigenvector signs flipped it between two runs of the same commit)."""
     Y2 = np.asarray(Y2, dtype=float)[:, :2]
     Y2 = Y2 - Y2.mean(axis=0)
     r = np.hypot(Y2[:, 0], Y2[:, 1])
@@ -74,7 +76,7 @@ def ring_measures(Y2, t) -> dict:
     t = np.asarray(t, dtype=float)
     sa, st = np.sin(a[:, None] - a[None, :]), np.sin(t[:, None] - t[None, :])
     corr = (sa * st).sum() / np.sqrt((sa * sa).sum() * (st * st).sum())
-    return {"radius_cv": float(r.std() / r.mean()), "circular_corr": float(corr)}
+    return {"radius_cv": float(r.std() / r.mean()), "circular_corr": float(abs(corr))}
 
 
 def _neighbour_distances(X, Y, t, k: int) -> tuple[np.ndarray, np.ndarray]:
