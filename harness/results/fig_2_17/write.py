@@ -142,6 +142,9 @@ def _reduction_ratios(rows: list[dict]) -> None:
     """At each r where PCA, LMNN (rec) and LMNN (sq) all timed their ball tree: max /
     min of the three tree costs (CPU s, coordinate operations) and the limits the
     s2-1-9 entry compares them with, on those rows (the numbers its verdict prints)."""
+    for r in rows:  # the limits the verdict's text names, beside every reduction's row
+        if r["method"] in METHODS:
+            r.update(agree_cpu_limit=AGREE_CPU, agree_work_limit=AGREE_WORK)
     timed = [r for r in rows if r["method"] in METHODS and r["status"] == "ok"
              and r.get("search_seconds") and r.get("search_work")]
     for n in {r["n_components"] for r in timed}:
@@ -152,8 +155,7 @@ def _reduction_ratios(rows: list[dict]) -> None:
         work = [float(r["search_work"]) for r in at]
         for r in at:
             r.update(reduction_cpu_ratio=max(cpu) / min(cpu),
-                     reduction_work_ratio=max(work) / min(work),
-                     agree_cpu_limit=AGREE_CPU, agree_work_limit=AGREE_WORK)
+                     reduction_work_ratio=max(work) / min(work))
 
 
 def tree_inputs(frame: pd.DataFrame) -> dict:

@@ -67,7 +67,7 @@ def build(config: dict) -> pd.DataFrame:
             loose = [r.get("key", "?").rsplit("/", 1)[-1] for r in measured
                      if not certified_trial(r, name)]
             ratios = [r["measures"][name] for r in counted]
-            # MVU's own err(Y_C^AC, Y_C^BC) / |Y_C^AC|_F over the same certified trials
+            # MVU's own err(Y_C^AC, Y_C^BC) / norm(Y_C^AC) over the same certified trials
             own = [r["denominator"] / r["denominator_scale"] for r in counted
                    if r.get("denominator_scale")]
             status = ("ok" if ratios else "incomplete" if loose
@@ -173,7 +173,7 @@ VERY_CONSISTENT = 0.05
 
 def _mvu_consistent_claim(frame: pd.DataFrame, scale: str) -> dict:
     """"... on the synthetic swiss-roll -- where MVU is very consistent" (3.1.10, line
-    1912), on the register's reading: MVU's own err(Y_C^AC, Y_C^BC) / |Y_C^AC|_F
+    1912), on the register's reading: MVU's own err(Y_C^AC, Y_C^BC) / norm(Y_C^AC)
     (harmonic mean over the certified trials) on the roll is below
     :data:`VERY_CONSISTENT` and the smallest of the four data sets. Records written
     before the norm was recorded (``denominator_scale``) leave it not measured."""
@@ -182,13 +182,13 @@ def _mvu_consistent_claim(frame: pd.DataFrame, scale: str) -> dict:
     errs = dict(zip(part["thesis_dataset"], part["mvu_relative_err"]))
     text = ", ".join(f"{THESIS_DATASETS[d]} {v:.3g}" for d, v in errs.items())
     claim = ("MVU is very consistent on the Swiss roll: its own relative inconsistency "
-             f"err(Y_C^AC, Y_C^BC) / |Y_C^AC|_F is below {VERY_CONSISTENT:g} and the "
+             f"err(Y_C^AC, Y_C^BC) / norm(Y_C^AC) is below {VERY_CONSISTENT:g} and the "
              "smallest of the four data sets (3.1.10)")
     if "swiss_roll" not in errs:
         return make_claim(NAME, claim, [], "the Swiss roll's relative error is not measured"
                           + (f" (measured: {text})" if text else "")
-                          + "; records without denominator_scale predate it: rerun "
-                          "`harness job fig_3_23`" + (f"; {scale}" if scale else ""),
+                          + "; records without denominator_scale predate it: rerun the "
+                          "fig_3_23 jobs" + (f"; {scale}" if scale else ""),
                           register="s3-1-10-mvu-very-consistent-swiss")
     roll = errs["swiss_roll"]
     others = {d: v for d, v in errs.items() if d != "swiss_roll"}
@@ -196,8 +196,8 @@ def _mvu_consistent_claim(frame: pd.DataFrame, scale: str) -> dict:
     checks = [roll < VERY_CONSISTENT] + (smallest or [])
     bound = (f"the roll's {roll:.3g} is {'' if roll < VERY_CONSISTENT else 'not '}below "
              f"{VERY_CONSISTENT:g}")
-    evidence = (f"MVU's err(Y_C^AC, Y_C^BC) / |Y_C^AC|_F, harmonic mean over the certified "
-                f"trials: {text}; {bound}" + (f"; {why}" if why and all(checks) else "")
+    evidence = (f"MVU's err(Y_C^AC, Y_C^BC) / norm(Y_C^AC), harmonic mean over the "
+                f"certified trials: {text}; {bound}" + (f"; {why}" if why and all(checks) else "")
                 + (f"; {scale}" if scale else ""))
     if roll < VERY_CONSISTENT and not smallest:
         checks = []  # below the bound, smallest not decided: the real sets unmeasured
